@@ -1,0 +1,7 @@
+"""pytree-lint: static analysis for JAX pytree misuse."""
+
+__version__ = "0.1.0"
+
+from .engine import Finding, LintError, lint_file, lint_source  # noqa: E402
+
+__all__ = ["Finding", "LintError", "__version__", "lint_file", "lint_source"]

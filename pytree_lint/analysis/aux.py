@@ -1,0 +1,100 @@
+"""The places where a value becomes aux_data, each with the evidence of what that value can be.
+
+A site is one aux element of a flatten function's `return` (`return children, (self.n, self.table)`
+gives two sites), a static field of a registered dataclass, or the instance itself for
+`register_static`. Rules PTL101-PTL105 read the evidence; the site says where to report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from .index import FunctionInfo, ModuleIndex
+from .registrations import Registration
+from .values import Context, Evidence, Kind, ValueInference
+
+
+@dataclass(eq=False)
+class AuxSite:
+    registration: Registration
+    report_node: cst.CSTNode
+    evidence: list[Evidence]
+    subject: str  # "aux_data of `Box`", "static field `Box.table`"
+
+    def first(self, kind: Kind, include_shared: bool = False) -> Evidence | None:
+        for evidence in self.evidence:
+            if evidence.kind is kind and (include_shared or not evidence.shared):
+                return evidence
+        return None
+
+
+def _flatten_pair(value: cst.BaseExpression, function: FunctionInfo):
+    """(children, aux) of a flatten return value: a 2-tuple display, directly or via one local."""
+    if isinstance(value, cst.Name):
+        bound = function.local_bindings.get(value.value, [])
+        if len(bound) == 1 and isinstance(bound[0], cst.BaseExpression):
+            value = bound[0]
+    if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == 2:
+        if not any(isinstance(e, cst.StarredElement) for e in value.elements):
+            return value.elements[0].value, value.elements[1].value
+    return None
+
+
+def flatten_returns(function: FunctionInfo):
+    """Each (children, aux) pair a flatten function returns."""
+    for value in function.returns:
+        pair = _flatten_pair(value, function)
+        if pair is not None:
+            yield pair
+
+
+def flatten_context(function: FunctionInfo, registration: Registration) -> Context:
+    """Inside a flatten function, its first parameter is an instance of the registered class."""
+    if registration.cls is None or not function.params:
+        return Context(function)
+    return Context(function, ((function.params[0].name.value, registration.cls),))
+
+
+class AuxSiteFinder:
+    def __init__(self, index: ModuleIndex, inference: ValueInference) -> None:
+        self.index = index
+        self.inference = inference
+
+    def sites(self, registrations: list[Registration]) -> list[AuxSite]:
+        found: list[AuxSite] = []
+        for registration in registrations:
+            for function in (registration.flatten, registration.flatten_with_keys):
+                if function is not None:
+                    found.extend(self._flatten_sites(registration, function))
+            cls = registration.cls
+            for static in registration.static_fields:
+                if cls is not None:
+                    evidence = self.inference.attribute(cls, static.name, static.name)
+                    found.append(AuxSite(registration, static.declaration, evidence,
+                                         f"static field `{cls.name}.{static.name}`"))
+            if registration.mechanism == "register_static" and cls is not None:
+                found.append(AuxSite(registration, registration.node, self._static_instances(registration),
+                                     f"`{cls.name}` (registered static: the whole object is aux_data)"))
+        return found
+
+    def _flatten_sites(self, registration: Registration, function: FunctionInfo) -> list[AuxSite]:
+        context = flatten_context(function, registration)
+        subject = f"aux_data of `{registration.class_name}`"
+        sites = []
+        for _children, aux in flatten_returns(function):
+            elements = [aux]
+            if isinstance(aux, cst.Tuple):
+                elements = [e.value for e in aux.elements if not isinstance(e, cst.StarredElement)]
+            for element in elements:
+                sites.append(AuxSite(registration, element, self.inference.infer(element, context), subject))
+        return sites
+
+    def _static_instances(self, registration: Registration) -> list[Evidence]:
+        """A `register_static` class built inside a function is a new aux object on every call."""
+        cls = registration.cls
+        for site in self.index.calls:
+            if site.scope is not None and self.index.resolve_class(site.node.func) is cls:
+                return [Evidence(Kind.INSTANCE, site.node, f"a new `{cls.name}`", cls=cls, constructed=True)]
+        return []

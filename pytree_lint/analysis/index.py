@@ -1,0 +1,370 @@
+"""One traversal of a module that records what every rule asks about.
+
+The index holds the import aliases, the classes (their methods, class-level fields and every assignment
+to an instance attribute), module-level functions and bindings, and each call with its enclosing scope.
+Deeper questions (a function's local variables) are answered lazily, on the few functions that matter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Union
+
+import libcst as cst
+
+from .names import AliasTable, dotted_name
+
+Scope = Union["ClassInfo", "FunctionInfo"]
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    """A def or lambda; `cls` is the class whose body defines it (methods only)."""
+
+    node: cst.FunctionDef | cst.Lambda
+    cls: ClassInfo | None = None
+    parent: Scope | None = None
+
+    @property
+    def name(self) -> str:
+        return self.node.name.value if isinstance(self.node, cst.FunctionDef) else "<lambda>"
+
+    @cached_property
+    def decorator_names(self) -> list[str]:
+        if not isinstance(self.node, cst.FunctionDef):
+            return []
+        return [dotted_name(d.decorator) or "" for d in self.node.decorators]
+
+    @property
+    def is_staticmethod(self) -> bool:
+        return "staticmethod" in self.decorator_names
+
+    @property
+    def is_classmethod(self) -> bool:
+        return "classmethod" in self.decorator_names
+
+    @cached_property
+    def params(self) -> list[cst.Param]:
+        """Positional parameters as a caller fills them: without the `cls` of a classmethod."""
+        p = self.node.params
+        positional = [*p.posonly_params, *p.params]
+        if self.cls is not None and self.is_classmethod:
+            positional = positional[1:]
+        return positional
+
+    @cached_property
+    def all_params(self) -> dict[str, cst.Param]:
+        p = self.node.params
+        found = [*p.posonly_params, *p.params, *p.kwonly_params]
+        for star in (p.star_arg, p.star_kwarg):
+            if isinstance(star, cst.Param):
+                found.append(star)
+        return {param.name.value: param for param in found}
+
+    @cached_property
+    def self_name(self) -> str | None:
+        """The name of the instance parameter of a method, e.g. `self`."""
+        if self.cls is None or self.is_staticmethod or self.is_classmethod or not self.params:
+            return None
+        return self.params[0].name.value
+
+    @cached_property
+    def local_bindings(self) -> dict[str, list[cst.BaseExpression | cst.FunctionDef | None]]:
+        """Every value assigned to each local name in the body (None: assigned, value unknown)."""
+        if isinstance(self.node, cst.Lambda):
+            return {}
+        collector = _LocalAssignments()
+        self.node.body.visit(collector)
+        return collector.bindings
+
+    @cached_property
+    def returns(self) -> list[cst.BaseExpression]:
+        """The values this function returns (a lambda's body; each `return x` of a def)."""
+        if isinstance(self.node, cst.Lambda):
+            return [self.node.body]
+        collector = _Returns()
+        self.node.body.visit(collector)
+        return collector.values
+
+    @cached_property
+    def return_statements(self) -> list[cst.Return]:
+        if isinstance(self.node, cst.Lambda):
+            return []
+        collector = _Returns()
+        self.node.body.visit(collector)
+        return collector.statements
+
+
+@dataclass(eq=False)
+class AttributeAssignment:
+    """`self.<attr> = value` (or `+=`, or `object.__setattr__(self, "attr", value)`) inside a method."""
+
+    attr: str
+    value: cst.BaseExpression | None
+    statement: cst.CSTNode
+    method: FunctionInfo
+    augmented: bool = False
+
+
+@dataclass(eq=False)
+class ClassField:
+    """A class-level `name: annotation = value` or `name = value`."""
+
+    name: str
+    annotation: cst.BaseExpression | None
+    value: cst.BaseExpression | None
+    statement: cst.CSTNode
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    node: cst.ClassDef
+    parent: Scope | None = None
+    methods: dict[str, FunctionInfo] = field(default_factory=dict)
+    fields: dict[str, ClassField] = field(default_factory=dict)
+    assignments: dict[str, list[AttributeAssignment]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.node.name.value
+
+    @property
+    def is_module_level(self) -> bool:
+        return self.parent is None
+
+
+@dataclass(eq=False)
+class CallSite:
+    node: cst.Call
+    dotted: str
+    scope: Scope | None
+
+
+@dataclass(eq=False)
+class ModuleIndex:
+    module: cst.Module
+    aliases: AliasTable = field(default_factory=AliasTable)
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
+    calls: list[CallSite] = field(default_factory=list)
+    decorated_classes: list[ClassInfo] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, module: cst.Module) -> ModuleIndex:
+        index = cls(module)
+        module.visit(_Indexer(index))
+        return index
+
+    def qualify(self, node: cst.CSTNode) -> str | None:
+        return self.aliases.qualify(node)
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    def class_and_bases(self, cls: ClassInfo) -> list[ClassInfo]:
+        """`cls` and its base classes defined in this module, nearest first."""
+        order: list[ClassInfo] = []
+        pending = [cls]
+        while pending:
+            current = pending.pop(0)
+            if current in order:
+                continue
+            order.append(current)
+            for base in current.node.bases:
+                resolved = self.resolve_class(base.value)
+                if resolved is not None:
+                    pending.append(resolved)
+        return order
+
+    def find_method(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
+        for owner in self.class_and_bases(cls):
+            if name in owner.methods:
+                return owner.methods[name]
+        return None
+
+    def resolve_class(self, node: cst.CSTNode) -> ClassInfo | None:
+        """The module-level class a Name refers to (not shadowed by an import)."""
+        if isinstance(node, cst.Name) and self.aliases.is_module_local(node.value):
+            return self.classes.get(node.value)
+        return None
+
+
+def _first_name(target: cst.BaseExpression) -> str | None:
+    return target.value if isinstance(target, cst.Name) else None
+
+
+def _pairs(target: cst.BaseExpression, value: cst.BaseExpression | None):
+    """Pair each name in an assignment target with the value it receives (None when unknown)."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        elements = [e.value for e in target.elements]
+        values: list[cst.BaseExpression | None] = [None] * len(elements)
+        if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(elements):
+            if not any(isinstance(e, cst.StarredElement) for e in value.elements):
+                values = [e.value for e in value.elements]
+        for element, element_value in zip(elements, values):
+            yield from _pairs(element, element_value)
+    else:
+        yield target, value
+
+
+class _LocalAssignments(cst.CSTVisitor):
+    """Local names of one function body; nested functions and classes are not entered."""
+
+    def __init__(self) -> None:
+        self.bindings: dict[str, list[cst.BaseExpression | cst.FunctionDef | None]] = {}
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        for name_node, assigned in _pairs(target, value):
+            name = _first_name(name_node)
+            if name is not None:
+                self.bindings.setdefault(name, []).append(assigned)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._bind(target.target, node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._bind(node.target, node.value)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind(node.target, node.value)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind(node.target, None)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.bindings.setdefault(node.name.value, []).append(node)
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.bindings.setdefault(node.name.value, []).append(None)
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
+class _Returns(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.statements: list[cst.Return] = []
+        self.values: list[cst.BaseExpression] = []
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.statements.append(node)
+        if node.value is not None:
+            self.values.append(node.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
+class _Indexer(cst.CSTVisitor):
+    def __init__(self, index: ModuleIndex) -> None:
+        self.index = index
+        self.scopes: list[Scope] = []
+
+    @property
+    def scope(self) -> Scope | None:
+        return self.scopes[-1] if self.scopes else None
+
+    def _enclosing_method(self) -> FunctionInfo | None:
+        """The innermost method around us (closures inside a method still see its `self`)."""
+        for scope in reversed(self.scopes):
+            if isinstance(scope, FunctionInfo) and scope.cls is not None:
+                return scope
+            if isinstance(scope, ClassInfo):
+                return None
+        return None
+
+    # imports -----------------------------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> None:
+        self.index.aliases.add_import(node, module_level=not self.scopes)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.index.aliases.add_import_from(node, module_level=not self.scopes)
+
+    # scopes ------------------------------------------------------------------------------------
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        info = ClassInfo(node, parent=self.scope)
+        if not self.scopes:
+            self.index.classes[node.name.value] = info
+            self.index.aliases.shadow(node.name.value)
+        if node.decorators:
+            self.index.decorated_classes.append(info)
+        self.scopes.append(info)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.scopes.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        parent = self.scope
+        owner = parent if isinstance(parent, ClassInfo) else None
+        info = FunctionInfo(node, cls=owner, parent=parent)
+        if owner is not None:
+            owner.methods[node.name.value] = info
+        elif parent is None:
+            self.index.functions[node.name.value] = info
+            self.index.aliases.shadow(node.name.value)
+        self.scopes.append(info)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.scopes.pop()
+
+    # bindings ----------------------------------------------------------------------------------
+    def _record_target(self, target: cst.BaseExpression, value: cst.BaseExpression | None,
+                       statement: cst.CSTNode, annotation: cst.BaseExpression | None = None,
+                       augmented: bool = False) -> None:
+        scope = self.scope
+        for name_node, assigned in _pairs(target, value):
+            if scope is None:
+                name = _first_name(name_node)
+                if name is not None and not augmented:
+                    self.index.bindings.setdefault(name, []).append(assigned)
+                    self.index.aliases.shadow(name)
+            elif isinstance(scope, ClassInfo):
+                name = _first_name(name_node)
+                if name is not None and not augmented:
+                    scope.fields[name] = ClassField(name, annotation, assigned, statement)
+            elif isinstance(name_node, cst.Attribute):
+                self._record_attribute(name_node.value, name_node.attr.value, assigned, statement,
+                                       augmented)
+
+    def _record_attribute(self, owner: cst.BaseExpression, attr: str,
+                          value: cst.BaseExpression | None, statement: cst.CSTNode,
+                          augmented: bool) -> None:
+        method = self._enclosing_method()
+        if method is None or method.self_name is None or method.cls is None:
+            return
+        if isinstance(owner, cst.Name) and owner.value == method.self_name:
+            method.cls.assignments.setdefault(attr, []).append(
+                AttributeAssignment(attr, value, statement, method, augmented))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._record_target(target.target, node.value, node)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._record_target(node.target, node.value, node, annotation=node.annotation.annotation)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._record_target(node.target, node.value, node, augmented=True)
+
+    # calls -------------------------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        dotted = dotted_name(node.func)
+        if dotted is None:
+            return
+        self.index.calls.append(CallSite(node, dotted, self.scope))
+        if dotted in ("object.__setattr__", "setattr") and len(node.args) >= 3:
+            target, name, value = (a.value for a in node.args[:3])
+            if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str):
+                self._record_attribute(target, name.evaluated_value, value, node, augmented=False)

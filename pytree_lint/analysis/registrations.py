@@ -1,0 +1,201 @@
+"""Every place the module registers a pytree node, and the functions and fields that registration uses.
+
+Understood through any import alias, as a call or a decorator (and `functools.partial(...)` decorators):
+`register_pytree_node`, `register_pytree_node_class`, `register_pytree_with_keys`,
+`register_pytree_with_keys_class`, `register_dataclass` (field lists or `static` field metadata, and
+`jax.tree.static()` fields) and `register_static`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from .index import ClassInfo, FunctionInfo, ModuleIndex, Scope
+
+TREE_UTIL = "jax.tree_util."
+MECHANISMS = frozenset({
+    "register_pytree_node", "register_pytree_node_class", "register_pytree_with_keys",
+    "register_pytree_with_keys_class", "register_dataclass", "register_static",
+})
+# Positional parameter names of each registration function, as in jax.tree_util.
+PARAMETERS = {
+    "register_pytree_node": ("nodetype", "flatten_func", "unflatten_func", "flatten_with_keys_func"),
+    "register_pytree_with_keys": ("nodetype", "flatten_with_keys", "unflatten_func", "flatten_func"),
+    "register_dataclass": ("nodetype", "data_fields", "meta_fields", "drop_fields"),
+    "register_pytree_node_class": ("cls",),
+    "register_pytree_with_keys_class": ("cls",),
+    "register_static": ("cls",),
+}
+# Text a module must contain to register anything through jax.tree_util.
+TRIGGERS = ("register_pytree", "register_dataclass", "register_static")
+
+
+@dataclass(eq=False)
+class StaticField:
+    """A field whose value goes into aux_data (a `meta_fields` entry, a `static=True` field)."""
+
+    name: str
+    declaration: cst.CSTNode
+
+
+@dataclass(eq=False)
+class Registration:
+    mechanism: str
+    node: cst.CSTNode  # the registering call, or the decorator expression
+    cls: ClassInfo | None
+    flatten: FunctionInfo | None = None
+    flatten_with_keys: FunctionInfo | None = None
+    unflatten: FunctionInfo | None = None
+    static_fields: list[StaticField] = field(default_factory=list)
+
+    @property
+    def class_name(self) -> str:
+        return self.cls.name if self.cls is not None else "the registered class"
+
+
+def _bind_arguments(mechanism: str, args) -> dict[str, cst.BaseExpression]:
+    names = PARAMETERS[mechanism]
+    bound: dict[str, cst.BaseExpression] = {}
+    position = 0
+    for arg in args:
+        if arg.star:
+            continue
+        if arg.keyword is not None:
+            bound[arg.keyword.value] = arg.value
+        elif position < len(names):
+            bound[names[position]] = arg.value
+            position += 1
+    return bound
+
+
+class RegistrationFinder:
+    def __init__(self, index: ModuleIndex) -> None:
+        self.index = index
+
+    def mechanism(self, node: cst.CSTNode) -> str | None:
+        qualified = self.index.qualify(node)
+        if qualified and qualified.startswith(TREE_UTIL):
+            name = qualified[len(TREE_UTIL):]
+            if name in MECHANISMS:
+                return name
+        return None
+
+    def find(self) -> list[Registration]:
+        found: list[Registration] = []
+        for site in self.index.calls:
+            mechanism = self.mechanism(site.node.func)
+            if mechanism is not None:
+                bound = _bind_arguments(mechanism, site.node.args)
+                target = bound.get("nodetype", bound.get("cls"))
+                cls = self.index.resolve_class(target) if target is not None else None
+                found.append(self._build(mechanism, site.node, cls, bound, site.scope))
+        for cls in self.index.decorated_classes:
+            for decorator in cls.node.decorators:
+                registration = self._from_decorator(decorator.decorator, cls)
+                if registration is not None:
+                    found.append(registration)
+        return found
+
+    def _from_decorator(self, expr: cst.BaseExpression, cls: ClassInfo) -> Registration | None:
+        mechanism = self.mechanism(expr)
+        if mechanism is not None:
+            return self._build(mechanism, expr, cls, {}, cls.parent)
+        # @functools.partial(jax.tree_util.register_dataclass, data_fields=..., meta_fields=...)
+        if (isinstance(expr, cst.Call) and expr.args
+                and self.index.qualify(expr.func) == "functools.partial"):
+            mechanism = self.mechanism(expr.args[0].value)
+            if mechanism is not None:
+                bound = _bind_arguments(mechanism, [cst.Arg(cst.Name("_")), *expr.args[1:]])
+                return self._build(mechanism, expr, cls, bound, cls.parent)
+        return None
+
+    def _build(self, mechanism: str, node: cst.CSTNode, cls: ClassInfo | None,
+               bound: dict[str, cst.BaseExpression], scope: Scope | None) -> Registration:
+        registration = Registration(mechanism, node, cls)
+        if mechanism in ("register_pytree_node", "register_pytree_with_keys"):
+            registration.flatten = self._function(bound.get("flatten_func"), scope)
+            registration.flatten_with_keys = self._function(
+                bound.get("flatten_with_keys_func", bound.get("flatten_with_keys")), scope)
+            registration.unflatten = self._function(bound.get("unflatten_func"), scope)
+        elif cls is not None and mechanism == "register_pytree_node_class":
+            registration.flatten = self.index.find_method(cls, "tree_flatten")
+            registration.unflatten = self.index.find_method(cls, "tree_unflatten")
+        elif cls is not None and mechanism == "register_pytree_with_keys_class":
+            registration.flatten = self.index.find_method(cls, "tree_flatten")
+            registration.flatten_with_keys = self.index.find_method(cls, "tree_flatten_with_keys")
+            registration.unflatten = self.index.find_method(cls, "tree_unflatten")
+        elif cls is not None and mechanism == "register_dataclass":
+            registration.static_fields = self._meta_fields(cls, bound.get("meta_fields"))
+        return registration
+
+    def _function(self, expr: cst.BaseExpression | None, scope: Scope | None) -> FunctionInfo | None:
+        """The def or lambda a registration argument names: `f`, `lambda`, `Cls.method`."""
+        if expr is None:
+            return None
+        if isinstance(expr, cst.Lambda):
+            return FunctionInfo(expr, parent=scope)
+        if isinstance(expr, cst.Name) and self.index.aliases.is_module_local(expr.value):
+            if expr.value in self.index.functions:
+                return self.index.functions[expr.value]
+            values = self.index.bindings.get(expr.value, [])
+            if len(values) == 1 and isinstance(values[0], cst.Lambda):
+                return FunctionInfo(values[0])
+        if isinstance(expr, cst.Attribute):
+            owner = self.index.resolve_class(expr.value)
+            if owner is not None:
+                return self.index.find_method(owner, expr.attr.value)
+        return None
+
+    def _meta_fields(self, cls: ClassInfo, meta_fields: cst.BaseExpression | None) -> list[StaticField]:
+        if isinstance(meta_fields, (cst.List, cst.Tuple)):
+            fields = []
+            for element in meta_fields.elements:
+                value = element.value
+                if isinstance(value, cst.SimpleString) and isinstance(value.evaluated_value, str):
+                    name = value.evaluated_value
+                    declared = self._declaration(cls, name)
+                    fields.append(StaticField(name, declared if declared is not None else value))
+            return fields
+        if meta_fields is not None:
+            return []  # built at run time: nothing to say
+        return [StaticField(f.name, f.statement)
+                for owner in self.index.class_and_bases(cls) for f in owner.fields.values()
+                if f.annotation is not None and self.is_static_field(f.value)]
+
+    def _declaration(self, cls: ClassInfo, name: str) -> cst.CSTNode | None:
+        for owner in self.index.class_and_bases(cls):
+            if name in owner.fields:
+                return owner.fields[name].statement
+        return None
+
+    def is_static_field(self, value: cst.BaseExpression | None) -> bool:
+        """`field(metadata={"static": True})`, `field(metadata=dict(static=True))`, `jax.tree.static()`."""
+        if not isinstance(value, cst.Call):
+            return False
+        qualified = self.index.qualify(value.func)
+        if qualified == "jax.tree.static":
+            return True
+        if qualified != "dataclasses.field":
+            return False
+        for arg in value.args:
+            if arg.keyword is not None and arg.keyword.value == "metadata":
+                return _metadata_flag(arg.value, "static") is True
+        return False
+
+
+def _metadata_flag(metadata: cst.BaseExpression, key: str) -> bool | None:
+    """The literal boolean `metadata[key]` in a `{...}` or `dict(...)` display, else None."""
+    entries: list[tuple[str, cst.BaseExpression]] = []
+    if isinstance(metadata, cst.Dict):
+        for element in metadata.elements:
+            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
+                entries.append((element.key.evaluated_value, element.value))
+    elif isinstance(metadata, cst.Call) and isinstance(metadata.func, cst.Name) and metadata.func.value == "dict":
+        entries = [(a.keyword.value, a.value) for a in metadata.args if a.keyword is not None]
+    for name, value in entries:
+        if name == key and isinstance(value, cst.Name) and value.value in ("True", "False"):
+            return value.value == "True"
+    return None
+

@@ -1,0 +1,122 @@
+"""The `pytree-lint` command: lint paths, print findings, exit 0 (clean), 1 (findings) or 2 (errors)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+from . import __version__
+from .config import Config, ConfigError, build_config, find_settings
+from .engine import LintError, lint_file
+from .formats import FORMATS
+from .rules import ALL_RULES, RULES_BY_CODE
+
+SKIPPED_DIRECTORIES = frozenset({
+    ".git", ".hg", ".svn", "__pycache__", "build", "dist", ".tox", ".nox", ".venv", "venv", ".eggs",
+    "node_modules", ".mypy_cache", ".pytest_cache", ".ruff_cache", "site-packages",
+})
+PYTHON_SUFFIXES = (".py", ".pyi")
+# Below this many files a process pool costs more than it saves.
+PARALLEL_THRESHOLD = 16
+
+
+def _skipped_directory(path: str, name: str, config: Config) -> bool:
+    return (name in SKIPPED_DIRECTORIES or name.endswith(".egg-info")
+            or os.path.exists(os.path.join(path, "pyvenv.cfg")) or config.excluded(path))
+
+
+def collect_files(paths: list[str], config: Config) -> tuple[list[str], list[tuple[str, str]]]:
+    """Python files under `paths` (explicit files always count), and the paths that do not exist."""
+    files: list[str] = []
+    missing: list[tuple[str, str]] = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, directories, names in os.walk(path):
+                directories[:] = sorted(d for d in directories
+                                        if not _skipped_directory(os.path.join(root, d), d, config))
+                for name in sorted(names):
+                    full = os.path.normpath(os.path.join(root, name))
+                    if name.endswith(PYTHON_SUFFIXES) and not config.excluded(full):
+                        files.append(full)
+        elif os.path.lexists(path):
+            if not config.excluded(path):
+                files.append(os.path.normpath(path))
+        else:
+            missing.append((path, "no such file or directory"))
+    return list(dict.fromkeys(files)), missing
+
+
+def _lint_one(job: tuple[str, Config]):
+    path, config = job
+    try:
+        return path, lint_file(path, config), None
+    except LintError as error:
+        return path, [], str(error)
+
+
+def run(files: list[str], config: Config, jobs: int):
+    if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(_lint_one, [(path, config) for path in files], chunksize=8))
+    return [_lint_one((path, config)) for path in files]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pytree-lint",
+        description="Find JAX pytree misuse: arrays, mutable or volatile values in aux_data and static fields.",
+        epilog="Also: `pytree-lint rules` lists the rules, `pytree-lint rule PTL101` prints one's documentation.")
+    parser.add_argument("paths", nargs="*", default=["."], help="files and folders to lint (default: .)")
+    parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="output format")
+    parser.add_argument("--select", help="comma-separated codes or prefixes to report (default: PTL)")
+    parser.add_argument("--ignore", help="comma-separated codes or prefixes not to report")
+    parser.add_argument("--extend-select", help="codes or prefixes to report in addition to --select")
+    parser.add_argument("--exclude", help="comma-separated glob patterns of files and folders to skip")
+    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
+                        help="parallel processes (default: the number of cores)")
+    parser.add_argument("--version", action="version", version=f"pytree-lint {__version__}")
+    return parser
+
+
+def _print_rules(argv: list[str]) -> int:
+    if argv[0] == "rules":
+        for rule in ALL_RULES:
+            print(f"{rule.code}  {rule.name:32}  {rule.summary}")
+        return 0
+    if len(argv) != 2 or argv[1].upper() not in RULES_BY_CODE:
+        print(f"pytree-lint: error: usage: pytree-lint rule CODE (one of {', '.join(RULES_BY_CODE)})",
+              file=sys.stderr)
+        return 2
+    print(RULES_BY_CODE[argv[1].upper()].documentation())
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("rule", "rules"):
+        return _print_rules(argv)
+    parser = _parser()
+    options = parser.parse_args(argv)
+    if options.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    try:
+        config = build_config(find_settings(os.getcwd()), select=options.select, ignore=options.ignore,
+                              extend_select=options.extend_select, exclude=options.exclude)
+    except ConfigError as error:
+        print(f"pytree-lint: error: {error}", file=sys.stderr)
+        return 2
+    files, problems = collect_files(options.paths, config)
+    findings = []
+    for path, found, error in run(files, config, options.jobs):
+        findings.extend(found)
+        if error is not None:
+            problems.append((path, error))
+    findings.sort()
+    sys.stdout.write(FORMATS[options.format](findings))
+    for path, reason in sorted(problems):
+        print(f"{path}: error: {reason}", file=sys.stderr)
+    if problems:
+        return 2
+    return 1 if findings else 0

@@ -1,0 +1,129 @@
+"""Which rules run and which files are linted: the `select`/`ignore` logic shared by every face."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from dataclasses import dataclass
+
+from .rules import RULES_BY_CODE
+
+CODE_PREFIX = re.compile(r"^PTL[0-9]{0,3}$")
+
+
+class ConfigError(ValueError):
+    """A bad option value; the message says which and why."""
+
+
+def parse_codes(value: str | list[str] | tuple[str, ...] | None, option: str) -> tuple[str, ...]:
+    """`PTL101,PTL2` -> ("PTL101", "PTL2"); every entry must be a PTL code or a prefix of codes."""
+    if value is None:
+        return ()
+    items = value if isinstance(value, (list, tuple)) else re.split(r"[,\s]+", value)
+    codes = tuple(item.strip().upper() for item in items if item.strip())
+    for code in codes:
+        if not CODE_PREFIX.match(code) or not any(known.startswith(code) for known in RULES_BY_CODE):
+            raise ConfigError(f"{option}: unknown rule code {code!r} (known: {', '.join(RULES_BY_CODE)})")
+    return codes
+
+
+@dataclass(frozen=True)
+class Config:
+    select: tuple[str, ...] = ("PTL",)
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+    def enabled(self, code: str) -> bool:
+        """flake8's rule: the longest matching prefix of select and ignore decides."""
+        selected = max((len(p) for p in (*self.select, *self.extend_select) if code.startswith(p)), default=-1)
+        ignored = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
+        return selected > ignored
+
+    def excluded(self, path: str) -> bool:
+        """flake8-style `--exclude`: a pattern matches the file's name or its path."""
+        name = os.path.basename(path.rstrip(os.sep))
+        absolute = os.path.abspath(path)
+        return any(fnmatch.fnmatch(name, pattern) or fnmatch.fnmatch(path, pattern)
+                   or fnmatch.fnmatch(absolute, os.path.abspath(pattern)) for pattern in self.exclude)
+
+
+DEFAULT_CONFIG = Config()
+
+
+SETTINGS_KEYS = ("select", "ignore", "extend-select", "exclude")
+
+
+def _read_settings(directory: str) -> tuple[str, dict] | None:
+    """The `[tool.pytree-lint]` / `[pytree-lint]` table of the first config file in `directory`."""
+    pyproject = os.path.join(directory, "pyproject.toml")
+    if os.path.isfile(pyproject):
+        try:
+            import tomllib
+        except ImportError:  # Python 3.10
+            import tomli as tomllib
+        try:
+            with open(pyproject, "rb") as handle:
+                table = tomllib.load(handle).get("tool", {}).get("pytree-lint")
+        except (OSError, tomllib.TOMLDecodeError) as error:
+            raise ConfigError(f"{pyproject}: {error}") from None
+        if table is not None:
+            return pyproject, table
+    for name in ("setup.cfg", "tox.ini"):
+        path = os.path.join(directory, name)
+        if os.path.isfile(path):
+            import configparser
+            parser = configparser.ConfigParser()
+            try:
+                parser.read(path, encoding="utf-8")
+            except (configparser.Error, UnicodeDecodeError) as error:
+                raise ConfigError(f"{path}: {error}") from None
+            if parser.has_section("pytree-lint"):
+                return path, dict(parser.items("pytree-lint"))
+    return None
+
+
+def find_settings(start: str) -> tuple[str, dict] | None:
+    """Walk up from `start` to the first directory with pytree-lint settings."""
+    directory = os.path.abspath(start)
+    while True:
+        found = _read_settings(directory)
+        if found is not None:
+            return found
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def _as_list(value, option: str) -> list[str]:
+    if isinstance(value, str):
+        return [item for item in re.split(r"[,\n]+", value) if item.strip()]
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return value
+    raise ConfigError(f"{option}: expected a list of strings or a comma-separated string")
+
+
+def build_config(settings: tuple[str, dict] | None, *, select=None, ignore=None, extend_select=None,
+                 exclude=None) -> Config:
+    """Command-line options override the config file, key by key."""
+    values: dict[str, list[str]] = {}
+    if settings is not None:
+        path, table = settings
+        for key, value in table.items():
+            normalised = key.replace("_", "-")
+            if normalised not in SETTINGS_KEYS:
+                raise ConfigError(f"{path}: unknown key {key!r} in pytree-lint settings "
+                                  f"(known: {', '.join(SETTINGS_KEYS)})")
+            values[normalised] = _as_list(value, f"{path}: {key}")
+    for key, value in (("select", select), ("ignore", ignore), ("extend-select", extend_select),
+                       ("exclude", exclude)):
+        if value is not None:
+            values[key] = _as_list(value, f"--{key}")
+    return Config(
+        select=parse_codes(values.get("select"), "select") or ("PTL",),
+        ignore=parse_codes(values.get("ignore"), "ignore"),
+        extend_select=parse_codes(values.get("extend-select"), "extend-select"),
+        exclude=tuple(p.strip() for p in values.get("exclude", [])),
+    )

@@ -1,0 +1,48 @@
+"""`# noqa` and `# noqa: PTL101,...` with flake8's semantics, for the faces that are not flake8."""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+
+# flake8's own pattern (flake8/defaults.py).
+NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
+
+
+def _logical_lines(text: str) -> dict[int, str]:
+    """Line number -> the text of the whole logical line around it, as flake8 searches for noqa."""
+    lines = text.splitlines(keepends=True)
+    mapping: dict[int, str] = {}
+    first, last = len(lines) + 2, -1
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+                continue
+            first, last = min(first, token.start[0]), max(last, token.end[0])
+            if token.type in (tokenize.NL, tokenize.NEWLINE):
+                joined = "".join(lines[first - 1:last])
+                mapping.update(dict.fromkeys(range(first, last + 1), joined))
+                first, last = len(lines) + 2, -1
+    except (tokenize.TokenError, SyntaxError):
+        return {number: line for number, line in enumerate(lines, start=1)}
+    return mapping
+
+
+def suppressed(text: str, findings):
+    """The findings that a `# noqa` comment on their logical line does not silence."""
+    if "noqa" not in text.lower():
+        return list(findings)
+    lines = _logical_lines(text)
+    kept = []
+    for finding in findings:
+        match = NOQA.search(lines.get(finding.line, ""))
+        if match is None:
+            kept.append(finding)
+            continue
+        codes = match.group("codes")
+        if codes is not None:
+            listed = tuple(c.upper() for c in re.split(r"[,\s]+", codes) if c)
+            if not finding.code.startswith(listed):
+                kept.append(finding)
+    return kept

@@ -1,0 +1,34 @@
+"""What a rule is: a code, a name, the words that must appear in a file for it to matter, and `check`."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import ClassVar, Iterator
+
+import libcst as cst
+
+from ..analysis import ModuleAnalysis
+from ..analysis.registrations import TRIGGERS as REGISTRATION_TRIGGERS
+
+
+@dataclass(frozen=True)
+class Report:
+    node: cst.CSTNode
+    message: str
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    # A file that contains none of these strings cannot produce a finding and is never parsed.
+    triggers: ClassVar[tuple[str, ...]] = REGISTRATION_TRIGGERS
+
+    def check(self, analysis: ModuleAnalysis) -> Iterator[Report]:
+        raise NotImplementedError
+
+    @classmethod
+    def documentation(cls) -> str:
+        """The rule's documentation: the docstring of the module that defines it."""
+        return inspect.getdoc(inspect.getmodule(cls)) or cls.summary

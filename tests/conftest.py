@@ -1,0 +1,23 @@
+"""Shared helpers: the fixture files and the expectations written inline in them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+FIXTURES = Path(__file__).parent / "fixtures"
+EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")
+
+
+def fixture_files() -> list[Path]:
+    return sorted(FIXTURES.rglob("*.py"))
+
+
+def expected_findings(path: Path) -> set[tuple[int, str]]:
+    """{(line, code)} from `# expect: PTL101, PTL102` comments."""
+    found = set()
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        match = EXPECT.search(line)
+        if match:
+            found.update((number, code.strip()) for code in match.group("codes").split(","))
+    return found

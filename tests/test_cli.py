@@ -1,0 +1,186 @@
+"""The `pytree-lint` command as CI and pre-commit run it: output, formats, selection, noqa, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+
+BAD = textwrap.dedent("""\
+    import jax
+    import numpy as np
+
+
+    @jax.tree_util.register_pytree_node_class
+    class Box:
+        def __init__(self, x):
+            self.x = x
+            self.table = np.arange(3)
+            self.sizes = [1, 2]
+
+        def tree_flatten(self):
+            return (self.x,), (self.table, self.sizes)
+
+        @classmethod
+        def tree_unflatten(cls, aux, children):
+            return cls(*children)
+    """)
+
+
+def pytree_lint(*args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytree_lint", *args], capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "box.py").write_text(BAD)
+    (tmp_path / "pkg" / "clean.py").write_text("import jax\nx = jax.numpy.ones(3)\n")
+    return tmp_path
+
+
+def test_text_output_and_exit_status_1(project):
+    result = pytree_lint(cwd=project)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split(" ")[0:2] for line in lines] == [
+        ["pkg/box.py:13:28:", "PTL101"], ["pkg/box.py:13:40:", "PTL102"]]
+    assert "`self.table` is assigned `np.arange(3)` at line 9" in lines[0]
+
+
+def test_clean_project_exits_0(tmp_path):
+    (tmp_path / "ok.py").write_text("import jax\n")
+    result = pytree_lint(".", cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_json_format(project):
+    result = pytree_lint("--format", "json", "pkg", cwd=project)
+    rows = json.loads(result.stdout)
+    assert [(r["path"], r["line"], r["column"], r["code"]) for r in rows] == [
+        ("pkg/box.py", 13, 28, "PTL101"), ("pkg/box.py", 13, 40, "PTL102")]
+    assert all(r["message"] for r in rows)
+
+
+def test_github_format(project):
+    result = pytree_lint("--format", "github", cwd=project)
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("::warning file=pkg/box.py,line=13,col=28,title=pytree-lint (PTL101)::array in")
+
+
+def test_sarif_format(project):
+    log = json.loads(pytree_lint("--format", "sarif", cwd=project).stdout)
+    run = log["runs"][0]
+    assert log["version"] == "2.1.0"
+    assert {r["id"] for r in run["tool"]["driver"]["rules"]} >= {"PTL101", "PTL102", "PTL105"}
+    region = run["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert (run["results"][0]["ruleId"], region["startLine"], region["startColumn"]) == ("PTL101", 13, 28)
+
+
+@pytest.mark.parametrize("options, codes", [
+    (["--select", "PTL102"], ["PTL102"]),
+    (["--ignore", "PTL101"], ["PTL102"]),
+    (["--select", "PTL101", "--extend-select", "PTL102"], ["PTL101", "PTL102"]),
+    (["--ignore", "PTL1"], []),
+])
+def test_selection(project, options, codes):
+    result = pytree_lint(*options, cwd=project)
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()] == codes
+
+
+def test_unknown_code_is_a_usage_error(project):
+    result = pytree_lint("--select", "PTL999", cwd=project)
+    assert result.returncode == 2
+    assert "unknown rule code 'PTL999'" in result.stderr
+
+
+def test_noqa(project):
+    source = BAD.replace("(self.table, self.sizes)", "(self.table, self.sizes)  # noqa: PTL102")
+    (project / "pkg" / "box.py").write_text(source)
+    assert [line.split(" ")[1] for line in pytree_lint(cwd=project).stdout.splitlines()] == ["PTL101"]
+    (project / "pkg" / "box.py").write_text(source.replace("# noqa: PTL102", "# noqa"))
+    assert pytree_lint(cwd=project).returncode == 0
+
+
+def test_exclude_and_skipped_directories(project):
+    for skipped in (".venv", "build", "node_modules"):
+        (project / skipped).mkdir()
+        (project / skipped / "box.py").write_text(BAD)
+    assert {line.split(":")[0] for line in pytree_lint(cwd=project).stdout.splitlines()} == {"pkg/box.py"}
+    assert pytree_lint("--exclude", "box.py", cwd=project).returncode == 0
+
+
+def test_unparsable_file_is_named_and_others_still_linted(project):
+    # Only files that mention a registration are parsed: this one is, and fails.
+    (project / "pkg" / "broken.py").write_text("import jax\njax.tree_util.register_static(\ndef f(:\n")
+    (project / "pkg" / "latin.py").write_bytes(b"# -*- coding: ascii -*-\nx = '\xe9'\n")
+    result = pytree_lint(cwd=project)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "pkg/broken.py: error: syntax error at line 3" in result.stderr
+    assert "pkg/latin.py: error: cannot decode the file" in result.stderr
+    assert len(result.stdout.splitlines()) == 2  # the findings in box.py are still reported
+
+
+def test_missing_path_is_an_error(project):
+    result = pytree_lint("nowhere.py", "pkg", cwd=project)
+    assert result.returncode == 2
+    assert "nowhere.py: error: no such file or directory" in result.stderr
+    assert len(result.stdout.splitlines()) == 2
+
+
+def test_output_is_sorted_and_identical_in_parallel(tmp_path):
+    for number in range(40):
+        (tmp_path / f"m{number:02}.py").write_text(BAD)
+    serial = pytree_lint("--jobs", "1", cwd=tmp_path)
+    parallel = pytree_lint("--jobs", "2", cwd=tmp_path)
+    assert serial.stdout == parallel.stdout
+    assert serial.stdout.splitlines() == sorted(serial.stdout.splitlines(), key=lambda l: l.split(":")[0])
+    assert len(serial.stdout.splitlines()) == 80
+
+
+@pytest.mark.parametrize("name, content", [
+    ("pyproject.toml", '[tool.pytree-lint]\nignore = ["PTL102"]\n'),
+    ("setup.cfg", "[pytree-lint]\nignore = PTL102\n"),
+    ("tox.ini", "[pytree-lint]\nignore = PTL102\n"),
+])
+def test_configuration_files(project, name, content):
+    (project / name).write_text(content)
+    (project / "pkg" / "sub").mkdir()
+    result = pytree_lint("..", cwd=project / "pkg" / "sub")  # found by walking up
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()] == ["PTL101"]
+
+
+def test_unknown_configuration_key_is_an_error(project):
+    (project / "setup.cfg").write_text("[pytree-lint]\nselct = PTL101\n")
+    result = pytree_lint(cwd=project)
+    assert result.returncode == 2
+    assert "unknown key 'selct'" in result.stderr
+
+
+def test_rule_documentation(project):
+    result = pytree_lint("rule", "ptl101", cwd=project)
+    assert result.returncode == 0
+    for section in ("What it does:", "Why is this bad:", "Example:", "Use instead:", "Known limits:"):
+        assert section in result.stdout
+    listing = pytree_lint("rules", cwd=project).stdout
+    assert [line.split()[0] for line in listing.splitlines()] == ["PTL101", "PTL102", "PTL103", "PTL104", "PTL105"]
+    assert pytree_lint("rule", "PTL999", cwd=project).returncode == 2
+
+
+def test_console_script_is_installed(project):
+    script = Path(sys.executable).parent / "pytree-lint"
+    result = subprocess.run([str(script), "--version"], capture_output=True, text=True, cwd=project)
+    assert result.returncode == 0 and result.stdout.startswith("pytree-lint ")
+
+
+def test_fixture_folder_through_the_cli():
+    result = pytree_lint("--format", "json", str(FIXTURES), cwd=FIXTURES)
+    assert result.returncode == 1
+    assert {row["code"] for row in json.loads(result.stdout)} == {"PTL101", "PTL102", "PTL103", "PTL104", "PTL105"}

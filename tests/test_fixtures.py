@@ -1,0 +1,35 @@
+"""Every fixture produces exactly the findings its `# expect:` comments name, and nothing else."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytree_lint import lint_source
+from pytree_lint.rules import RULES_BY_CODE
+
+from conftest import FIXTURES, expected_findings, fixture_files
+
+
+@pytest.mark.parametrize("path", fixture_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_fixture_matches_its_expectations(path):
+    found = {(f.line, f.code) for f in lint_source(path.read_text(), str(path))}
+    assert found == expected_findings(path)
+
+
+@pytest.mark.parametrize("path", fixture_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_fixture_naming_contract(path):
+    """bad_* fixtures expect findings of their folder's rule and carry a verifier hook; clean_* expect none."""
+    expected = expected_findings(path)
+    if path.name.startswith("bad_"):
+        assert any(code == path.parent.name for _, code in expected)
+        assert "def examples(" in path.read_text() or "def reproduce(" in path.read_text()
+    else:
+        assert path.name.startswith("clean_")
+        assert not expected
+
+
+@pytest.mark.parametrize("code", sorted(RULES_BY_CODE))
+def test_every_rule_has_bad_and_clean_fixtures(code):
+    folder = FIXTURES / code
+    assert list(folder.glob("bad_*.py")), f"no bad fixture for {code}"
+    assert list(folder.glob("clean_*.py")), f"no clean fixture for {code}"

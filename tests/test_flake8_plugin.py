@@ -1,0 +1,51 @@
+"""Real flake8, in a subprocess, reports what the engine reports: same lines, same columns."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from pytree_lint import lint_source
+
+from conftest import FIXTURES, fixture_files
+
+FLAKE8_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<column>\d+): (?P<code>PTL\d{3}) (?P<message>.*)$")
+
+
+def run_flake8(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "flake8", "--isolated", *args],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+def test_flake8_matches_engine_on_every_fixture():
+    result = run_flake8("--select", "PTL", str(FIXTURES))
+    assert result.stderr == ""
+    reported = set()
+    for line in result.stdout.splitlines():
+        match = FLAKE8_LINE.match(line)
+        assert match, line
+        reported.add((match["path"], int(match["line"]), int(match["column"]), match["code"], match["message"]))
+    expected = {(str(path), f.line, f.column + 1, f.code, f.message)
+                for path in fixture_files() for f in lint_source(path.read_text(), str(path))}
+    assert expected, "the fixtures must produce findings"
+    assert reported == expected
+
+
+def test_flake8_noqa_silences_only_the_named_code(tmp_path):
+    source = (FIXTURES / "PTL102" / "bad_displays_in_return.py").read_text()
+    source = source.replace("# expect: PTL102\n\n\njtu", "# noqa: PTL101\n\n\njtu", 1)
+    source = source.replace("{t.upper() for t in self.tags})  # expect: PTL102",
+                            "{t.upper() for t in self.tags})  # noqa: PTL102")
+    (tmp_path / "mod.py").write_text(source)
+    result = run_flake8("--select", "PTL", "mod.py", cwd=tmp_path)
+    lines = sorted(int(line.split(":")[1]) for line in result.stdout.splitlines())
+    assert lines == [13]  # PTL101 noqa does not hide PTL102; `noqa: PTL102` hides both on line 25
+
+
+def test_flake8_is_silent_on_a_file_it_cannot_parse(tmp_path):
+    (tmp_path / "broken.py").write_text("import jax\njax.tree_util.register_pytree_node(\n")
+    result = run_flake8("broken.py", cwd=tmp_path)
+    assert "E999" in result.stdout
+    assert "PTL" not in result.stdout
+    assert "Traceback" not in result.stderr
