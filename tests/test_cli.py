@@ -141,7 +141,7 @@ def test_output_is_sorted_and_identical_in_parallel(tmp_path):
     serial = pytree_lint("--jobs", "1", cwd=tmp_path)
     parallel = pytree_lint("--jobs", "2", cwd=tmp_path)
     assert serial.stdout == parallel.stdout
-    assert serial.stdout.splitlines() == sorted(serial.stdout.splitlines(), key=lambda l: l.split(":")[0])
+    assert serial.stdout.splitlines() == sorted(serial.stdout.splitlines(), key=lambda line: line.split(":")[0])
     assert len(serial.stdout.splitlines()) == 80
 
 

@@ -57,7 +57,9 @@ class ClassSemantics:
             call = expr if isinstance(expr, cst.Call) else None
             yield self.index.qualify(call.func if call else expr) or "", call
 
-    def equality(self, cls: ClassInfo) -> Equality:
+    def equality(self, cls: ClassInfo, _seen: frozenset[int] = frozenset()) -> Equality:
+        if id(cls) in _seen:
+            return Equality.UNKNOWN  # a cycle of base classes: nothing sound to say
         for owner in self.index.class_and_bases(cls):
             if "__eq__" in owner.methods or "__eq__" in owner.fields:
                 return Equality.CUSTOM
@@ -74,7 +76,7 @@ class ClassSemantics:
             expr = base.value.value if isinstance(base.value, cst.Subscript) else base.value
             parent = self.index.resolve_class(expr)
             if parent is not None:
-                inherited = self.equality(parent)
+                inherited = self.equality(parent, _seen | {id(cls)})
                 if inherited is not Equality.IDENTITY:
                     return inherited
                 continue

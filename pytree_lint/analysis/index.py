@@ -71,12 +71,16 @@ class FunctionInfo:
 
     @cached_property
     def local_bindings(self) -> dict[str, list[cst.BaseExpression | cst.FunctionDef | None]]:
-        """Every value assigned to each local name in the body (None: assigned, value unknown)."""
+        """The values each local name can hold at the end of the body (None: assigned, value unknown).
+
+        An assignment at the top level of the body overwrites the ones before it: `aux = []`,
+        `aux.append(...)`, `aux = tuple(aux)` leaves only the tuple.
+        """
         if isinstance(self.node, cst.Lambda):
             return {}
         collector = _LocalAssignments()
         self.node.body.visit(collector)
-        return collector.bindings
+        return {name: live_values(entries) for name, entries in collector.bindings.items()}
 
     @cached_property
     def returns(self) -> list[cst.BaseExpression]:
@@ -105,6 +109,7 @@ class AttributeAssignment:
     statement: cst.CSTNode
     method: FunctionInfo
     augmented: bool = False
+    unconditional: bool = False  # at the top level of the method body, not inside if/for/try/...
 
 
 @dataclass(eq=False)
@@ -191,6 +196,28 @@ class ModuleIndex:
         return None
 
 
+def live_values(entries):
+    """Values from the last unconditional entry on; `entries` are (value, unconditional) in source order."""
+    start = max((i for i, (_, unconditional) in enumerate(entries) if unconditional), default=0)
+    return [value for value, _ in entries[start:]]
+
+
+class _BlockDepth:
+    """How deep inside if/for/while/try/with/match blocks of the current function a visitor is."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+
+    def visit_If(self, node) -> None:
+        self.depth += 1
+
+    def leave_If(self, node) -> None:
+        self.depth -= 1
+
+    visit_For = visit_While = visit_Try = visit_TryStar = visit_With = visit_Match = visit_If
+    leave_For = leave_While = leave_Try = leave_TryStar = leave_With = leave_Match = leave_If
+
+
 def _first_name(target: cst.BaseExpression) -> str | None:
     return target.value if isinstance(target, cst.Name) else None
 
@@ -209,17 +236,21 @@ def _pairs(target: cst.BaseExpression, value: cst.BaseExpression | None):
         yield target, value
 
 
-class _LocalAssignments(cst.CSTVisitor):
+class _LocalAssignments(_BlockDepth, cst.CSTVisitor):
     """Local names of one function body; nested functions and classes are not entered."""
 
     def __init__(self) -> None:
-        self.bindings: dict[str, list[cst.BaseExpression | cst.FunctionDef | None]] = {}
+        super().__init__()
+        self.bindings: dict[str, list[tuple[cst.BaseExpression | cst.FunctionDef | None, bool]]] = {}
+
+    def _add(self, name: str, value, unconditional: bool) -> None:
+        self.bindings.setdefault(name, []).append((value, unconditional))
 
     def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
         for name_node, assigned in _pairs(target, value):
             name = _first_name(name_node)
             if name is not None:
-                self.bindings.setdefault(name, []).append(assigned)
+                self._add(name, assigned, self.depth == 0)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -234,13 +265,14 @@ class _LocalAssignments(cst.CSTVisitor):
 
     def visit_For(self, node: cst.For) -> None:
         self._bind(node.target, None)
+        super().visit_For(node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.bindings.setdefault(node.name.value, []).append(node)
+        self._add(node.name.value, node, self.depth == 0)
         return False
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self.bindings.setdefault(node.name.value, []).append(None)
+        self._add(node.name.value, None, self.depth == 0)
         return False
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
@@ -267,10 +299,21 @@ class _Returns(cst.CSTVisitor):
         return False
 
 
-class _Indexer(cst.CSTVisitor):
+class _Indexer(_BlockDepth, cst.CSTVisitor):
     def __init__(self, index: ModuleIndex) -> None:
+        super().__init__()
         self.index = index
         self.scopes: list[Scope] = []
+        self._outer_depths: list[int] = []
+
+    def _enter(self, scope: Scope) -> None:
+        self.scopes.append(scope)
+        self._outer_depths.append(self.depth)
+        self.depth = 0
+
+    def _leave(self) -> None:
+        self.scopes.pop()
+        self.depth = self._outer_depths.pop()
 
     @property
     def scope(self) -> Scope | None:
@@ -300,10 +343,10 @@ class _Indexer(cst.CSTVisitor):
             self.index.aliases.shadow(node.name.value)
         if node.decorators:
             self.index.decorated_classes.append(info)
-        self.scopes.append(info)
+        self._enter(info)
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.scopes.pop()
+        self._leave()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         parent = self.scope
@@ -314,10 +357,10 @@ class _Indexer(cst.CSTVisitor):
         elif parent is None:
             self.index.functions[node.name.value] = info
             self.index.aliases.shadow(node.name.value)
-        self.scopes.append(info)
+        self._enter(info)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.scopes.pop()
+        self._leave()
 
     # bindings ----------------------------------------------------------------------------------
     def _record_target(self, target: cst.BaseExpression, value: cst.BaseExpression | None,
@@ -345,8 +388,9 @@ class _Indexer(cst.CSTVisitor):
         if method is None or method.self_name is None or method.cls is None:
             return
         if isinstance(owner, cst.Name) and owner.value == method.self_name:
+            unconditional = self.depth == 0 and self.scope is method
             method.cls.assignments.setdefault(attr, []).append(
-                AttributeAssignment(attr, value, statement, method, augmented))
+                AttributeAssignment(attr, value, statement, method, augmented, unconditional))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:

@@ -198,4 +198,3 @@ def _metadata_flag(metadata: cst.BaseExpression, key: str) -> bool | None:
         if name == key and isinstance(value, cst.Name) and value.value in ("True", "False"):
             return value.value == "True"
     return None
-

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from .index import ClassInfo, FunctionInfo, ModuleIndex
+from .index import ClassInfo, FunctionInfo, ModuleIndex, live_values
 
 
 class Kind(enum.Enum):
@@ -477,7 +477,7 @@ class ValueInference:
     def _attribute_sources(self, cls: ClassInfo, attr: str) -> list[Evidence]:
         found: list[Evidence] = []
         for owner in self.index.class_and_bases(cls):
-            for assignment in owner.assignments.get(attr, ()):
+            for assignment in self._live_assignments(owner.assignments.get(attr, ())):
                 method = assignment.method
                 if assignment.augmented:
                     if method.name not in CONSTRUCTOR_METHODS:
@@ -498,6 +498,18 @@ class ValueInference:
                 found.extend(e.through(_PLACEHOLDER, "is annotated", class_field.annotation)
                              for e in self.annotation(class_field.annotation))
         return found
+
+    @staticmethod
+    def _live_assignments(assignments):
+        """Per method, the assignments the method's last unconditional assignment does not overwrite."""
+        by_method: dict[int, list] = {}
+        for assignment in assignments:
+            by_method.setdefault(id(assignment.method), []).append(assignment)
+        live = []
+        for group in by_method.values():
+            plain = [(a, a.unconditional and not a.augmented) for a in group]
+            live.extend(live_values(plain))
+        return live
 
     def _field_default(self, class_field, cls: ClassInfo) -> list[Evidence]:
         value = class_field.value

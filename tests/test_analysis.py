@@ -1,0 +1,238 @@
+"""Focused cases for the analysis layer: aliases, registration forms, dataflow, annotations, odd code."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from pytree_lint import lint_source
+
+
+def codes(source: str) -> list[tuple[int, str]]:
+    return [(f.line, f.code) for f in lint_source(textwrap.dedent(source))]
+
+
+CLASS_WITH_TABLE = """
+    class Box:
+        def __init__(self, x):
+            self.x = x
+            self.table = np.arange(3)
+"""
+
+
+@pytest.mark.parametrize("imports, call", [
+    ("import jax", "jax.tree_util.register_pytree_node"),
+    ("import jax.tree_util as jtu", "jtu.register_pytree_node"),
+    ("from jax import tree_util as tu", "tu.register_pytree_node"),
+    ("from jax.tree_util import register_pytree_node as reg", "reg"),
+    ("from jax.tree_util import *", "register_pytree_node"),
+    ("import jax._src.tree_util as private", "private.register_pytree_node"),
+])
+def test_registration_through_every_import_form(imports, call):
+    source = f"""
+        {imports}
+        import numpy as np
+        {textwrap.indent(textwrap.dedent(CLASS_WITH_TABLE), "        ").strip()}
+        {call}(Box, lambda b: ((b.x,), b.table), lambda a, c: Box(*c))
+    """
+    assert [code for _, code in codes(source)] == ["PTL101"]
+
+
+def test_keyword_arguments_and_call_form_of_the_class_decorator():
+    source = """
+        import jax
+        import numpy as np
+
+        class Box:
+            def __init__(self, x):
+                self.x = x
+                self.table = np.arange(3)
+
+            def tree_flatten(self):
+                return (self.x,), self.table
+
+            @classmethod
+            def tree_unflatten(cls, aux, children):
+                return cls(*children)
+
+        Box = jax.tree_util.register_pytree_node_class(Box)
+
+        class Other(Box):
+            pass
+
+        jax.tree_util.register_pytree_node(
+            unflatten_func=lambda a, c: Other(*c), flatten_func=lambda o: ((o.x,), [o.x]), nodetype=Other)
+    """
+    assert codes(source) == [(11, "PTL101"), (23, "PTL102")]
+
+
+def test_relative_imports_and_project_modules_are_not_jax():
+    source = """
+        from . import tree_util
+        from .tree_util import register_pytree_node
+        import numpy as np
+
+        class Box:
+            def __init__(self):
+                self.table = np.arange(3)
+
+        tree_util.register_pytree_node(Box, lambda b: ((), b.table), None)
+        register_pytree_node(Box, lambda b: ((), b.table), None)
+    """
+    assert codes(source) == []
+
+
+def test_a_list_converted_before_the_method_ends_is_a_tuple():
+    source = """
+        import jax
+
+        @jax.tree_util.register_pytree_node_class
+        class Net:
+            def __init__(self, sizes):
+                self.sizes = []
+                for size in sizes:
+                    self.sizes.append(size)
+                self.sizes = tuple(self.sizes)
+
+            def tree_flatten(self):
+                aux = []
+                aux.append(self.sizes)
+                aux = tuple(aux)
+                return (), aux
+    """
+    assert codes(source) == []
+
+
+def test_a_conditional_reassignment_keeps_both_values():
+    source = """
+        import jax
+        import numpy as np
+
+        @jax.tree_util.register_pytree_node_class
+        class Net:
+            def __init__(self, table, frozen):
+                self.table = tuple(table)
+                if not frozen:
+                    self.table = np.asarray(table)
+
+            def tree_flatten(self):
+                return (), self.table
+    """
+    assert codes(source) == [(13, "PTL101")]
+
+
+def test_module_level_values():
+    source = """
+        import jax
+        import numpy as np
+
+        TABLE = np.arange(3)
+        LAYERS = [1, 2]
+
+        @jax.tree_util.register_pytree_node_class
+        class Net:
+            def __init__(self):
+                self.table = TABLE
+                self.layers = LAYERS
+
+            def tree_flatten(self):
+                return (), (self.table, self.layers)
+    """
+    # One module-level array is the same object on every flatten (JAX's identity shortcut passes it);
+    # a module-level list can still be mutated under jit's cache.
+    assert codes(source) == [(15, "PTL102")]
+
+
+@pytest.mark.parametrize("annotation, expected", [
+    ("jax.Array", ["PTL101"]),
+    ("Optional[jax.Array]", ["PTL101"]),
+    ("jax.Array | None", ["PTL101"]),
+    ("'jax.Array'", ["PTL101"]),
+    ("np.ndarray", ["PTL101"]),
+    ("Float[Array, 'n m']", ["PTL101"]),
+    ("tuple[jax.Array, ...]", ["PTL101"]),
+    ("int | jax.Array", []),
+    ("Union[int, jax.Array]", []),
+    ("tuple[int, ...]", []),
+    ("HashableArray", []),
+    ("list[int]", ["PTL102"]),
+    ("Dict[str, int]", ["PTL102"]),
+])
+def test_annotations_as_the_only_evidence(annotation, expected):
+    source = f"""
+        from typing import Dict, Optional, Union
+        from dataclasses import dataclass, field
+        import jax
+        import numpy as np
+        from jaxtyping import Array, Float
+
+        class HashableArray:
+            def __eq__(self, other):
+                return np.array_equal(self.v, other.v)
+
+        @jax.tree_util.register_dataclass
+        @dataclass
+        class Params:
+            w: jax.Array
+            meta: {annotation} = field(default=None, metadata=dict(static=True))
+    """
+    assert [code for _, code in codes(source)] == expected
+
+
+def test_attributes_of_base_classes_and_setattr():
+    source = """
+        import jax
+        import jax.numpy as jnp
+
+        class Base:
+            def __init__(self):
+                setattr(self, "grid", jnp.linspace(0, 1, 5))
+
+        @jax.tree_util.register_pytree_node_class
+        class Child(Base):
+            def tree_flatten(self):
+                return (), self.grid
+    """
+    assert codes(source) == [(12, "PTL101")]
+
+
+def test_odd_code_does_not_crash():
+    source = """
+        import jax
+        from jax.tree_util import register_pytree_node
+
+        class A(B): pass
+        class B(A): pass
+
+        @jax.tree_util.register_pytree_node_class
+        class Loop(A):
+            def __init__(self):
+                self.a = self.a
+                self.b = self.c
+                self.c = self.b
+
+            def tree_flatten(self):
+                return (), (self.a, self.b, A())
+
+        register_pytree_node(*SPEC)
+        register_pytree_node(**SPEC)
+        register_pytree_node()
+        register_pytree_node(Loop, make_flatten(), lambda: None)
+        register_pytree_node(Loop, lambda: (), lambda: None)
+        register_pytree_node(Loop, lambda x: x, lambda: None)
+
+        def nested():
+            @jax.tree_util.register_pytree_node_class
+            class Inner:
+                def tree_flatten(self):
+                    return (), [1]
+            match Inner:
+                case _:
+                    pass
+    """
+    assert codes(source) == [(29, "PTL102")]
+
+
+def test_files_without_registrations_are_not_parsed():
+    assert lint_source("this is not python at all (") == []
