@@ -6,6 +6,7 @@ findings on the same lines and columns. The static path never imports or runs th
 
 from __future__ import annotations
 
+import ast
 import io
 import tokenize
 from dataclasses import dataclass
@@ -16,6 +17,10 @@ from .analysis import ModuleAnalysis
 from .config import DEFAULT_CONFIG, Config
 from .noqa import suppressed
 from .rules import ALL_RULES, Rule
+from .slicing import relevant_source
+
+# A class registered with one of these is aux_data itself: the statements that build it matter.
+INSTANTIATED_TRIGGERS = ("register_static",)
 
 
 @dataclass(frozen=True, order=True)
@@ -40,21 +45,40 @@ def might_match(text: str, rules: list[Rule]) -> bool:
     return any(trigger in text for rule in rules for trigger in rule.triggers)
 
 
-def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONFIG) -> list[Finding]:
-    """Findings for one module's source (no `# noqa` filtering: flake8 does its own)."""
-    rules = selected_rules(config)
-    if not rules or not might_match(text, rules):
-        return []
+def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None) -> cst.Module:
+    """libcst's tree of the statements that matter (see slicing.py), with the file's own line numbers."""
     try:
-        module = cst.parse_module(text)
+        sliced = relevant_source(text, triggers, tree, instantiated_triggers=INSTANTIATED_TRIGGERS)
+    except SyntaxError as error:
+        raise LintError(f"syntax error at line {error.lineno}, column {error.offset}: {error.msg}") from None
+    except (RecursionError, MemoryError):
+        raise LintError("too deeply nested for the parser") from None
+    try:
+        try:
+            return cst.parse_module(sliced)
+        except cst.ParserSyntaxError:
+            return cst.parse_module(text)  # a statement boundary the slicer did not foresee
     except cst.ParserSyntaxError as error:
         raise LintError(f"syntax error at line {error.raw_line}, column {error.raw_column + 1}: "
                         f"{error.message}") from None
     except RecursionError:
         raise LintError("too deeply nested for the parser") from None
-    analysis = ModuleAnalysis(module)
+
+
+def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONFIG,
+                tree: ast.Module | None = None) -> list[Finding]:
+    """Findings for one module's source (no `# noqa` filtering: flake8 does its own).
+
+    `tree`, when the caller already has it (flake8 does), is the module's `ast`: it saves a parse.
+    """
+    rules = selected_rules(config)
+    if not rules or not might_match(text, rules):
+        return []
+    triggers = tuple(dict.fromkeys(t for rule in rules for t in rule.triggers))
+    module = _parse(text, triggers, tree)
     findings = []
     try:
+        analysis = ModuleAnalysis(module)
         for rule in rules:
             for report in rule.check(analysis):
                 line, column = analysis.position(report.node) or (1, 0)

@@ -13,14 +13,15 @@ class Plugin:
     version = __version__
 
     def __init__(self, tree, lines: list[str], filename: str) -> None:
-        # `tree` is flake8's ast, unused: asking for it makes this a tree plugin, which flake8 only
-        # runs on files it could parse (others get E999 from flake8 itself).
+        # Asking for `tree` makes this a tree plugin, which flake8 only runs on files it could parse
+        # (others get E999 from flake8 itself); the engine reuses that ast instead of parsing again.
+        self._tree = tree
         self._lines = lines
         self._filename = filename
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         try:
-            findings = lint_source("".join(self._lines), self._filename)
+            findings = lint_source("".join(self._lines), self._filename, tree=self._tree)
         except LintError:
             return  # flake8 already reports what makes a file unparsable
         for finding in findings:

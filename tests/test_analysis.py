@@ -28,6 +28,7 @@ CLASS_WITH_TABLE = """
     ("from jax.tree_util import register_pytree_node as reg", "reg"),
     ("from jax.tree_util import *", "register_pytree_node"),
     ("import jax._src.tree_util as private", "private.register_pytree_node"),
+    ("import jax.tree_util as jtu; register = jtu.register_pytree_node", "register"),
 ])
 def test_registration_through_every_import_form(imports, call):
     source = f"""

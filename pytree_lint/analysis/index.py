@@ -372,7 +372,11 @@ class _Indexer(_BlockDepth, cst.CSTVisitor):
                 name = _first_name(name_node)
                 if name is not None and not augmented:
                     self.index.bindings.setdefault(name, []).append(assigned)
-                    self.index.aliases.shadow(name)
+                    aliased = self.index.aliases.qualify(assigned) if assigned is not None else None
+                    if aliased is not None:
+                        self.index.aliases.bind_alias(name, aliased)
+                    else:
+                        self.index.aliases.shadow(name)
             elif isinstance(scope, ClassInfo):
                 name = _first_name(name_node)
                 if name is not None and not augmented:

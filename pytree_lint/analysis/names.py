@@ -74,6 +74,11 @@ class AliasTable:
                 local = alias.asname.name.value
             self._bind(local, f"{module}.{name}", module_level)
 
+    def bind_alias(self, name: str, qualified: str) -> None:
+        """A module-level `name = some.library.object` makes `name` another spelling of it."""
+        self._module_level_locals.discard(name)
+        self._aliases[name] = qualified
+
     def shadow(self, name: str) -> None:
         """A module-level def, class or assignment rebinds `name` to something of the module's own."""
         self._aliases.pop(name, None)
