@@ -31,8 +31,9 @@ def _logical_lines(text: str) -> dict[int, str]:
 
 def suppressed(text: str, findings):
     """The findings that a `# noqa` comment on their logical line does not silence."""
-    if "noqa" not in text.lower():
-        return list(findings)
+    findings = list(findings)
+    if not findings or "noqa" not in text.lower():
+        return findings
     lines = _logical_lines(text)
     kept = []
     for finding in findings:

@@ -94,7 +94,7 @@ class AuxSiteFinder:
     def _static_instances(self, registration: Registration) -> list[Evidence]:
         """A `register_static` class built inside a function is a new aux object on every call."""
         cls = registration.cls
-        for site in self.index.calls:
-            if site.scope is not None and self.index.resolve_class(site.node.func) is cls:
-                return [Evidence(Kind.INSTANCE, site.node, f"a new `{cls.name}`", cls=cls, constructed=True)]
+        for call, in_function in self.index.all_calls:
+            if in_function and self.index.resolve_class(call.func) is cls:
+                return [Evidence(Kind.INSTANCE, call, f"a new `{cls.name}`", cls=cls, constructed=True)]
         return []

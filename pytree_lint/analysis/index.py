@@ -141,6 +141,8 @@ class ClassInfo:
 
 @dataclass(eq=False)
 class CallSite:
+    """A call made by a statement itself (`register(...)`, `Box = register(Box)`), with its scope."""
+
     node: cst.Call
     dotted: str
     scope: Scope | None
@@ -159,8 +161,15 @@ class ModuleIndex:
     @classmethod
     def build(cls, module: cst.Module) -> ModuleIndex:
         index = cls(module)
-        module.visit(_Indexer(index))
+        _Indexer(index).statements(module.body)
         return index
+
+    @cached_property
+    def all_calls(self) -> list[tuple[cst.Call, bool]]:
+        """Every call in the module, each with whether it is inside a function (a full visit: lazy)."""
+        collector = _CallCollector()
+        self.module.visit(collector)
+        return collector.calls
 
     def qualify(self, node: cst.CSTNode) -> str | None:
         return self.aliases.qualify(node)
@@ -299,21 +308,14 @@ class _Returns(cst.CSTVisitor):
         return False
 
 
-class _Indexer(_BlockDepth, cst.CSTVisitor):
+class _Indexer:
+    """Walks statements only: the index needs no expression below an assignment or a statement's call,
+    and not entering expressions is what makes this pass cheap (a libcst visitor visits every node)."""
+
     def __init__(self, index: ModuleIndex) -> None:
-        super().__init__()
         self.index = index
         self.scopes: list[Scope] = []
-        self._outer_depths: list[int] = []
-
-    def _enter(self, scope: Scope) -> None:
-        self.scopes.append(scope)
-        self._outer_depths.append(self.depth)
-        self.depth = 0
-
-    def _leave(self) -> None:
-        self.scopes.pop()
-        self.depth = self._outer_depths.pop()
+        self.depth = 0  # if/for/while/try/with/match blocks around us in the current scope
 
     @property
     def scope(self) -> Scope | None:
@@ -328,27 +330,46 @@ class _Indexer(_BlockDepth, cst.CSTVisitor):
                 return None
         return None
 
-    # imports -----------------------------------------------------------------------------------
-    def visit_Import(self, node: cst.Import) -> None:
-        self.index.aliases.add_import(node, module_level=not self.scopes)
+    # statements --------------------------------------------------------------------------------
+    def statements(self, statements) -> None:
+        for statement in statements:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    self._small(small)
+            elif isinstance(statement, cst.ClassDef):
+                self._class(statement)
+            elif isinstance(statement, cst.FunctionDef):
+                self._function(statement)
+            else:
+                self.depth += 1
+                for block in _blocks(statement):
+                    self._block(block)
+                self.depth -= 1
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        self.index.aliases.add_import_from(node, module_level=not self.scopes)
+    def _block(self, block: cst.BaseSuite) -> None:
+        if isinstance(block, cst.IndentedBlock):
+            self.statements(block.body)
+        else:
+            for small in block.body:
+                self._small(small)
 
-    # scopes ------------------------------------------------------------------------------------
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+    def _scoped(self, scope: Scope, body: cst.BaseSuite) -> None:
+        outer_depth, self.depth = self.depth, 0
+        self.scopes.append(scope)
+        self._block(body)
+        self.scopes.pop()
+        self.depth = outer_depth
+
+    def _class(self, node: cst.ClassDef) -> None:
         info = ClassInfo(node, parent=self.scope)
         if not self.scopes:
             self.index.classes[node.name.value] = info
             self.index.aliases.shadow(node.name.value)
         if node.decorators:
             self.index.decorated_classes.append(info)
-        self._enter(info)
+        self._scoped(info, node.body)
 
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self._leave()
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def _function(self, node: cst.FunctionDef) -> None:
         parent = self.scope
         owner = parent if isinstance(parent, ClassInfo) else None
         info = FunctionInfo(node, cls=owner, parent=parent)
@@ -357,10 +378,25 @@ class _Indexer(_BlockDepth, cst.CSTVisitor):
         elif parent is None:
             self.index.functions[node.name.value] = info
             self.index.aliases.shadow(node.name.value)
-        self._enter(info)
+        self._scoped(info, node.body)
 
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self._leave()
+    def _small(self, node: cst.BaseSmallStatement) -> None:
+        if isinstance(node, cst.Import):
+            self.index.aliases.add_import(node, module_level=not self.scopes)
+        elif isinstance(node, cst.ImportFrom):
+            self.index.aliases.add_import_from(node, module_level=not self.scopes)
+        elif isinstance(node, cst.Assign):
+            for target in node.targets:
+                self._record_target(target.target, node.value, node)
+            self._call(node.value)
+        elif isinstance(node, cst.AnnAssign):
+            self._record_target(node.target, node.value, node, annotation=node.annotation.annotation)
+            if node.value is not None:
+                self._call(node.value)
+        elif isinstance(node, cst.AugAssign):
+            self._record_target(node.target, node.value, node, augmented=True)
+        elif isinstance(node, (cst.Expr, cst.Return)) and node.value is not None:
+            self._call(node.value)
 
     # bindings ----------------------------------------------------------------------------------
     def _record_target(self, target: cst.BaseExpression, value: cst.BaseExpression | None,
@@ -396,18 +432,11 @@ class _Indexer(_BlockDepth, cst.CSTVisitor):
             method.cls.assignments.setdefault(attr, []).append(
                 AttributeAssignment(attr, value, statement, method, augmented, unconditional))
 
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._record_target(target.target, node.value, node)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._record_target(node.target, node.value, node, annotation=node.annotation.annotation)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._record_target(node.target, node.value, node, augmented=True)
-
     # calls -------------------------------------------------------------------------------------
-    def visit_Call(self, node: cst.Call) -> None:
+    def _call(self, node: cst.BaseExpression) -> None:
+        """The call a statement makes (`register(...)`, `x = register(...)`, `object.__setattr__(...)`)."""
+        if not isinstance(node, cst.Call):
+            return
         dotted = dotted_name(node.func)
         if dotted is None:
             return
@@ -416,3 +445,41 @@ class _Indexer(_BlockDepth, cst.CSTVisitor):
             target, name, value = (a.value for a in node.args[:3])
             if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str):
                 self._record_attribute(target, name.evaluated_value, value, node, augmented=False)
+
+
+def _blocks(statement: cst.BaseCompoundStatement):
+    """The statement blocks of an if/for/while/try/with/match statement, `else` and handlers included."""
+    if isinstance(statement, cst.If):
+        yield statement.body
+        orelse = statement.orelse
+        if isinstance(orelse, cst.If):
+            yield from _blocks(orelse)
+        elif orelse is not None:
+            yield orelse.body
+    elif isinstance(statement, cst.Match):
+        for case in statement.cases:
+            yield case.body
+    else:
+        yield statement.body
+        for handler in getattr(statement, "handlers", ()):
+            yield handler.body
+        for extra in (getattr(statement, "orelse", None), getattr(statement, "finalbody", None)):
+            if extra is not None:
+                yield extra.body
+
+
+class _CallCollector(cst.CSTVisitor):
+    """Every call in the module with its scope: a full visit, made only when a rule asks for it."""
+
+    def __init__(self) -> None:
+        self.scopes: list[cst.CSTNode] = []
+        self.calls: list[tuple[cst.Call, bool]] = []  # (call, inside a function)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scopes.append(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.scopes.pop()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append((node, bool(self.scopes)))
