@@ -19,6 +19,9 @@ from .noqa import suppressed
 from .rules import ALL_RULES, Rule
 from .slicing import relevant_source
 
+# Larger files are generated code, not something a person registers pytrees in by hand.
+MAX_FILE_BYTES = 16 * 2**20
+
 # A class registered with one of these is aux_data itself: the statements that build it matter.
 INSTANTIATED_TRIGGERS = ("register_static",)
 
@@ -46,19 +49,29 @@ def might_match(text: str, rules: list[Rule]) -> bool:
 
 
 def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None) -> cst.Module:
-    """libcst's tree of the statements that matter (see slicing.py), with the file's own line numbers."""
+    """libcst's tree of the statements that matter (see slicing.py), with the file's own line numbers.
+
+    When the running Python's `ast` rejects the file, libcst may still parse it (syntax newer than this
+    interpreter, such as PEP 695 on 3.11): the whole file is then parsed, and only if libcst fails too
+    is the file reported, with `ast`'s clearer message.
+    """
     try:
         sliced = relevant_source(text, triggers, tree, instantiated_triggers=INSTANTIATED_TRIGGERS)
     except SyntaxError as error:
-        raise LintError(f"syntax error at line {error.lineno}, column {error.offset}: {error.msg}") from None
+        rejected = f"syntax error at line {error.lineno}, column {error.offset}: {error.msg}"
+        sliced = None
     except (RecursionError, MemoryError):
         raise LintError("too deeply nested for the parser") from None
     try:
-        try:
-            return cst.parse_module(sliced)
-        except cst.ParserSyntaxError:
-            return cst.parse_module(text)  # a statement boundary the slicer did not foresee
+        if sliced is not None:
+            try:
+                return cst.parse_module(sliced)
+            except cst.ParserSyntaxError:
+                pass  # a statement boundary the slicer did not foresee: parse the whole file
+        return cst.parse_module(text)
     except cst.ParserSyntaxError as error:
+        if sliced is None:
+            raise LintError(rejected) from None
         raise LintError(f"syntax error at line {error.raw_line}, column {error.raw_column + 1}: "
                         f"{error.message}") from None
     except RecursionError:
@@ -107,6 +120,9 @@ def lint_file(path: str, config: Config = DEFAULT_CONFIG) -> list[Finding]:
             data = handle.read()
     except OSError as error:
         raise LintError(f"cannot read the file: {error.strerror or error}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise LintError(f"file too large to lint ({len(data) / 2**20:.1f} MiB; the limit is "
+                        f"{MAX_FILE_BYTES // 2**20} MiB)")
     if b"\0" in data:
         raise LintError("not a Python source file (it contains NUL bytes)")
     text = decode(data)

@@ -1,0 +1,169 @@
+"""Never crash, never hide a finding: odd, broken and generated files, through the CLI and flake8."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import hypothesmith
+import libcst as cst
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytree_lint import LintError, lint_source
+from pytree_lint.cli import main
+from pytree_lint.flake8_plugin import Plugin
+from pytree_lint.rules import ArrayInAuxData
+from pytree_lint.slicing import parse_ast
+
+from conftest import fixture_files
+
+KNOWN = """\
+import jax
+import numpy as np
+
+@jax.tree_util.register_pytree_node_class
+class Box:
+    def __init__(self, x):
+        self.x = x
+        self.table = np.arange(3)
+
+    def tree_flatten(self):
+        return (self.x,), self.table
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+"""
+PREFIX = "import jax\njax.tree_util.register_static\n"  # makes a file pass the text prefilter
+
+
+@pytest.fixture
+def odd_batch(tmp_path):
+    files = {
+        "known.py": KNOWN,
+        "crlf_bom.py": b"\xef\xbb\xbf" + KNOWN.replace("\n", "\r\n").encode(),
+        "tabs.py": KNOWN.replace("    ", "\t"),
+        "pep695.py": "type Vector = list[float]\ndef ident[T](x: T) -> T:\n    return x\n" + KNOWN,
+        "many_functions.py": KNOWN + "".join(f"def f{i}(a):\n    return a + {i}\n" for i in range(20000)),
+        "deep_blocks.py": PREFIX + "".join("    " * i + "if x:\n" for i in range(90)) + "    " * 90 + "pass\n",
+        "match.py": PREFIX + "match command:\n    case [x, *rest]:\n        pass\n    case _:\n        pass\n",
+        # unreadable: each must be named with its reason
+        "syntax.py": PREFIX + "def broken(:\n",
+        "deep_expr.py": PREFIX + "x = " + "1+" * 20000 + "1\n",
+        "binary.py": b"\x00\x01register_pytree\xff\xfe",
+        "latin1.py": b"# register_pytree\nx = '\xe9'\n",
+        "huge.py": "#" * (17 * 2**20),
+    }
+    for name, content in files.items():
+        mode = "wb" if isinstance(content, bytes) else "w"
+        with open(tmp_path / name, mode) as handle:
+            handle.write(content)
+    os.symlink(tmp_path / "nowhere.py", tmp_path / "dangling.py")
+    return tmp_path
+
+
+def test_odd_batch_through_the_cli(odd_batch):
+    result = subprocess.run([sys.executable, "-m", "pytree_lint", "."], capture_output=True, text=True,
+                            cwd=odd_batch)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    reported = sorted(line.split(":")[0] for line in result.stdout.splitlines())
+    assert reported == ["crlf_bom.py", "known.py", "many_functions.py", "pep695.py", "tabs.py"]
+    errors = dict(line.split(": error: ", 1) for line in result.stderr.splitlines())
+    assert errors["syntax.py"].startswith("syntax error at line 3")
+    assert errors["deep_expr.py"] == "too deeply nested for the parser"
+    assert errors["binary.py"] == "not a Python source file (it contains NUL bytes)"
+    assert errors["latin1.py"].startswith("cannot decode the file")
+    assert errors["huge.py"].startswith("file too large to lint (17.0 MiB")
+    assert errors["dangling.py"].startswith("cannot read the file")
+    assert len(errors) == 6
+
+
+def test_odd_batch_through_flake8(odd_batch):
+    os.remove(odd_batch / "huge.py")  # flake8's own pycodestyle checks would take minutes on it
+    # flake8 itself crashes on this one before any plugin runs: its build_ast() catches SyntaxError but
+    # not the RecursionError CPython raises for a 20,000-term expression.
+    os.remove(odd_batch / "deep_expr.py")
+    result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "PTL,E999", "."],
+                            capture_output=True, text=True, cwd=odd_batch)
+    assert "Traceback" not in result.stderr
+    assert "./known.py:11:27: PTL101" in result.stdout
+
+
+def test_an_internal_error_names_the_file_and_the_run_goes_on(tmp_path, monkeypatch, capsys):
+    (tmp_path / "a.py").write_text(KNOWN)
+    (tmp_path / "b.py").write_text(KNOWN)
+    original = ArrayInAuxData.check
+
+    def failing_on_a(self, analysis):
+        if "a.py" in failing_on_a.current:
+            raise KeyError("simulated bug")
+        return original(self, analysis)
+
+    failing_on_a.current = ""
+    real_lint_file = __import__("pytree_lint.cli", fromlist=["lint_file"]).lint_file
+
+    def tracking_lint_file(path, config):
+        failing_on_a.current = path
+        return real_lint_file(path, config)
+
+    monkeypatch.setattr(ArrayInAuxData, "check", failing_on_a)
+    monkeypatch.setattr("pytree_lint.cli.lint_file", tracking_lint_file)
+    status = main(["--jobs", "1", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert f"{tmp_path / 'a.py'}: error: internal error in pytree-lint (KeyError: 'simulated bug')" in err
+    assert "please report it" in err
+    assert out.startswith(f"{tmp_path / 'b.py'}:11:27: PTL101")
+
+
+def engine_and_flake8_agree(source: str) -> None:
+    """The engine either lints `source` or raises LintError; the flake8 face reports the same."""
+    try:
+        findings = lint_source(source, "generated.py")
+    except LintError:
+        return
+    try:
+        tree = parse_ast(source)
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        return  # flake8 reports E999 and never runs the plugin
+    lines = source.splitlines(keepends=True)
+    plugin = Plugin(tree, lines, "generated.py")
+    assert [(line, column, text.split(" ")[0]) for line, column, text, _ in plugin.run()] == [
+        (f.line, f.column, f.code) for f in findings]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(hypothesmith.from_grammar())
+def test_generated_programs_never_crash(program):
+    engine_and_flake8_agree(PREFIX + program)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(fixture_files()), st.randoms(use_true_random=False))
+def test_mutated_fixtures_never_crash(path, rng: random.Random):
+    lines = path.read_text().splitlines(keepends=True)
+    for _ in range(rng.randint(1, 4)):
+        position = rng.randrange(len(lines))
+        operation = rng.choice(["delete", "duplicate", "swap", "dedent"])
+        if operation == "delete":
+            del lines[position]
+        elif operation == "duplicate":
+            lines.insert(position, lines[position])
+        elif operation == "swap":
+            other = rng.randrange(len(lines))
+            lines[position], lines[other] = lines[other], lines[position]
+        else:
+            lines[position] = lines[position].lstrip()
+        if not lines:
+            return
+    engine_and_flake8_agree("".join(lines))
+
+
+def test_libcst_and_the_engine_agree_that_fixtures_parse():
+    for path in fixture_files():
+        cst.parse_module(path.read_text())
