@@ -9,7 +9,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from . import __version__
 from .config import Config, ConfigError, build_config, find_settings
-from .engine import LintError, lint_file
+from .cache import ResultCache
+from .engine import Finding, LintError, lint_bytes, read_file
 from .formats import FORMATS
 from .rules import ALL_RULES, RULES_BY_CODE
 
@@ -48,19 +49,32 @@ def collect_files(paths: list[str], config: Config) -> tuple[list[str], list[tup
     return list(dict.fromkeys(files)), missing
 
 
-def _lint_one(job: tuple[str, Config]):
-    path, config = job
+def _lint_one(job: tuple[str, Config, ResultCache | None]):
+    """(path, findings, error) for one file, from the cache when its content was linted before."""
+    path, config, cache = job
     try:
-        return path, lint_file(path, config), None
+        data = read_file(path)
     except LintError as error:
         return path, [], str(error)
+    key = cache.key(data) if cache is not None else None
+    entry = cache.get(key) if cache is not None else None
+    if entry is None:
+        try:
+            findings = lint_bytes(data, path, config)
+            entry = {"findings": [[f.line, f.column, f.code, f.message] for f in findings], "error": None}
+        except LintError as error:
+            entry = {"findings": [], "error": str(error)}
+        if cache is not None:
+            cache.put(key, entry)
+    return path, [Finding(path, *row) for row in entry["findings"]], entry["error"]
 
 
-def run(files: list[str], config: Config, jobs: int):
+def run(files: list[str], config: Config, jobs: int, cache: ResultCache | None):
+    work = [(path, config, cache) for path in files]
     if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            return list(pool.map(_lint_one, [(path, config) for path in files], chunksize=8))
-    return [_lint_one((path, config)) for path in files]
+            return list(pool.map(_lint_one, work, chunksize=8))
+    return [_lint_one(job) for job in work]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,6 +90,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--exclude", help="comma-separated glob patterns of files and folders to skip")
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
                         help="parallel processes (default: the number of cores)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="do not read or write the result cache (kept in the user cache directory)")
     parser.add_argument("--version", action="version", version=f"pytree-lint {__version__}")
     return parser
 
@@ -109,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     files, problems = collect_files(options.paths, config)
     findings = []
-    for path, found, error in run(files, config, options.jobs):
+    cache = None if options.no_cache else ResultCache(config)
+    for path, found, error in run(files, config, options.jobs, cache):
         findings.extend(found)
         if error is not None:
             problems.append((path, error))

@@ -11,9 +11,6 @@ import io
 import tokenize
 from dataclasses import dataclass
 
-import libcst as cst
-
-from .analysis import ModuleAnalysis
 from .config import DEFAULT_CONFIG, Config
 from .noqa import suppressed
 from .rules import ALL_RULES, Rule
@@ -48,13 +45,15 @@ def might_match(text: str, rules: list[Rule]) -> bool:
     return any(trigger in text for rule in rules for trigger in rule.triggers)
 
 
-def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None) -> cst.Module:
+def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
     """libcst's tree of the statements that matter (see slicing.py), with the file's own line numbers.
 
     When the running Python's `ast` rejects the file, libcst may still parse it (syntax newer than this
     interpreter, such as PEP 695 on 3.11): the whole file is then parsed, and only if libcst fails too
     is the file reported, with `ast`'s clearer message.
     """
+    import libcst as cst  # loaded by the first file that passes the prefilter, never before
+
     try:
         sliced = relevant_source(text, triggers, tree, instantiated_triggers=INSTANTIATED_TRIGGERS)
     except SyntaxError as error:
@@ -89,6 +88,8 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
         return []
     triggers = tuple(dict.fromkeys(t for rule in rules for t in rule.triggers))
     module = _parse(text, triggers, tree)
+    from .analysis.module import ModuleAnalysis
+
     findings = []
     try:
         analysis = ModuleAnalysis(module)
@@ -113,13 +114,21 @@ def decode(data: bytes) -> str:
         raise LintError(f"cannot decode the file: {error}") from None
 
 
-def lint_file(path: str, config: Config = DEFAULT_CONFIG) -> list[Finding]:
-    """Findings for one file, after `# noqa`; LintError names what made the file unreadable."""
+def read_file(path: str) -> bytes:
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            return handle.read()
     except OSError as error:
         raise LintError(f"cannot read the file: {error.strerror or error}") from None
+
+
+def lint_file(path: str, config: Config = DEFAULT_CONFIG) -> list[Finding]:
+    """Findings for one file, after `# noqa`; LintError names what made the file unreadable."""
+    return lint_bytes(read_file(path), path, config)
+
+
+def lint_bytes(data: bytes, path: str, config: Config = DEFAULT_CONFIG) -> list[Finding]:
+    """Findings for a file's content, after `# noqa`; LintError says why it could not be linted."""
     if len(data) > MAX_FILE_BYTES:
         raise LintError(f"file too large to lint ({len(data) / 2**20:.1f} MiB; the limit is "
                         f"{MAX_FILE_BYTES // 2**20} MiB)")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 FIXTURES = Path(__file__).parent / "fixtures"
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")
 
@@ -21,3 +23,11 @@ def expected_findings(path: Path) -> set[tuple[int, str]]:
         if match:
             found.update((number, code.strip()) for code in match.group("codes").split(","))
     return found
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path_factory, monkeypatch):
+    """Each test (and the commands it starts) uses its own result cache, never the user's."""
+    directory = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(directory))
+    return directory

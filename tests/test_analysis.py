@@ -237,3 +237,16 @@ def test_odd_code_does_not_crash():
 
 def test_files_without_registrations_are_not_parsed():
     assert lint_source("this is not python at all (") == []
+
+
+def test_fast_positions_equal_libcst_metadata():
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from pytree_lint.analysis.module import node_positions
+
+    from conftest import fixture_files
+    for path in fixture_files():
+        module = cst.parse_module(path.read_text())
+        expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        assert dict(node_positions(module)) == dict(expected)

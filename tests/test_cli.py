@@ -184,3 +184,20 @@ def test_fixture_folder_through_the_cli():
     result = pytree_lint("--format", "json", str(FIXTURES), cwd=FIXTURES)
     assert result.returncode == 1
     assert {row["code"] for row in json.loads(result.stdout)} == {"PTL101", "PTL102", "PTL103", "PTL104", "PTL105"}
+
+
+def test_result_cache(project, private_cache):
+    cold = pytree_lint(cwd=project)
+    entries = list(private_cache.rglob("*.json"))
+    assert len(entries) == 2  # box.py and clean.py (each file's result, whatever it is)
+    warm = pytree_lint(cwd=project)
+    assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout)
+    (project / "pkg" / "box.py").write_text(BAD.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)"))
+    edited = pytree_lint(cwd=project)
+    assert [line.split(" ")[1] for line in edited.stdout.splitlines()] == ["PTL101"]
+    assert [line.split(" ")[1] for line in pytree_lint("--select", "PTL102", cwd=project).stdout.splitlines()] == []
+
+
+def test_no_cache_writes_nothing(project, private_cache):
+    assert pytree_lint("--no-cache", cwd=project).returncode == 1
+    assert list(private_cache.rglob("*.json")) == []

@@ -95,25 +95,17 @@ def test_odd_batch_through_flake8(odd_batch):
 
 
 def test_an_internal_error_names_the_file_and_the_run_goes_on(tmp_path, monkeypatch, capsys):
-    (tmp_path / "a.py").write_text(KNOWN)
+    (tmp_path / "a.py").write_text(KNOWN.replace("self.x = x", "self.x = x  # trip-wire"))
     (tmp_path / "b.py").write_text(KNOWN)
     original = ArrayInAuxData.check
 
-    def failing_on_a(self, analysis):
-        if "a.py" in failing_on_a.current:
+    def failing_on_the_trip_wire(self, analysis):
+        if "trip-wire" in analysis.module.code:
             raise KeyError("simulated bug")
         return original(self, analysis)
 
-    failing_on_a.current = ""
-    real_lint_file = __import__("pytree_lint.cli", fromlist=["lint_file"]).lint_file
-
-    def tracking_lint_file(path, config):
-        failing_on_a.current = path
-        return real_lint_file(path, config)
-
-    monkeypatch.setattr(ArrayInAuxData, "check", failing_on_a)
-    monkeypatch.setattr("pytree_lint.cli.lint_file", tracking_lint_file)
-    status = main(["--jobs", "1", str(tmp_path)])
+    monkeypatch.setattr(ArrayInAuxData, "check", failing_on_the_trip_wire)
+    status = main(["--jobs", "1", "--no-cache", str(tmp_path)])
     out, err = capsys.readouterr()
     assert status == 2
     assert f"{tmp_path / 'a.py'}: error: internal error in pytree-lint (KeyError: 'simulated bug')" in err

@@ -35,3 +35,17 @@ def test_linting_neither_imports_jax_nor_runs_the_module(tmp_path):
     assert "PTL101" in result.stdout
     assert "LEAKED []" in result.stdout
     assert not marker.exists()
+
+
+def test_libcst_is_loaded_only_for_files_that_pass_the_prefilter():
+    """flake8 loads every plugin in every run: a run over files without pytree code must stay cheap."""
+    probe = textwrap.dedent("""\
+        import sys
+        from pytree_lint.flake8_plugin import Plugin
+        list(Plugin(None, ["import os\\n", "print(os.sep)\\n"], "plain.py").run())
+        print("before", "libcst" in sys.modules)
+        list(Plugin(None, ["import jax\\n", "jax.tree_util.register_static(int)\\n"], "tree.py").run())
+        print("after", "libcst" in sys.modules)
+        """)
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.stdout.split() == ["before", "False", "after", "True"], result.stderr

@@ -13,7 +13,8 @@ import libcst as cst
 
 from .index import FunctionInfo, ModuleIndex
 from .registrations import Registration
-from .values import Context, Evidence, Kind, ValueInference
+from .kinds import Kind
+from .values import Context, Evidence, ValueInference
 
 
 @dataclass(eq=False)

@@ -8,21 +8,14 @@ elementwise array.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 import libcst as cst
 
 from .index import ClassInfo, ModuleIndex
 from .names import dotted_name
-from .values import Context, Evidence, Kind, ValueInference
-
-
-class Equality(enum.Enum):
-    IDENTITY = "identity"  # object.__eq__: only the same object is equal
-    GENERATED = "generated"  # dataclass / NamedTuple: field by field
-    CUSTOM = "custom"  # the class (or a base in this module) defines __eq__
-    UNKNOWN = "unknown"  # a base class we cannot see may define __eq__
+from .kinds import Equality, Kind
+from .values import Context, Evidence, ValueInference
 
 
 DATACLASS_DECORATORS = frozenset({

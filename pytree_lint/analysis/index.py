@@ -70,34 +70,57 @@ class FunctionInfo:
         return self.params[0].name.value
 
     @cached_property
+    def _body_facts(self) -> tuple[dict, list[cst.Return]]:
+        """One walk over the body's statements: local bindings and returns (nested defs not entered)."""
+        bindings: dict[str, list[tuple[cst.BaseExpression | cst.FunctionDef | None, bool]]] = {}
+        returns: list[cst.Return] = []
+        if isinstance(self.node, cst.Lambda):
+            return bindings, returns
+
+        def bind(target, value, unconditional: bool) -> None:
+            for name_node, assigned in _pairs(target, value):
+                name = _first_name(name_node)
+                if name is not None:
+                    bindings.setdefault(name, []).append((assigned, unconditional))
+
+        for statement, depth in walk_statements(self.node.body):
+            if isinstance(statement, (cst.Assign, cst.AnnAssign)):
+                targets = statement.targets if isinstance(statement, cst.Assign) else [statement]
+                if statement.value is not None:
+                    for target in targets:
+                        bind(target.target, statement.value, depth == 0)
+            elif isinstance(statement, cst.Return):
+                returns.append(statement)
+            elif isinstance(statement, cst.For):
+                bind(statement.target, None, False)
+            elif isinstance(statement, cst.With):
+                for item in statement.items:
+                    if item.asname is not None:
+                        bind(item.asname.name, None, False)
+            elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                value = statement if isinstance(statement, cst.FunctionDef) else None
+                bindings.setdefault(statement.name.value, []).append((value, depth == 0))
+        return bindings, returns
+
+    @cached_property
     def local_bindings(self) -> dict[str, list[cst.BaseExpression | cst.FunctionDef | None]]:
         """The values each local name can hold at the end of the body (None: assigned, value unknown).
 
         An assignment at the top level of the body overwrites the ones before it: `aux = []`,
         `aux.append(...)`, `aux = tuple(aux)` leaves only the tuple.
         """
-        if isinstance(self.node, cst.Lambda):
-            return {}
-        collector = _LocalAssignments()
-        self.node.body.visit(collector)
-        return {name: live_values(entries) for name, entries in collector.bindings.items()}
+        return {name: live_values(entries) for name, entries in self._body_facts[0].items()}
 
-    @cached_property
+    @property
+    def return_statements(self) -> list[cst.Return]:
+        return self._body_facts[1]
+
+    @property
     def returns(self) -> list[cst.BaseExpression]:
         """The values this function returns (a lambda's body; each `return x` of a def)."""
         if isinstance(self.node, cst.Lambda):
             return [self.node.body]
-        collector = _Returns()
-        self.node.body.visit(collector)
-        return collector.values
-
-    @cached_property
-    def return_statements(self) -> list[cst.Return]:
-        if isinstance(self.node, cst.Lambda):
-            return []
-        collector = _Returns()
-        self.node.body.visit(collector)
-        return collector.statements
+        return [r.value for r in self.return_statements if r.value is not None]
 
 
 @dataclass(eq=False)
@@ -211,22 +234,6 @@ def live_values(entries):
     return [value for value, _ in entries[start:]]
 
 
-class _BlockDepth:
-    """How deep inside if/for/while/try/with/match blocks of the current function a visitor is."""
-
-    def __init__(self) -> None:
-        self.depth = 0
-
-    def visit_If(self, node) -> None:
-        self.depth += 1
-
-    def leave_If(self, node) -> None:
-        self.depth -= 1
-
-    visit_For = visit_While = visit_Try = visit_TryStar = visit_With = visit_Match = visit_If
-    leave_For = leave_While = leave_Try = leave_TryStar = leave_With = leave_Match = leave_If
-
-
 def _first_name(target: cst.BaseExpression) -> str | None:
     return target.value if isinstance(target, cst.Name) else None
 
@@ -243,69 +250,6 @@ def _pairs(target: cst.BaseExpression, value: cst.BaseExpression | None):
             yield from _pairs(element, element_value)
     else:
         yield target, value
-
-
-class _LocalAssignments(_BlockDepth, cst.CSTVisitor):
-    """Local names of one function body; nested functions and classes are not entered."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.bindings: dict[str, list[tuple[cst.BaseExpression | cst.FunctionDef | None, bool]]] = {}
-
-    def _add(self, name: str, value, unconditional: bool) -> None:
-        self.bindings.setdefault(name, []).append((value, unconditional))
-
-    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
-        for name_node, assigned in _pairs(target, value):
-            name = _first_name(name_node)
-            if name is not None:
-                self._add(name, assigned, self.depth == 0)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._bind(target.target, node.value)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None:
-            self._bind(node.target, node.value)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._bind(node.target, node.value)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._bind(node.target, None)
-        super().visit_For(node)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self._add(node.name.value, node, self.depth == 0)
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self._add(node.name.value, None, self.depth == 0)
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-
-class _Returns(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.statements: list[cst.Return] = []
-        self.values: list[cst.BaseExpression] = []
-
-    def visit_Return(self, node: cst.Return) -> None:
-        self.statements.append(node)
-        if node.value is not None:
-            self.values.append(node.value)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
 
 
 class _Indexer:
@@ -445,6 +389,23 @@ class _Indexer:
             target, name, value = (a.value for a in node.args[:3])
             if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str):
                 self._record_attribute(target, name.evaluated_value, value, node, augmented=False)
+
+
+def walk_statements(block: cst.BaseSuite, depth: int = 0):
+    """(statement, depth) for the small and compound statements of a block, depth counting the
+    if/for/while/try/with/match blocks around each; nested defs and classes are yielded, not entered."""
+    body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                yield small, depth
+        elif isinstance(statement, cst.BaseSmallStatement):
+            yield statement, depth
+        else:
+            yield statement, depth
+            if not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                for inner in _blocks(statement):
+                    yield from walk_statements(inner, depth + 1)
 
 
 def _blocks(statement: cst.BaseCompoundStatement):

@@ -28,8 +28,6 @@ PARAMETERS = {
     "register_pytree_with_keys_class": ("cls",),
     "register_static": ("cls",),
 }
-# Text a module must contain to register anything through jax.tree_util.
-TRIGGERS = ("register_pytree", "register_dataclass", "register_static")
 
 
 @dataclass(eq=False)

@@ -9,20 +9,12 @@ it cannot follow yields no evidence, and rules stay silent on it.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
 from .index import ClassInfo, FunctionInfo, ModuleIndex, live_values
-
-
-class Kind(enum.Enum):
-    ARRAY = "array"
-    MUTABLE = "mutable"
-    VOLATILE = "volatile"
-    INSTANCE = "instance"
-    SAFE = "safe"  # known hashable with value equality: str, numbers, tuple(...), .shape, ...
+from .kinds import Kind
 
 
 @dataclass(frozen=True)

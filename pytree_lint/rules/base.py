@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
-from typing import ClassVar, Iterator
+from typing import TYPE_CHECKING, ClassVar, Iterator
 
-import libcst as cst
+if TYPE_CHECKING:  # rules are imported before a file is known to need libcst
+    import libcst as cst
 
-from ..analysis import ModuleAnalysis
-from ..analysis.registrations import TRIGGERS as REGISTRATION_TRIGGERS
+    from ..analysis.module import ModuleAnalysis
+
+# Text a module must contain to register anything through jax.tree_util.
+REGISTRATION_TRIGGERS = ("register_pytree", "register_dataclass", "register_static")
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ Known limits:
 
 from __future__ import annotations
 
-from ..analysis import Equality, Kind
+from ..analysis.kinds import Equality, Kind
 from .base import Report, Rule
 
 CONSEQUENCE = ("JAX compares aux_data with `==`, so the first jitted call with a new, equal array raises "

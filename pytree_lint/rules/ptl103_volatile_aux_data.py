@@ -31,7 +31,7 @@ Known limits:
 
 from __future__ import annotations
 
-from ..analysis import Kind
+from ..analysis.kinds import Kind
 from .base import Report, Rule
 
 

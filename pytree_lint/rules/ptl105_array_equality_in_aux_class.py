@@ -29,7 +29,7 @@ Known limits:
 
 from __future__ import annotations
 
-from ..analysis import Equality, Kind
+from ..analysis.kinds import Equality, Kind
 from .base import Report, Rule
 
 

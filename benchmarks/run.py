@@ -1,0 +1,175 @@
+"""Measure pytree-lint against its targets, all in one run on the same files.
+
+    python benchmarks/run.py [--jax-source DIR] [--repeat N]
+
+(a) `ast.parse` of every file: the floor for any Python tool; (b) the CLI cold (`--no-cache`); (c) the CLI
+warm (a filled cache); (d) flake8 with and without the plugin on `jax/_src/numpy`; (e) one generated
+2,000-line file dense with registrations, through the flake8 plugin; (f) peak memory of the CLI. Inputs:
+the installed `jax` package's own source and a generated tree of pytree-dense files. Each timing is the
+best of `--repeat` runs. Targets are from the project's speed issue; the script prints the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+DENSE_CLASS = textwrap.dedent("""\
+    @jax.tree_util.register_pytree_node_class
+    class Node{i}:
+        def __init__(self, x, n):
+            self.x = x
+            self.n = n
+            self.shape = x.shape
+            self.table = np.arange(n) if n > {i} else None
+
+        def scale(self, factor):
+            return Node{i}(self.x * factor, self.n)
+
+        def tree_flatten(self):
+            aux = (self.n, self.shape, self.table)
+            return (self.x,), aux
+
+        @classmethod
+        def tree_unflatten(cls, aux, children):
+            obj = object.__new__(cls)
+            obj.x, = children
+            obj.n, obj.shape, obj.table = aux
+            return obj
+
+    """)
+# flake8 runs every installed plugin whatever --select says: "without the plugin" hides its entry point.
+FLAKE8_WITHOUT_PLUGIN = """
+import sys
+from flake8.main import cli
+from flake8.plugins import finder
+found = finder.find_plugins
+finder.find_plugins = lambda *a, **k: [p for p in found(*a, **k) if p.package != "pytree-lint"]
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def dense_file(lines: int) -> str:
+    header = "import jax\nimport numpy as np\n\n\n"
+    body, i = [], 0
+    while sum(part.count("\n") for part in body) + 4 < lines:
+        body.append(DENSE_CLASS.format(i=i))
+        i += 1
+    return header + "".join(body)
+
+
+def best_of(repeat: int, action) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def run(command: list[str], env: dict | None = None) -> None:
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+
+
+def peak_memory_mb(command: list[str]) -> float:
+    """Peak resident memory of a fresh child process running `command` (Linux: ru_maxrss is in KiB)."""
+    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    output = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True, text=True).stdout
+    return int(output.strip().splitlines()[-1]) / 1024
+
+
+def ast_floor(files: list[Path]) -> float:
+    sources = [path.read_bytes() for path in files]
+
+    def parse_all():
+        for source in sources:
+            try:
+                ast.parse(source)
+            except SyntaxError:
+                pass
+    return parse_all
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jax-source", help="the jax package to lint (default: the installed one)")
+    parser.add_argument("--repeat", type=int, default=3)
+    options = parser.parse_args()
+    if options.jax_source:
+        jax_dir = Path(options.jax_source)
+    else:
+        import importlib.util
+        jax_dir = Path(importlib.util.find_spec("jax").origin).parent
+    files = sorted(jax_dir.rglob("*.py"))
+    lines = sum(path.read_bytes().count(b"\n") for path in files)
+    cli = [sys.executable, "-m", "pytree_lint"]
+    repeat = options.repeat
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"{time.strftime('%Y-%m-%d')}")
+    print(f"jax source: {jax_dir} ({len(files)} files, {lines} lines)\n")
+
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        env = dict(os.environ, PYTREE_LINT_CACHE_DIR=str(scratch / "cache"))
+        floor = best_of(repeat, ast_floor(files))
+        cold = best_of(repeat, lambda: run([*cli, "--no-cache", str(jax_dir)], env))
+        cold_serial = best_of(repeat, lambda: run([*cli, "--no-cache", "--jobs", "1", str(jax_dir)], env))
+        run([*cli, str(jax_dir)], env)  # fill the cache
+        warm = best_of(repeat, lambda: run([*cli, str(jax_dir)], env))
+        memory = peak_memory_mb([*cli, "--no-cache", "--jobs", "1", str(jax_dir)])
+
+        numpy_dir = jax_dir / "_src" / "numpy"
+        flake8 = [sys.executable, "-m", "flake8", "--isolated"]
+        with_plugin = best_of(repeat, lambda: run([*flake8, str(numpy_dir)]))
+        without_plugin = best_of(repeat, lambda: run([sys.executable, "-c", FLAKE8_WITHOUT_PLUGIN,
+                                                      "--isolated", str(numpy_dir)]))
+
+        dense = dense_file(2000)
+        dense_lines = dense.splitlines(keepends=True)
+        from pytree_lint.flake8_plugin import Plugin
+
+        dense_tree_ast = ast.parse(dense)  # flake8 parses the file itself before it calls plugins
+
+        def plugin_on_dense():
+            list(Plugin(dense_tree_ast, dense_lines, "dense.py").run())
+        dense_time = best_of(repeat, plugin_on_dense)
+
+        tree = scratch / "dense_tree"
+        for package in range(10):
+            (tree / f"pkg{package}").mkdir(parents=True)
+            for module in range(10):
+                (tree / f"pkg{package}" / f"mod{module}.py").write_text(dense_file(300))
+        tree_lines = 100 * dense_file(300).count("\n")
+        dense_tree = best_of(repeat, lambda: run([*cli, "--no-cache", str(tree)], env))
+        tree_floor = best_of(repeat, ast_floor(sorted(tree.rglob("*.py"))))
+
+    rows = [
+        ("ast.parse of jax's source (floor)", f"{floor:.2f} s", ""),
+        ("pytree-lint cold, default jobs", f"{cold:.2f} s", f"{cold / floor:.2f}x floor (target <= 2x)"),
+        ("pytree-lint cold, --jobs 1", f"{cold_serial:.2f} s", f"{cold_serial / floor:.2f}x floor"),
+        ("pytree-lint warm (cached)", f"{warm:.2f} s", f"{warm / cold:.2f}x cold (target <= 0.2x)"),
+        ("flake8 on jax/_src/numpy, without plugin", f"{without_plugin:.2f} s", ""),
+        ("flake8 on jax/_src/numpy, with plugin", f"{with_plugin:.2f} s",
+         f"{with_plugin / without_plugin:.2f}x (target <= 1.10x)"),
+        ("one 2,000-line dense file, flake8 plugin", f"{dense_time:.3f} s", "target < 0.5 s"),
+        (f"generated dense tree (100 files, {tree_lines} lines)", f"{dense_tree:.2f} s",
+         f"{dense_tree / tree_floor:.1f}x its ast.parse floor ({tree_floor:.2f} s)"),
+        ("peak memory, CLI on jax's source", f"{memory:.0f} MB", "target < 300 MB"),
+    ]
+    width = max(len(row[0]) for row in rows)
+    for name, value, note in rows:
+        print(f"{name:<{width}}  {value:>9}  {note}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
