@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .config import DEFAULT_CONFIG, Config
 from .noqa import suppressed
 from .rules import ALL_RULES, Rule
-from .slicing import relevant_source
+from .slicing import parse_ast, relevant_source, statement_lines
 
 # Larger files are generated code, not something a person registers pytrees in by hand.
 MAX_FILE_BYTES = 16 * 2**20
@@ -46,7 +46,8 @@ def might_match(text: str, rules: list[Rule]) -> bool:
 
 
 def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
-    """libcst's tree of the statements that matter (see slicing.py), with the file's own line numbers.
+    """libcst's tree of the statements that matter (see slicing.py), with the file's own line numbers,
+    and the first line of each of its top-level statements (None when `ast` could not tell).
 
     When the running Python's `ast` rejects the file, libcst may still parse it (syntax newer than this
     interpreter, such as PEP 695 on 3.11): the whole file is then parsed, and only if libcst fails too
@@ -55,7 +56,8 @@ def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
     import libcst as cst  # loaded by the first file that passes the prefilter, never before
 
     try:
-        sliced = relevant_source(text, triggers, tree, instantiated_triggers=INSTANTIATED_TRIGGERS)
+        tree = tree if tree is not None else parse_ast(text)
+        sliced, first_lines = relevant_source(text, triggers, tree, instantiated_triggers=INSTANTIATED_TRIGGERS)
     except SyntaxError as error:
         rejected = f"syntax error at line {error.lineno}, column {error.offset}: {error.msg}"
         sliced = None
@@ -64,10 +66,10 @@ def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
     try:
         if sliced is not None:
             try:
-                return cst.parse_module(sliced)
+                return cst.parse_module(sliced), first_lines
             except cst.ParserSyntaxError:
                 pass  # a statement boundary the slicer did not foresee: parse the whole file
-        return cst.parse_module(text)
+        return cst.parse_module(text), statement_lines(tree) if sliced is not None else None
     except cst.ParserSyntaxError as error:
         if sliced is None:
             raise LintError(rejected) from None
@@ -87,12 +89,12 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
     if not rules or not might_match(text, rules):
         return []
     triggers = tuple(dict.fromkeys(t for rule in rules for t in rule.triggers))
-    module = _parse(text, triggers, tree)
+    module, first_lines = _parse(text, triggers, tree)
     from .analysis.module import ModuleAnalysis
 
     findings = []
     try:
-        analysis = ModuleAnalysis(module)
+        analysis = ModuleAnalysis(module, first_lines)
         for rule in rules:
             for report in rule.check(analysis):
                 line, column = analysis.position(report.node) or (1, 0)

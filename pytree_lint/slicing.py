@@ -81,9 +81,23 @@ def parse_ast(text: str) -> ast.Module:
         return ast.parse(text)
 
 
+def _anchor_lines(statements: list[ast.stmt]) -> list[int]:
+    """Per statement as libcst sees them, the line its syntax starts on (`def`/`class`, not a decorator):
+    statements that share a line (`a = 1; b = 2`) are one statement to libcst."""
+    anchors: dict[int, int] = {}
+    for statement in statements:
+        anchors.setdefault(_first_line(statement), statement.lineno)
+    return [anchors[line] for line in sorted(anchors)]
+
+
+def statement_lines(tree: ast.Module) -> list[int]:
+    return _anchor_lines(tree.body)
+
+
 def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | None = None,
-                    instantiated_triggers: tuple[str, ...] = ()) -> str:
-    """`text` with the top-level statements no rule can need replaced by blank lines.
+                    instantiated_triggers: tuple[str, ...] = ()) -> tuple[str, list[int]]:
+    """`text` with the top-level statements no rule can need replaced by blank lines, and the line each
+    kept statement starts on (see `_anchor_lines`).
 
     `instantiated_triggers`: for a class defined in a statement mentioning one of these (such as
     `register_static`), the statements that use the class are kept too, since a rule asks where it is built.
@@ -134,4 +148,5 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
             if index not in keep and any(kept_lines[n] for n in range(start, end + 1)):
                 keep.add(index)
                 changed = True
-    return "".join(line if kept_lines[number] else "\n" for number, line in enumerate(lines, start=1))
+    sliced = "".join(line if kept_lines[number] else "\n" for number, line in enumerate(lines, start=1))
+    return sliced, _anchor_lines([statements[index] for index in sorted(keep)])

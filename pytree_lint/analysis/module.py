@@ -37,8 +37,14 @@ def node_positions(module: cst.Module):
 class ModuleAnalysis:
     """One parsed module and the lazily computed facts about it."""
 
-    def __init__(self, module: cst.Module) -> None:
+    def __init__(self, module: cst.Module, statement_lines: list[int] | None = None) -> None:
+        """`statement_lines`: the first line of each top-level statement, when the caller knows them;
+        positions are then computed statement by statement instead of over the whole module."""
         self.module = module
+        if statement_lines is not None and len(statement_lines) != len(module.body):
+            statement_lines = None
+        self._statement_lines = statement_lines
+        self._statement_positions: dict[int, tuple[dict, int]] = {}
         self.index = ModuleIndex.build(module)
         self.values = ValueInference(self.index)
         self.classes = ClassSemantics(self.index, self.values)
@@ -52,16 +58,40 @@ class ModuleAnalysis:
         return AuxSiteFinder(self.index, self.values).sites(self.registrations)
 
     @cached_property
-    def _positions(self):
-        # Positions cost a pass over the whole tree: only modules with a finding pay for them.
+    def _module_positions(self):
         return node_positions(self.module)
 
+    def _positions_of_statement(self, index: int) -> tuple[dict, int]:
+        """Positions within one top-level statement, and the line offset that makes them the file's."""
+        if index not in self._statement_positions:
+            statement = self.module.body[index]
+            alone = self.module.with_changes(body=[statement], header=[], footer=[])
+            positions = node_positions(alone)
+            offset = self._statement_lines[index] - positions[statement].start.line
+            self._statement_positions[index] = (positions, offset)
+        return self._statement_positions[index]
+
+    def _search_order(self) -> list[int]:
+        """Registered classes first: nearly every finding and its origin are inside one."""
+        body = {id(statement): index for index, statement in enumerate(self.module.body)}
+        first = [body[id(r.cls.node)] for r in self.registrations if r.cls is not None and id(r.cls.node) in body]
+        return list(dict.fromkeys([*first, *range(len(self.module.body))]))
+
     def position(self, node: cst.CSTNode) -> tuple[int, int] | None:
-        """(1-based line, 0-based column) of a node of this module."""
-        code_range = self._positions.get(node)
-        if code_range is None:
-            return None
-        return code_range.start.line, code_range.start.column
+        """(1-based line, 0-based column) of a node of this module.
+
+        Positions cost a codegen pass: only modules with a finding pay for them, and, where the statement
+        lines are known, only for the statements that hold what is reported.
+        """
+        if self._statement_lines is None:
+            code_range = self._module_positions.get(node)
+            return (code_range.start.line, code_range.start.column) if code_range else None
+        for index in self._search_order():
+            positions, offset = self._positions_of_statement(index)
+            code_range = positions.get(node)
+            if code_range is not None:
+                return code_range.start.line + offset, code_range.start.column
+        return None
 
     def snippet(self, node: cst.CSTNode) -> str:
         code = " ".join(self.module.code_for_node(node).split())
