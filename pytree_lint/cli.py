@@ -88,6 +88,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--ignore", help="comma-separated codes or prefixes not to report")
     parser.add_argument("--extend-select", help="codes or prefixes to report in addition to --select")
     parser.add_argument("--exclude", help="comma-separated glob patterns of files and folders to skip")
+    parser.add_argument("--static-field-functions",
+                        help="comma-separated qualified names of your own static-field helpers "
+                             "(e.g. mylib.fields.static_field): their fields are judged as static fields")
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
                         help="parallel processes (default: the number of cores)")
     parser.add_argument("--no-cache", action="store_true",
@@ -119,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--jobs must be at least 1")
     try:
         config = build_config(find_settings(os.getcwd()), select=options.select, ignore=options.ignore,
-                              extend_select=options.extend_select, exclude=options.exclude)
+                              extend_select=options.extend_select, exclude=options.exclude,
+                              static_field_functions=options.static_field_functions)
     except ConfigError as error:
         print(f"pytree-lint: error: {error}", file=sys.stderr)
         return 2

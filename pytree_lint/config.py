@@ -34,6 +34,7 @@ class Config:
     ignore: tuple[str, ...] = ()
     extend_select: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    static_field_functions: tuple[str, ...] = ()  # the project's own helpers, e.g. "mylib.static_field"
 
     def enabled(self, code: str) -> bool:
         """flake8's rule: the longest matching prefix of select and ignore decides."""
@@ -52,7 +53,7 @@ class Config:
 DEFAULT_CONFIG = Config()
 
 
-SETTINGS_KEYS = ("select", "ignore", "extend-select", "exclude")
+SETTINGS_KEYS = ("select", "ignore", "extend-select", "exclude", "static-field-functions")
 
 
 def _read_settings(directory: str) -> tuple[str, dict] | None:
@@ -105,8 +106,17 @@ def _as_list(value, option: str) -> list[str]:
     raise ConfigError(f"{option}: expected a list of strings or a comma-separated string")
 
 
+def parse_functions(values: list[str] | None, option: str) -> tuple[str, ...]:
+    """Qualified function names such as `mylib.fields.static_field`."""
+    names = tuple(value.strip() for value in values or () if value.strip())
+    for name in names:
+        if not all(part.isidentifier() for part in name.split(".")):
+            raise ConfigError(f"{option}: {name!r} is not a dotted function name such as mylib.static_field")
+    return names
+
+
 def build_config(settings: tuple[str, dict] | None, *, select=None, ignore=None, extend_select=None,
-                 exclude=None) -> Config:
+                 exclude=None, static_field_functions=None) -> Config:
     """Command-line options override the config file, key by key."""
     values: dict[str, list[str]] = {}
     if settings is not None:
@@ -118,7 +128,7 @@ def build_config(settings: tuple[str, dict] | None, *, select=None, ignore=None,
                                   f"(known: {', '.join(SETTINGS_KEYS)})")
             values[normalised] = _as_list(value, f"{path}: {key}")
     for key, value in (("select", select), ("ignore", ignore), ("extend-select", extend_select),
-                       ("exclude", exclude)):
+                       ("exclude", exclude), ("static-field-functions", static_field_functions)):
         if value is not None:
             values[key] = _as_list(value, f"--{key}")
     return Config(
@@ -126,4 +136,5 @@ def build_config(settings: tuple[str, dict] | None, *, select=None, ignore=None,
         ignore=parse_codes(values.get("ignore"), "ignore"),
         extend_select=parse_codes(values.get("extend-select"), "extend-select"),
         exclude=tuple(p.strip() for p in values.get("exclude", [])),
+        static_field_functions=parse_functions(values.get("static-field-functions"), "static-field-functions"),
     )

@@ -40,9 +40,15 @@ def selected_rules(config: Config) -> list[Rule]:
     return [rule() for rule in ALL_RULES if config.enabled(rule.code)]
 
 
-def might_match(text: str, rules: list[Rule]) -> bool:
+def triggers(rules: list[Rule], config: Config) -> tuple[str, ...]:
+    """The words a file must contain for a rule to matter: the rules' own and the project's helpers."""
+    helpers = (name.rsplit(".", 1)[-1] for name in config.static_field_functions)
+    return tuple(dict.fromkeys([*(t for rule in rules for t in rule.triggers), *helpers]))
+
+
+def might_match(text: str, words: tuple[str, ...]) -> bool:
     """The text prefilter: a file that names nothing a rule reacts to is never parsed."""
-    return any(trigger in text for rule in rules for trigger in rule.triggers)
+    return any(word in text for word in words)
 
 
 def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
@@ -86,15 +92,15 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
     `tree`, when the caller already has it (flake8 does), is the module's `ast`: it saves a parse.
     """
     rules = selected_rules(config)
-    if not rules or not might_match(text, rules):
+    words = triggers(rules, config)
+    if not rules or not might_match(text, words):
         return []
-    triggers = tuple(dict.fromkeys(t for rule in rules for t in rule.triggers))
-    module, first_lines = _parse(text, triggers, tree)
+    module, first_lines = _parse(text, words, tree)
     from .analysis.module import ModuleAnalysis
 
     findings = []
     try:
-        analysis = ModuleAnalysis(module, first_lines)
+        analysis = ModuleAnalysis(module, first_lines, config.static_field_functions)
         for rule in rules:
             for report in rule.check(analysis):
                 line, column = analysis.position(report.node) or (1, 0)

@@ -47,14 +47,18 @@ def _used_names(statement: ast.stmt) -> set[str]:
 
 def _trigger_aliases(statements: list[ast.stmt], sources: list[str], triggers: tuple[str, ...]) -> set[str]:
     """Names that stand for a trigger without spelling it: `import ... register_pytree_node as reg`,
-    `register = jax.tree_util.register_pytree_node_class`."""
+    `from flax import struct`, `register = jax.tree_util.register_pytree_node_class`."""
     aliases = set()
     for statement, source in zip(statements, sources):
         if not any(t in source for t in triggers):
             continue
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        if isinstance(statement, ast.Import):
             aliases.update(a.asname for a in statement.names
                            if a.asname and any(t in a.name for t in triggers))
+        elif isinstance(statement, ast.ImportFrom):
+            module = statement.module or ""
+            aliases.update(a.asname or a.name for a in statement.names
+                           if a.name != "*" and any(t in f"{module}.{a.name}" for t in triggers))
         elif (isinstance(statement, ast.Assign) and isinstance(statement.value, (ast.Name, ast.Attribute))
               and all(isinstance(target, ast.Name) for target in statement.targets)):
             aliases.update(target.id for target in statement.targets)

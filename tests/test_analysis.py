@@ -250,3 +250,26 @@ def test_fast_positions_equal_libcst_metadata():
         module = cst.parse_module(path.read_text())
         expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
         assert dict(node_positions(module)) == dict(expected)
+
+
+def test_only_assignments_before_a_use_reach_it():
+    source = """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.tree_util.register_pytree_node_class
+        class Sampler:
+            def __init__(self, betas):
+                if isinstance(betas, str):
+                    kind = betas[:3]
+                    betas = None
+                else:
+                    betas = jnp.asarray(betas)
+                    kind = "custom"
+                self.kind = kind
+                self.betas = betas
+
+            def tree_flatten(self):
+                return (self.betas,), self.kind
+    """
+    assert codes(source) == []

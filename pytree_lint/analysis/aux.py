@@ -44,18 +44,23 @@ def _flatten_pair(value: cst.BaseExpression, function: FunctionInfo):
 
 
 def flatten_returns(function: FunctionInfo):
-    """Each (children, aux) pair a flatten function returns."""
-    for value in function.returns:
+    """Each (children, aux, return statement) a flatten function returns (no statement for a lambda)."""
+    if isinstance(function.node, cst.Lambda):
+        statements = [(function.node.body, None)]
+    else:
+        statements = [(r.value, r) for r in function.return_statements if r.value is not None]
+    for value, statement in statements:
         pair = _flatten_pair(value, function)
         if pair is not None:
-            yield pair
+            yield (*pair, statement)
 
 
-def flatten_context(function: FunctionInfo, registration: Registration) -> Context:
+def flatten_context(function: FunctionInfo, registration: Registration,
+                    statement: cst.CSTNode | None = None) -> Context:
     """Inside a flatten function, its first parameter is an instance of the registered class."""
     if registration.cls is None or not function.params:
-        return Context(function)
-    return Context(function, ((function.params[0].name.value, registration.cls),))
+        return Context(function, statement=statement)
+    return Context(function, ((function.params[0].name.value, registration.cls),), statement)
 
 
 class AuxSiteFinder:
@@ -72,7 +77,10 @@ class AuxSiteFinder:
             cls = registration.cls
             for static in registration.static_fields:
                 if cls is not None:
-                    evidence = self.inference.attribute(cls, static.name, static.name)
+                    # A static field that a method keeps updating marks a stateful object, not a cache key
+                    # someone forgot: only a flatten function that returns such a value is reported.
+                    evidence = [e for e in self.inference.attribute(cls, static.name, static.name)
+                                if not isinstance(e.node, cst.AugAssign)]
                     found.append(AuxSite(registration, static.declaration, evidence,
                                          f"static field `{cls.name}.{static.name}`"))
             if registration.mechanism == "register_static" and cls is not None:
@@ -81,10 +89,10 @@ class AuxSiteFinder:
         return found
 
     def _flatten_sites(self, registration: Registration, function: FunctionInfo) -> list[AuxSite]:
-        context = flatten_context(function, registration)
         subject = f"aux_data of `{registration.class_name}`"
         sites = []
-        for _children, aux in flatten_returns(function):
+        for _children, aux, statement in flatten_returns(function):
+            context = flatten_context(function, registration, statement)
             elements = [aux]
             if isinstance(aux, cst.Tuple):
                 elements = [e.value for e in aux.elements if not isinstance(e, cst.StarredElement)]

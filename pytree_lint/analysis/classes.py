@@ -99,9 +99,9 @@ class ClassSemantics:
             return []
         # `other` is compared as the same class: its attributes are this class's attributes.
         names = tuple((p.name.value, cls) for p in method.params[:2])
-        context = Context(method, names)
         found = []
         for statement in method.return_statements:
+            context = Context(method, names, statement)
             value = statement.value
             if not isinstance(value, cst.Comparison):
                 continue

@@ -70,37 +70,42 @@ class FunctionInfo:
         return self.params[0].name.value
 
     @cached_property
-    def _body_facts(self) -> tuple[dict, list[cst.Return]]:
-        """One walk over the body's statements: local bindings and returns (nested defs not entered)."""
-        bindings: dict[str, list[tuple[cst.BaseExpression | cst.FunctionDef | None, bool]]] = {}
+    def _body_facts(self) -> tuple[dict[str, list[Binding]], list[cst.Return], dict[int, int]]:
+        """One walk over the body's statements (nested defs not entered): each local name's bindings,
+        the returns, and every statement's position in source order."""
+        bindings: dict[str, list[Binding]] = {}
         returns: list[cst.Return] = []
+        order: dict[int, int] = {}
         if isinstance(self.node, cst.Lambda):
-            return bindings, returns
+            return bindings, returns, order
 
-        def bind(target, value, unconditional: bool) -> None:
+        def bind(target, value, statement, unconditional: bool) -> None:
             for name_node, assigned in _pairs(target, value):
                 name = _first_name(name_node)
                 if name is not None:
-                    bindings.setdefault(name, []).append((assigned, unconditional))
+                    bindings.setdefault(name, []).append(Binding(assigned, statement, order[id(statement)],
+                                                                 unconditional))
 
-        for statement, depth in walk_statements(self.node.body):
+        for position, (statement, depth) in enumerate(walk_statements(self.node.body)):
+            order[id(statement)] = position
             if isinstance(statement, (cst.Assign, cst.AnnAssign)):
                 targets = statement.targets if isinstance(statement, cst.Assign) else [statement]
                 if statement.value is not None:
                     for target in targets:
-                        bind(target.target, statement.value, depth == 0)
+                        bind(target.target, statement.value, statement, depth == 0)
             elif isinstance(statement, cst.Return):
                 returns.append(statement)
             elif isinstance(statement, cst.For):
-                bind(statement.target, None, False)
+                bind(statement.target, None, statement, False)
             elif isinstance(statement, cst.With):
                 for item in statement.items:
                     if item.asname is not None:
-                        bind(item.asname.name, None, False)
+                        bind(item.asname.name, None, statement, False)
             elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
                 value = statement if isinstance(statement, cst.FunctionDef) else None
-                bindings.setdefault(statement.name.value, []).append((value, depth == 0))
-        return bindings, returns
+                bindings.setdefault(statement.name.value, []).append(
+                    Binding(value, statement, position, depth == 0))
+        return bindings, returns, order
 
     @cached_property
     def local_bindings(self) -> dict[str, list[cst.BaseExpression | cst.FunctionDef | None]]:
@@ -109,7 +114,16 @@ class FunctionInfo:
         An assignment at the top level of the body overwrites the ones before it: `aux = []`,
         `aux.append(...)`, `aux = tuple(aux)` leaves only the tuple.
         """
-        return {name: live_values(entries) for name, entries in self._body_facts[0].items()}
+        return {name: [b.value for b in live_bindings(entries)] for name, entries in self._body_facts[0].items()}
+
+    def bindings_before(self, name: str, statement: cst.CSTNode | None) -> list[Binding]:
+        """The bindings of `name` that can reach `statement` (all of them when it is not in this body):
+        those before it in source order, from the last unconditional one on."""
+        entries = self._body_facts[0].get(name, [])
+        limit = self._body_facts[2].get(id(statement)) if statement is not None else None
+        if limit is not None:
+            entries = [b for b in entries if b.order < limit]
+        return live_bindings(entries)
 
     @property
     def return_statements(self) -> list[cst.Return]:
@@ -121,6 +135,16 @@ class FunctionInfo:
         if isinstance(self.node, cst.Lambda):
             return [self.node.body]
         return [r.value for r in self.return_statements if r.value is not None]
+
+
+@dataclass(frozen=True, eq=False)
+class Binding:
+    """A value assigned to a local name, by which statement, where in the body, and whether always."""
+
+    value: cst.BaseExpression | cst.FunctionDef | None
+    statement: cst.CSTNode
+    order: int
+    unconditional: bool
 
 
 @dataclass(eq=False)
@@ -180,6 +204,7 @@ class ModuleIndex:
     bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
     calls: list[CallSite] = field(default_factory=list)
     decorated_classes: list[ClassInfo] = field(default_factory=list)
+    all_classes: list[ClassInfo] = field(default_factory=list)
 
     @classmethod
     def build(cls, module: cst.Module) -> ModuleIndex:
@@ -228,10 +253,11 @@ class ModuleIndex:
         return None
 
 
-def live_values(entries):
-    """Values from the last unconditional entry on; `entries` are (value, unconditional) in source order."""
-    start = max((i for i, (_, unconditional) in enumerate(entries) if unconditional), default=0)
-    return [value for value, _ in entries[start:]]
+def live_bindings(entries):
+    """Entries from the last unconditional one on (entries in source order, each with `.unconditional`):
+    an assignment at the top level of a body overwrites everything assigned before it."""
+    start = max((i for i, entry in enumerate(entries) if entry.unconditional), default=0)
+    return entries[start:]
 
 
 def _first_name(target: cst.BaseExpression) -> str | None:
@@ -311,6 +337,7 @@ class _Indexer:
             self.index.aliases.shadow(node.name.value)
         if node.decorators:
             self.index.decorated_classes.append(info)
+        self.index.all_classes.append(info)
         self._scoped(info, node.body)
 
     def _function(self, node: cst.FunctionDef) -> None:
@@ -372,7 +399,7 @@ class _Indexer:
         if method is None or method.self_name is None or method.cls is None:
             return
         if isinstance(owner, cst.Name) and owner.value == method.self_name:
-            unconditional = self.depth == 0 and self.scope is method
+            unconditional = self.depth == 0 and self.scope is method and not augmented
             method.cls.assignments.setdefault(attr, []).append(
                 AttributeAssignment(attr, value, statement, method, augmented, unconditional))
 

@@ -10,6 +10,7 @@ from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from .aux import AuxSite, AuxSiteFinder
 from .classes import ClassSemantics
+from .frameworks import Frameworks
 from .index import ModuleIndex
 from .registrations import Registration, RegistrationFinder
 from .values import Evidence, ValueInference
@@ -37,21 +38,24 @@ def node_positions(module: cst.Module):
 class ModuleAnalysis:
     """One parsed module and the lazily computed facts about it."""
 
-    def __init__(self, module: cst.Module, statement_lines: list[int] | None = None) -> None:
+    def __init__(self, module: cst.Module, statement_lines: list[int] | None = None,
+                 static_field_functions: tuple[str, ...] = ()) -> None:
         """`statement_lines`: the first line of each top-level statement, when the caller knows them;
-        positions are then computed statement by statement instead of over the whole module."""
+        positions are then computed statement by statement instead of over the whole module.
+        `static_field_functions`: the project's own static-field helpers (qualified names)."""
         self.module = module
         if statement_lines is not None and len(statement_lines) != len(module.body):
             statement_lines = None
         self._statement_lines = statement_lines
         self._statement_positions: dict[int, tuple[dict, int]] = {}
         self.index = ModuleIndex.build(module)
-        self.values = ValueInference(self.index)
+        self.frameworks = Frameworks(self.index, static_field_functions)
+        self.values = ValueInference(self.index, self.frameworks)
         self.classes = ClassSemantics(self.index, self.values)
 
     @cached_property
     def registrations(self) -> list[Registration]:
-        return RegistrationFinder(self.index).find()
+        return RegistrationFinder(self.index, self.frameworks).find()
 
     @cached_property
     def aux_sites(self) -> list[AuxSite]:

@@ -61,9 +61,9 @@ class AliasTable:
                 self._bind(head, head, module_level)
 
     def add_import_from(self, node: cst.ImportFrom, module_level: bool) -> None:
-        if node.relative:
-            return  # the project's own modules: never a library we know
-        module = _module_name(node.module)
+        # A relative import keeps its dots (`.fields.static_field`): never a library name, but a project's
+        # own helper named in the configuration can still be recognised through it.
+        module = "." * len(node.relative) + _module_name(node.module)
         if isinstance(node.names, cst.ImportStar):
             self._star_modules.append(canonical(module))
             return
@@ -72,7 +72,8 @@ class AliasTable:
             local = name
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
-            self._bind(local, f"{module}.{name}", module_level)
+            self._bind(local, f"{module}.{name}" if not module.endswith(".") else f"{module}{name}",
+                       module_level)
 
     def bind_alias(self, name: str, qualified: str) -> None:
         """A module-level `name = some.library.object` makes `name` another spelling of it."""

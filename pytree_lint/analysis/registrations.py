@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from .frameworks import STATIC, Frameworks, StaticDeclaration
 from .index import ClassInfo, FunctionInfo, ModuleIndex, Scope
 
 TREE_UTIL = "jax.tree_util."
@@ -31,14 +32,6 @@ PARAMETERS = {
 
 
 @dataclass(eq=False)
-class StaticField:
-    """A field whose value goes into aux_data (a `meta_fields` entry, a `static=True` field)."""
-
-    name: str
-    declaration: cst.CSTNode
-
-
-@dataclass(eq=False)
 class Registration:
     mechanism: str
     node: cst.CSTNode  # the registering call, or the decorator expression
@@ -46,7 +39,7 @@ class Registration:
     flatten: FunctionInfo | None = None
     flatten_with_keys: FunctionInfo | None = None
     unflatten: FunctionInfo | None = None
-    static_fields: list[StaticField] = field(default_factory=list)
+    static_fields: list[StaticDeclaration] = field(default_factory=list)
 
     @property
     def class_name(self) -> str:
@@ -69,8 +62,9 @@ def _bind_arguments(mechanism: str, args) -> dict[str, cst.BaseExpression]:
 
 
 class RegistrationFinder:
-    def __init__(self, index: ModuleIndex) -> None:
+    def __init__(self, index: ModuleIndex, frameworks: Frameworks) -> None:
         self.index = index
+        self.frameworks = frameworks
 
     def mechanism(self, node: cst.CSTNode) -> str | None:
         qualified = self.index.qualify(node)
@@ -94,7 +88,23 @@ class RegistrationFinder:
                 registration = self._from_decorator(decorator.decorator, cls)
                 if registration is not None:
                     found.append(registration)
+        registered = {id(r.cls) for r in found if r.cls is not None}
+        for cls in self.index.all_classes:
+            if id(cls) not in registered:
+                found.extend(self._from_library(cls))
         return found
+
+    def _from_library(self, cls: ClassInfo) -> list[Registration]:
+        """flax, equinox, jax_dataclasses, ... classes; or fields declared with a library's or the
+        project's own static-field helper, whatever registers the class."""
+        convention = self.frameworks.convention(cls)
+        if convention is not None:
+            style, node = convention
+            mechanism = self.index.qualify(node.func if isinstance(node, cst.Call) else node) or style
+            return [Registration(mechanism, node, cls,
+                                 static_fields=self.frameworks.static_fields(cls, style))]
+        fields = self.frameworks.static_fields(cls, None)
+        return [Registration("static-field helper", fields[0].declaration, cls, static_fields=fields)] if fields else []
 
     def _from_decorator(self, expr: cst.BaseExpression, cls: ClassInfo) -> Registration | None:
         mechanism = self.mechanism(expr)
@@ -146,7 +156,7 @@ class RegistrationFinder:
                 return self.index.find_method(owner, expr.attr.value)
         return None
 
-    def _meta_fields(self, cls: ClassInfo, meta_fields: cst.BaseExpression | None) -> list[StaticField]:
+    def _meta_fields(self, cls: ClassInfo, meta_fields: cst.BaseExpression | None) -> list[StaticDeclaration]:
         if isinstance(meta_fields, (cst.List, cst.Tuple)):
             fields = []
             for element in meta_fields.elements:
@@ -154,45 +164,16 @@ class RegistrationFinder:
                 if isinstance(value, cst.SimpleString) and isinstance(value.evaluated_value, str):
                     name = value.evaluated_value
                     declared = self._declaration(cls, name)
-                    fields.append(StaticField(name, declared if declared is not None else value))
+                    fields.append(StaticDeclaration(name, declared if declared is not None else value,
+                                                    "`meta_fields`"))
             return fields
         if meta_fields is not None:
             return []  # built at run time: nothing to say
-        return [StaticField(f.name, f.statement)
-                for owner in self.index.class_and_bases(cls) for f in owner.fields.values()
-                if f.annotation is not None and self.is_static_field(f.value)]
+        return [static for owner in self.index.class_and_bases(cls)
+                for static in self.frameworks.static_fields(owner, STATIC)]
 
     def _declaration(self, cls: ClassInfo, name: str) -> cst.CSTNode | None:
         for owner in self.index.class_and_bases(cls):
             if name in owner.fields:
                 return owner.fields[name].statement
         return None
-
-    def is_static_field(self, value: cst.BaseExpression | None) -> bool:
-        """`field(metadata={"static": True})`, `field(metadata=dict(static=True))`, `jax.tree.static()`."""
-        if not isinstance(value, cst.Call):
-            return False
-        qualified = self.index.qualify(value.func)
-        if qualified == "jax.tree.static":
-            return True
-        if qualified != "dataclasses.field":
-            return False
-        for arg in value.args:
-            if arg.keyword is not None and arg.keyword.value == "metadata":
-                return _metadata_flag(arg.value, "static") is True
-        return False
-
-
-def _metadata_flag(metadata: cst.BaseExpression, key: str) -> bool | None:
-    """The literal boolean `metadata[key]` in a `{...}` or `dict(...)` display, else None."""
-    entries: list[tuple[str, cst.BaseExpression]] = []
-    if isinstance(metadata, cst.Dict):
-        for element in metadata.elements:
-            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
-                entries.append((element.key.evaluated_value, element.value))
-    elif isinstance(metadata, cst.Call) and isinstance(metadata.func, cst.Name) and metadata.func.value == "dict":
-        entries = [(a.keyword.value, a.value) for a in metadata.args if a.keyword is not None]
-    for name, value in entries:
-        if name == key and isinstance(value, cst.Name) and value.value in ("True", "False"):
-            return value.value == "True"
-    return None

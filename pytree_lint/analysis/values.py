@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from .index import ClassInfo, FunctionInfo, ModuleIndex, live_values
+from .frameworks import Frameworks
+from .index import ClassInfo, FunctionInfo, ModuleIndex, live_bindings
 from .kinds import Kind
 
 
@@ -46,6 +47,7 @@ class Context:
 
     function: FunctionInfo | None = None
     instances: tuple[tuple[str, ClassInfo], ...] = ()
+    statement: cst.CSTNode | None = None  # the statement being evaluated: only earlier assignments reach it
 
     def instance_class(self, name: str) -> ClassInfo | None:
         for known, cls in self.instances:
@@ -57,6 +59,7 @@ class Context:
 MODULE_CONTEXT = Context()
 
 ARRAY_TYPES = frozenset({
+    "jaxsim.typing.Array", "jaxsim.typing.Matrix", "jaxsim.typing.Vector",
     "jax.Array", "jax.numpy.ndarray", "jax.numpy.DeviceArray", "numpy.ndarray", "numpy.typing.NDArray",
     "jaxtyping.Array", "jaxtyping.PRNGKeyArray", "chex.Array", "chex.ArrayNumpy", "chex.ArrayDevice",
     "chex.PRNGKey", "flax.typing.Array", "jax.random.KeyArray",
@@ -167,6 +170,7 @@ def _field_call_arguments(call: cst.Call) -> dict[str, cst.BaseExpression]:
 @dataclass
 class ValueInference:
     index: ModuleIndex
+    frameworks: Frameworks
     _attribute_cache: dict[tuple[int, str], list[Evidence]] = field(default_factory=dict)
     _active: set[int] = field(default_factory=set)
 
@@ -338,15 +342,16 @@ class ValueInference:
         function = context.function
         if function is not None:
             found: list[Evidence] = []
-            bound = function.local_bindings.get(name)
+            bound = function.bindings_before(name, context.statement)
             param = function.all_params.get(name)
-            for value in bound or ():
+            for binding in bound:
+                value = binding.value
                 if isinstance(value, cst.FunctionDef):
                     found.append(Evidence(Kind.VOLATILE, value,
                                           f"a function defined inside `{function.name}`"))
                 elif value is not None:
                     found.extend(e.through(name, "is assigned", value)
-                                 for e in self.infer(value, context))
+                                 for e in self.infer(value, replace(context, statement=binding.statement)))
             if param is not None:
                 found.extend(self._parameter(param, context))
             if bound or param is not None:
@@ -479,7 +484,7 @@ class ValueInference:
                     continue
                 if assignment.value is None:
                     continue
-                context = Context(method, ((method.self_name or "self", cls),))
+                context = Context(method, ((method.self_name or "self", cls),), assignment.statement)
                 found.extend(e.through(_PLACEHOLDER, "is assigned", assignment.value)
                              for e in self.infer(assignment.value, context))
         declared = [owner.fields[attr] for owner in self.index.class_and_bases(cls) if attr in owner.fields]
@@ -499,17 +504,20 @@ class ValueInference:
             by_method.setdefault(id(assignment.method), []).append(assignment)
         live = []
         for group in by_method.values():
-            plain = [(a, a.unconditional and not a.augmented) for a in group]
-            live.extend(live_values(plain))
+            live.extend(live_bindings(group))
         return live
 
     def _field_default(self, class_field, cls: ClassInfo) -> list[Evidence]:
         value = class_field.value
         if value is None:
             return []
-        if isinstance(value, cst.Call) and self.is_field_call(value):
+        if isinstance(value, cst.Call) and self.frameworks.is_field_call(value):
             args = _field_call_arguments(value)
             found: list[Evidence] = []
+            converter = args.get("converter")
+            if converter is not None and self._array_function(converter):
+                found.append(Evidence(Kind.ARRAY, converter, "an array").through(
+                    _PLACEHOLDER, "is converted by", converter))
             if "default" in args:
                 found.extend(replace(e, shared=True).through(_PLACEHOLDER, "defaults to", args["default"])
                              for e in self.infer(args["default"]))
@@ -533,9 +541,13 @@ class ValueInference:
             return [Evidence(Kind.MUTABLE, factory, f"a `{qualified.rsplit('.', 1)[-1]}`")]
         return []
 
-    def is_field_call(self, call: cst.Call) -> bool:
-        """`dataclasses.field(...)` and the field helpers of JAX itself."""
-        return self.index.qualify(call.func) in ("dataclasses.field", "jax.tree.static")
+    def _array_function(self, function: cst.BaseExpression) -> bool:
+        """`jnp.asarray`, `np.array`, ...: a function that makes arrays (as a `converter=`)."""
+        qualified = self.index.qualify(function) or ""
+        if qualified.startswith("numpy."):
+            return qualified[len("numpy."):] in NUMPY_ARRAY_CONSTRUCTORS
+        return qualified in JAX_ARRAY_FUNCTIONS or (
+            qualified.startswith(JAX_ARRAY_MODULES) and qualified.split(".", 2)[-1] not in NON_ARRAY_FUNCTIONS)
 
 
 _PLACEHOLDER = "\0"

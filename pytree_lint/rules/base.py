@@ -11,8 +11,11 @@ if TYPE_CHECKING:  # rules are imported before a file is known to need libcst
 
     from ..analysis.module import ModuleAnalysis
 
-# Text a module must contain to register anything through jax.tree_util.
-REGISTRATION_TRIGGERS = ("register_pytree", "register_dataclass", "register_static")
+# Text a module must contain to register a pytree: through jax.tree_util, or with a library's static
+# fields (flax, equinox, jax_dataclasses, penzai, netket, jax_md, simple_pytree, numpyro, jax.tree.static).
+REGISTRATION_TRIGGERS = ("register_pytree", "register_dataclass", "register_static", "flax", "equinox",
+                         "jax_dataclasses", "penzai", "netket", "jax_md", "simple_pytree", "numpyro",
+                         "pytree_aux_fields", "tree.static")
 
 
 @dataclass(frozen=True)
