@@ -201,3 +201,41 @@ def test_result_cache(project, private_cache):
 def test_no_cache_writes_nothing(project, private_cache):
     assert pytree_lint("--no-cache", cwd=project).returncode == 1
     assert list(private_cache.rglob("*.json")) == []
+
+
+HELPER_PROJECT = textwrap.dedent("""\
+    import dataclasses
+
+    import jax
+    import numpy as np
+
+    from .fields import static_field
+
+
+    @dataclasses.dataclass
+    class Table:
+        values: jax.Array
+        index: np.ndarray = static_field()
+    """)
+
+
+def test_static_field_functions_option_and_setting(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "model.py").write_text(HELPER_PROJECT)
+    assert pytree_lint("pkg", cwd=tmp_path).stdout == ""
+    result = pytree_lint("--static-field-functions", "mylib.fields.static_field", "pkg", cwd=tmp_path)
+    assert result.stdout.startswith("pkg/model.py:12:5: PTL101 array in static field `Table.index` "
+                                    "(`static_field()`)"), result.stdout
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.pytree-lint]\nstatic-field-functions = ["mylib.fields.static_field"]\n')
+    assert pytree_lint("pkg", cwd=tmp_path).stdout.startswith("pkg/model.py:12:5: PTL101")
+    flake8 = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "PTL",
+                             "--pytree-static-field-functions", "mylib.fields.static_field", "pkg"],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert flake8.stdout.startswith("pkg/model.py:12:5: PTL101"), flake8.stderr
+
+
+def test_bad_static_field_function_name(tmp_path):
+    result = pytree_lint("--static-field-functions", "not a name", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "is not a dotted function name" in result.stderr

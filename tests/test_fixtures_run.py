@@ -16,13 +16,20 @@ from conftest import FIXTURES, fixture_files
 
 pytest.importorskip("jax")
 
+# Libraries some fixtures use; the test extra installs the light ones, the others are skipped when absent.
+OPTIONAL_FRAMEWORKS = {"flax", "equinox", "jax_dataclasses", "simple_pytree", "numpyro", "chex", "penzai",
+                       "netket", "jax_md"}
 PROBE = """
 import importlib.util, json, sys
 import jax
 path = sys.argv[1]
 spec = importlib.util.spec_from_file_location("fixture_under_test", path)
 module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
+try:
+    spec.loader.exec_module(module)
+except ModuleNotFoundError as error:
+    print(json.dumps({"missing": error.name}))
+    sys.exit(0)
 report = {"examples": 0}
 if hasattr(module, "examples"):
     examples = module.examples()
@@ -39,5 +46,8 @@ def test_fixture_is_a_runnable_jax_program(path):
                             timeout=120, env={"JAX_PLATFORMS": "cpu", "PATH": ""})
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads(result.stdout.splitlines()[-1])
+    if "missing" in report:
+        assert report["missing"].split(".")[0] in OPTIONAL_FRAMEWORKS, report
+        pytest.skip(f"needs {report['missing']}, which is not installed")
     if path.name.startswith("bad_") and "def examples(" in path.read_text():
         assert report["examples"] >= 2, "examples() must give at least two successive inputs"

@@ -82,7 +82,7 @@ class AuxSiteFinder:
                     evidence = [e for e in self.inference.attribute(cls, static.name, static.name)
                                 if not isinstance(e.node, cst.AugAssign)]
                     found.append(AuxSite(registration, static.declaration, evidence,
-                                         f"static field `{cls.name}.{static.name}`"))
+                                         f"static field `{cls.name}.{static.name}` ({static.how})"))
             if registration.mechanism == "register_static" and cls is not None:
                 found.append(AuxSite(registration, registration.node, self._static_instances(registration),
                                      f"`{cls.name}` (registered static: the whole object is aux_data)"))

@@ -219,7 +219,7 @@ class Frameworks:
             return None
         qualified = self.index.qualify(value.func)
         if self.is_configured_helper(qualified):
-            return f"`{qualified}()`"
+            return f"`{self.index.code(value.func)}()`"
         metadata = self.field_metadata(value)
         if metadata is None:
             return None
