@@ -239,3 +239,44 @@ def test_bad_static_field_function_name(tmp_path):
     result = pytree_lint("--static-field-functions", "not a name", cwd=tmp_path)
     assert result.returncode == 2
     assert "is not a dotted function name" in result.stderr
+
+
+FIXABLE = textwrap.dedent("""\
+    import jax
+
+
+    @jax.tree_util.register_pytree_node_class
+    class Pair:
+        def __init__(self, a, names):
+            self.a = a
+            self.names = list(names)
+
+        def tree_flatten(self):
+            return (self.a,), ([n.upper() for n in self.names], list(self.names), {"n": 1}, self.names)
+
+        @classmethod
+        def tree_unflatten(cls, aux, children):
+            return cls(children[0], aux[1])
+    """)
+
+
+def test_diff_shows_safe_fixes_without_writing(tmp_path):
+    (tmp_path / "pair.py").write_text(FIXABLE)
+    result = pytree_lint("--diff", "pair.py", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "-        return (self.a,), ([n.upper() for n in self.names], list(self.names), {\"n\": 1}, self.names)" \
+        in result.stdout
+    assert "+        return (self.a,), (tuple(n.upper() for n in self.names), tuple(self.names), {\"n\": 1}, " \
+           "self.names)" in result.stdout
+    assert (tmp_path / "pair.py").read_text() == FIXABLE
+
+
+def test_fix_applies_safe_fixes_and_reports_what_is_left(tmp_path):
+    (tmp_path / "pair.py").write_text(FIXABLE)
+    result = pytree_lint("--fix", "pair.py", cwd=tmp_path)
+    fixed = (tmp_path / "pair.py").read_text()
+    assert "(tuple(n.upper() for n in self.names), tuple(self.names), {\"n\": 1}, self.names)" in fixed
+    # The dict display has no safe fix, and `self.names` is a list other code may append to: both stay.
+    assert [line.split(" ")[0] for line in result.stdout.splitlines()] == ["pair.py:11:85:", "pair.py:11:95:"]
+    assert result.returncode == 1
+    assert pytree_lint("--diff", "pair.py", cwd=tmp_path).stdout == ""

@@ -81,21 +81,30 @@ class ModuleAnalysis:
         first = [body[id(r.cls.node)] for r in self.registrations if r.cls is not None and id(r.cls.node) in body]
         return list(dict.fromkeys([*first, *range(len(self.module.body))]))
 
-    def position(self, node: cst.CSTNode) -> tuple[int, int] | None:
-        """(1-based line, 0-based column) of a node of this module.
+    def span(self, node: cst.CSTNode) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """((line, column), (end line, end column)) of a node of this module; lines 1-based, columns 0-based.
 
         Positions cost a codegen pass: only modules with a finding pay for them, and, where the statement
         lines are known, only for the statements that hold what is reported.
         """
         if self._statement_lines is None:
-            code_range = self._module_positions.get(node)
-            return (code_range.start.line, code_range.start.column) if code_range else None
-        for index in self._search_order():
-            positions, offset = self._positions_of_statement(index)
-            code_range = positions.get(node)
-            if code_range is not None:
-                return code_range.start.line + offset, code_range.start.column
-        return None
+            code_range, offset = self._module_positions.get(node), 0
+        else:
+            code_range = None
+            for index in self._search_order():
+                positions, offset = self._positions_of_statement(index)
+                code_range = positions.get(node)
+                if code_range is not None:
+                    break
+        if code_range is None:
+            return None
+        return ((code_range.start.line + offset, code_range.start.column),
+                (code_range.end.line + offset, code_range.end.column))
+
+    def position(self, node: cst.CSTNode) -> tuple[int, int] | None:
+        """(1-based line, 0-based column) of a node of this module."""
+        span = self.span(node)
+        return span[0] if span is not None else None
 
     def snippet(self, node: cst.CSTNode) -> str:
         code = " ".join(self.module.code_for_node(node).split())

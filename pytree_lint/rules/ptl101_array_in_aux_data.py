@@ -17,13 +17,13 @@ Why is this bad:
     in a Python `if` under jit raises `TracerBoolConversionError`.
 
 Example:
-    class Masked:
-        def __init__(self, x, n):
-            self.x = x
-            self.mask = jnp.arange(x.shape[0]) < n
+        class Masked:
+            def __init__(self, x, n):
+                self.x = x
+                self.mask = jnp.arange(x.shape[0]) < n
 
-        def tree_flatten(self):
-            return (self.x,), (self.mask,)      # PTL101
+            def tree_flatten(self):
+                return (self.x,), (self.mask,)      # PTL101
 
 Use instead:
     Keep arrays in the children, and only hashable values (ints, tuples of ints, strings, dtypes,

@@ -13,13 +13,13 @@ Why is this bad:
     just runs at compile speed. `jax.config.update('jax_explain_cache_misses', True)` shows the cause.
 
 Example:
-    class Layer:
-        def __init__(self, w, act):
-            self.w = w
-            self.act = lambda x: act(x) * 2     # a new function object per instance
+        class Layer:
+            def __init__(self, w, act):
+                self.w = w
+                self.act = lambda x: act(x) * 2     # a new function object per instance
 
-        def tree_flatten(self):
-            return (self.w,), self.act          # PTL103
+            def tree_flatten(self):
+                return (self.w,), self.act          # PTL103
 
 Use instead:
     Keep functions at module level (or pass `jax.nn.relu` itself), keep counters and schedules in the

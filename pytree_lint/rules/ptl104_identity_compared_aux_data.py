@@ -12,17 +12,17 @@ Why is this bad:
     check that the class is hashable with value semantics.
 
 Example:
-    class Config:
-        def __init__(self, lr):
-            self.lr = lr
+        class Config:
+            def __init__(self, lr):
+                self.lr = lr
 
-    class Model:
-        def __init__(self, w, lr):
-            self.w = w
-            self.config = Config(lr)
+        class Model:
+            def __init__(self, w, lr):
+                self.w = w
+                self.config = Config(lr)
 
-        def tree_flatten(self):
-            return (self.w,), self.config     # PTL104
+            def tree_flatten(self):
+                return (self.w,), self.config     # PTL104
 
 Use instead:
     Make the class compare by value: `@dataclass(frozen=True)`, a `NamedTuple`, or an `__eq__` and

@@ -12,12 +12,12 @@ Why is this bad:
     comparable using __eq__`.
 
 Example:
-    class Table:
-        def __init__(self, values):
-            self.values = np.asarray(values)
+        class Table:
+            def __init__(self, values):
+                self.values = np.asarray(values)
 
-        def __eq__(self, other):
-            return self.values == other.values     # PTL105
+            def __eq__(self, other):
+                return self.values == other.values     # PTL105
 
 Use instead:
     Compare to a single bool: `np.array_equal(self.values, other.values)`, or

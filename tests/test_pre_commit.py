@@ -1,0 +1,55 @@
+"""Real pre-commit runs the hook from this repository: a misuse fails the hook, clean code passes, and the
+configuration's excludes apply to the file names pre-commit passes."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+
+ROOT = Path(__file__).resolve().parent.parent
+PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory):
+    pytest.importorskip("pre_commit")
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def git(*args: str, cwd: Path) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def try_repo(project: Path, home: Path, *files: str) -> subprocess.CompletedProcess:
+    env = {"PRE_COMMIT_HOME": str(home), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+           "HOME": str(home), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    return subprocess.run([*PRE_COMMIT, "try-repo", str(ROOT), "pytree-lint", "--files", *files],
+                          cwd=project, capture_output=True, text=True, env=env, timeout=900)
+
+
+def test_pre_commit_hook(tmp_path, pre_commit_home):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    project = tmp_path / "project"
+    (project / "vendored").mkdir(parents=True)
+    shutil.copy(FIXTURES / "PTL101" / "bad_alias_lambda.py", project / "model.py")
+    shutil.copy(FIXTURES / "PTL101" / "bad_alias_lambda.py", project / "vendored" / "model.py")
+    shutil.copy(FIXTURES / "PTL101" / "clean_arrays_as_children.py", project / "clean.py")
+    (project / "pyproject.toml").write_text('[tool.pytree-lint]\nexclude = ["vendored/*"]\n')
+    git("init", "-q", cwd=project)
+    git("add", ".", cwd=project)
+
+    blocked = try_repo(project, pre_commit_home, "model.py", "clean.py")
+    assert blocked.returncode == 1, blocked.stdout + blocked.stderr
+    assert "model.py:20:24: PTL101 array in aux_data of `Lookup`" in blocked.stdout
+
+    passed = try_repo(project, pre_commit_home, "clean.py", "vendored/model.py")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "Passed" in passed.stdout
