@@ -69,7 +69,8 @@ def _lint_one(job: tuple[str, Config, ResultCache | None]):
     except LintError as failure:
         error = str(failure)
     if cache is not None:
-        cache.put(key, {"findings": [[f.line, f.column, f.code, f.message] for f in findings], "error": error})
+        rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column] for f in findings]
+        cache.put(key, {"findings": rows, "error": error})
     return path, findings, error
 
 

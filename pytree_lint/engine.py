@@ -30,6 +30,8 @@ class Finding:
     column: int  # 0-based, as flake8 expects (text and JSON output add 1)
     code: str
     message: str
+    end_line: int = field(default=0, compare=False)  # where the reported expression ends (SARIF regions)
+    end_column: int = field(default=0, compare=False)
     # A safe fix: ((start line, start column), (end line, end column)) of the source to replace, and the text.
     fix: tuple[tuple[tuple[int, int], tuple[int, int]], str] | None = field(default=None, compare=False)
 
@@ -105,12 +107,12 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
         analysis = ModuleAnalysis(module, first_lines, config.static_field_functions)
         for rule in rules:
             for report in rule.check(analysis):
-                line, column = analysis.position(report.node) or (1, 0)
+                (line, column), (end_line, end_column) = analysis.span(report.node) or ((1, 0), (1, 0))
                 fix = None
                 if report.fix is not None:
                     span = analysis.span(report.fix[0])
                     fix = (span, report.fix[1]) if span is not None else None
-                findings.append(Finding(path, line, column, rule.code, report.message, fix))
+                findings.append(Finding(path, line, column, rule.code, report.message, end_line, end_column, fix))
     except RecursionError:
         raise LintError("too deeply nested to analyse") from None
     except Exception as error:  # a bug of ours must not take down the run over the other files

@@ -55,8 +55,8 @@ def sarif(findings) -> str:
         "message": {"text": f.message},
         "locations": [{"physicalLocation": {
             "artifactLocation": {"uri": f.path.replace("\\", "/")},
-            "region": {"startLine": f.line, "startColumn": f.column + 1,
-                       "endLine": f.line, "endColumn": f.column + 2},
+            "region": {"startLine": f.line, "startColumn": f.column + 1, "endLine": max(f.end_line, f.line),
+                       "endColumn": f.end_column + 1 if f.end_line else f.column + 2},
         }}],
     } for f in findings]
     log = {

@@ -81,6 +81,9 @@ def test_sarif_format(project):
     assert {r["id"] for r in run["tool"]["driver"]["rules"]} >= {"PTL101", "PTL102", "PTL105"}
     region = run["results"][0]["locations"][0]["physicalLocation"]["region"]
     assert (run["results"][0]["ruleId"], region["startLine"], region["startColumn"]) == ("PTL101", 13, 28)
+    assert (region["endLine"], region["endColumn"]) == (13, 38)  # the end of `self.table`
+    assert all(r["shortDescription"]["text"] and r["fullDescription"]["text"] and r["helpUri"]
+               for r in run["tool"]["driver"]["rules"])
 
 
 @pytest.mark.parametrize("options, codes", [
