@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import difflib
-import io
 import os
 import sys
-import tokenize
 from concurrent.futures import ProcessPoolExecutor
 
 from . import __version__
 from .config import Config, ConfigError, build_config, find_settings
 from .cache import ResultCache
-from .engine import Finding, LintError, apply_fixes, lint_bytes, read_file
+from .engine import Finding, LintError, lint_bytes, read_file
 from .formats import FORMATS
 from .rules import ALL_RULES, RULES_BY_CODE
 
@@ -82,21 +79,6 @@ def run(files: list[str], config: Config, jobs: int, cache: ResultCache | None):
     return [_lint_one(job) for job in work]
 
 
-def _fix_file(path: str, findings: list[Finding], config: Config, write: bool) -> tuple[list[Finding], str]:
-    """Apply the safe fixes of one file: the findings left afterwards (re-linted) and the diff."""
-    data = read_file(path)
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    original = data.decode(encoding)
-    fixed, _count = apply_fixes(original, findings)
-    diff = "".join(difflib.unified_diff(original.splitlines(keepends=True), fixed.splitlines(keepends=True),
-                                        f"a/{path}", f"b/{path}"))
-    if not write:
-        return findings, diff
-    with open(path, "w", encoding=encoding, newline="") as handle:
-        handle.write(fixed)
-    return lint_bytes(fixed.encode(encoding), path, config), diff
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pytree-lint",
@@ -113,9 +95,6 @@ def _parser() -> argparse.ArgumentParser:
                              "(e.g. mylib.fields.static_field): their fields are judged as static fields")
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
                         help="parallel processes (default: the number of cores)")
-    parser.add_argument("--fix", action="store_true",
-                        help="apply the safe fixes (those that cannot change behaviour) and report what is left")
-    parser.add_argument("--diff", action="store_true", help="print the safe fixes as a diff, write nothing")
     parser.add_argument("--no-cache", action="store_true",
                         help="do not read or write the result cache (kept in the user cache directory)")
     parser.add_argument("--version", action="version", version=f"pytree-lint {__version__}")
@@ -152,20 +131,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     files, problems = collect_files(options.paths, config)
     findings = []
-    fixing = options.fix or options.diff
-    cache = None if options.no_cache or fixing else ResultCache(config)  # cached results carry no fixes
-    diffs = []
+    cache = None if options.no_cache else ResultCache(config)
     for path, found, error in run(files, config, options.jobs, cache):
+        findings.extend(found)
         if error is not None:
             problems.append((path, error))
-        if fixing and any(f.fix for f in found):
-            found, diff = _fix_file(path, found, config, write=options.fix)
-            diffs.append(diff)
-        findings.extend(found)
     findings.sort()
-    if options.diff:
-        sys.stdout.write("".join(diffs))
-        return 2 if problems else (1 if diffs else 0)
     sys.stdout.write(FORMATS[options.format](findings))
     for path, reason in sorted(problems):
         print(f"{path}: error: {reason}", file=sys.stderr)

@@ -32,8 +32,6 @@ class Finding:
     message: str
     end_line: int = field(default=0, compare=False)  # where the reported expression ends (SARIF regions)
     end_column: int = field(default=0, compare=False)
-    # A safe fix: ((start line, start column), (end line, end column)) of the source to replace, and the text.
-    fix: tuple[tuple[tuple[int, int], tuple[int, int]], str] | None = field(default=None, compare=False)
 
 
 class LintError(Exception):
@@ -108,11 +106,7 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
         for rule in rules:
             for report in rule.check(analysis):
                 (line, column), (end_line, end_column) = analysis.span(report.node) or ((1, 0), (1, 0))
-                fix = None
-                if report.fix is not None:
-                    span = analysis.span(report.fix[0])
-                    fix = (span, report.fix[1]) if span is not None else None
-                findings.append(Finding(path, line, column, rule.code, report.message, end_line, end_column, fix))
+                findings.append(Finding(path, line, column, rule.code, report.message, end_line, end_column))
     except RecursionError:
         raise LintError("too deeply nested to analyse") from None
     except Exception as error:  # a bug of ours must not take down the run over the other files
@@ -152,24 +146,3 @@ def lint_bytes(data: bytes, path: str, config: Config = DEFAULT_CONFIG) -> list[
         raise LintError("not a Python source file (it contains NUL bytes)")
     text = decode(data)
     return suppressed(text, lint_source(text, path, config))
-
-
-def apply_fixes(text: str, findings: list[Finding]) -> tuple[str, int]:
-    """`text` with the findings' safe fixes applied (overlapping ones skipped), and how many were."""
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
-
-    def offset(position: tuple[int, int]) -> int:
-        return starts[position[0] - 1] + position[1]
-
-    edits = sorted({(offset(f.fix[0][0]), offset(f.fix[0][1]), f.fix[1]) for f in findings if f.fix})
-    applied, end_of_last = [], -1
-    for start, end, replacement in edits:
-        if start >= end_of_last:
-            applied.append((start, end, replacement))
-            end_of_last = end
-    for start, end, replacement in reversed(applied):
-        text = text[:start] + replacement + text[end:]
-    return text, len(applied)

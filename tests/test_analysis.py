@@ -49,6 +49,7 @@ def test_keyword_arguments_and_call_form_of_the_class_decorator():
             def __init__(self, x):
                 self.x = x
                 self.table = np.arange(3)
+                self.sizes = [1]
 
             def tree_flatten(self):
                 return (self.x,), self.table
@@ -63,9 +64,9 @@ def test_keyword_arguments_and_call_form_of_the_class_decorator():
             pass
 
         jax.tree_util.register_pytree_node(
-            unflatten_func=lambda a, c: Other(*c), flatten_func=lambda o: ((o.x,), [o.x]), nodetype=Other)
+            unflatten_func=lambda a, c: Other(*c), flatten_func=lambda o: ((o.x,), o.sizes), nodetype=Other)
     """
-    assert codes(source) == [(11, "PTL101"), (23, "PTL102")]
+    assert codes(source) == [(12, "PTL101"), (24, "PTL102")]
 
 
 def test_relative_imports_and_project_modules_are_not_jax():
@@ -203,6 +204,8 @@ def test_odd_code_does_not_crash():
         import jax
         from jax.tree_util import register_pytree_node
 
+        LAYERS = [1]
+
         class A(B): pass
         class B(A): pass
 
@@ -227,12 +230,12 @@ def test_odd_code_does_not_crash():
             @jax.tree_util.register_pytree_node_class
             class Inner:
                 def tree_flatten(self):
-                    return (), [1]
+                    return (), LAYERS
             match Inner:
                 case _:
                     pass
     """
-    assert codes(source) == [(29, "PTL102")]
+    assert codes(source) == [(31, "PTL102")]
 
 
 def test_files_without_registrations_are_not_parsed():

@@ -23,6 +23,7 @@ class AuxSite:
     report_node: cst.CSTNode
     evidence: list[Evidence]
     subject: str  # "aux_data of `Box`", "static field `Box.table`"
+    held_by_instance: bool = False  # a static field or a static object: the value lives on the instance
 
     def first(self, kind: Kind, include_shared: bool = False) -> Evidence | None:
         for evidence in self.evidence:
@@ -82,10 +83,10 @@ class AuxSiteFinder:
                     evidence = [e for e in self.inference.attribute(cls, static.name, static.name)
                                 if not isinstance(e.node, cst.AugAssign)]
                     found.append(AuxSite(registration, static.declaration, evidence,
-                                         f"static field `{cls.name}.{static.name}` ({static.how})"))
+                                         f"static field `{cls.name}.{static.name}` ({static.how})", True))
             if registration.mechanism == "register_static" and cls is not None:
                 found.append(AuxSite(registration, registration.node, self._static_instances(registration),
-                                     f"`{cls.name}` (registered static: the whole object is aux_data)"))
+                                     f"`{cls.name}` (registered static: the whole object is aux_data)", True))
         return found
 
     def _flatten_sites(self, registration: Registration, function: FunctionInfo) -> list[AuxSite]:

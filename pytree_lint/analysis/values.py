@@ -40,6 +40,12 @@ class Evidence:
     def through(self, via: str, relation: str, node: cst.CSTNode) -> Evidence:
         return replace(self, trail=(Hop(via, relation, node), *self.trail))
 
+    @property
+    def held_outside(self) -> bool:
+        """The value is held beyond the expression that made it: by an attribute (`self.x`) or a
+        module-level name; not a container a flatten function builds afresh on every call."""
+        return self.shared or any("." in hop.via for hop in self.trail)
+
 
 @dataclass(frozen=True)
 class Context:

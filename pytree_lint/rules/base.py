@@ -22,9 +22,6 @@ REGISTRATION_TRIGGERS = ("register_pytree", "register_dataclass", "register_stat
 class Report:
     node: cst.CSTNode
     message: str
-    # A safe fix: the node to replace and its replacement source. Safe means it cannot change what the
-    # program does; a rule offers nothing rather than an unsafe fix.
-    fix: tuple[cst.CSTNode, str] | None = None
 
 
 class Rule:

@@ -2,8 +2,8 @@
 
 What it does:
     Finds a list, dict or set (a display, a comprehension, `list()`/`dict()`/`set()`/`sorted()`,
-    `.tolist()`, or an attribute assigned or annotated as one) that reaches a pytree's aux_data or a
-    static field.
+    `.tolist()`, or an annotation) held by an attribute, a static field or a module-level name, that
+    reaches a pytree's aux_data.
 
 Why is this bad:
     aux_data is part of the key under which `jax.jit` caches the compiled function. JAX raises nothing:
@@ -21,37 +21,16 @@ Use instead:
     `tuple(sorted(d.items()))`.
 
 Known limits:
-    Containers built outside the module, or passed in unannotated, are not followed.
-
-Fix (safe):
-    A list or set built in the flatten function's `return` itself is made immutable (`[a, b]` to
-    `(a, b)`, `list(x)` to `tuple(x)`, `{a}` to `frozenset({a})`): nothing else holds that object.
-    A container stored on the instance is not changed, since other code may append to it.
+    A container that the flatten function builds afresh (`return children, [self.n]`) is not
+    reported: no other code holds it, so nothing can mutate it after the call (measured: even when
+    unflatten stores it, later outputs do not share it). Containers built outside the module, or
+    passed in unannotated, are not followed.
 """
 
 from __future__ import annotations
 
 from ..analysis.kinds import Kind
 from .base import Report, Rule
-
-
-def immutable_replacement(node, code) -> str | None:
-    """The source of an immutable equivalent of a list or set built in place, or None."""
-    import libcst as cst
-
-    if isinstance(node, cst.List):
-        elements = list(node.elements)
-        if len(elements) == 1 and not isinstance(elements[0].comma, cst.Comma):
-            elements[0] = elements[0].with_changes(comma=cst.Comma())
-        return code(cst.Tuple(elements=elements, lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
-    if isinstance(node, cst.ListComp):
-        return f"tuple({code(cst.GeneratorExp(node.elt, node.for_in, lpar=[], rpar=[]))})"
-    if isinstance(node, (cst.Set, cst.SetComp)):
-        return f"frozenset({code(node)})"
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("list", "sorted"):
-        inner = code(node) if node.func.value == "sorted" else code(node.with_changes(func=cst.Name("tuple")))
-        return f"tuple({inner})" if node.func.value == "sorted" else inner
-    return None
 
 
 class MutableAuxData(Rule):
@@ -61,14 +40,11 @@ class MutableAuxData(Rule):
 
     def check(self, analysis):
         for site in analysis.aux_sites:
-            evidence = site.first(Kind.MUTABLE, include_shared=True)
+            evidence = next((e for e in site.evidence if e.kind is Kind.MUTABLE
+                             and (site.held_by_instance or e.held_outside)), None)
             if evidence is not None:
-                fix = None
-                if evidence.node is site.report_node and not evidence.trail:
-                    replacement = immutable_replacement(evidence.node, analysis.module.code_for_node)
-                    fix = (evidence.node, replacement) if replacement is not None else None
                 yield Report(site.report_node,
                              f"mutable {evidence.what.removeprefix('a ').removeprefix('an ')} in "
                              f"{site.subject}: {analysis.origin(evidence)}; jit caches the compiled call "
                              "under this object, so mutating it later silently returns stale results "
-                             "(use a tuple or frozenset)", fix)
+                             "(use a tuple or frozenset)")
