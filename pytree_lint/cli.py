@@ -66,7 +66,7 @@ def _lint_one(job: tuple[str, Config, ResultCache | None]):
     except LintError as failure:
         error = str(failure)
     if cache is not None:
-        rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column] for f in findings]
+        rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.target] for f in findings]
         cache.put(key, {"findings": rows, "error": error})
     return path, findings, error
 
@@ -83,7 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pytree-lint",
         description="Find JAX pytree misuse: arrays, mutable or volatile values in aux_data and static fields.",
-        epilog="Also: `pytree-lint rules` lists the rules, `pytree-lint rule PTL101` prints one's documentation.")
+        epilog="Also: `pytree-lint verify PATH...` runs each finding under jax.jit to confirm it; "
+               "`pytree-lint rules` lists the rules, `pytree-lint rule PTL101` prints one's documentation.")
     parser.add_argument("paths", nargs="*", default=["."], help="files and folders to lint (default: .)")
     parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="output format")
     parser.add_argument("--select", help="comma-separated codes or prefixes to report (default: PTL)")
@@ -118,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in ("rule", "rules"):
         return _print_rules(argv)
+    if argv and argv[0] == "verify":
+        from .verify import main as verify_main
+        return verify_main(argv[1:])
     parser = _parser()
     options = parser.parse_args(argv)
     if options.jobs < 1:

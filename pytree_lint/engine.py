@@ -32,6 +32,7 @@ class Finding:
     message: str
     end_line: int = field(default=0, compare=False)  # where the reported expression ends (SARIF regions)
     end_column: int = field(default=0, compare=False)
+    target: str | None = field(default=None, compare=False)  # the registered class, for `pytree-lint verify`
 
 
 class LintError(Exception):
@@ -106,7 +107,8 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
         for rule in rules:
             for report in rule.check(analysis):
                 (line, column), (end_line, end_column) = analysis.span(report.node) or ((1, 0), (1, 0))
-                findings.append(Finding(path, line, column, rule.code, report.message, end_line, end_column))
+                findings.append(Finding(path, line, column, rule.code, report.message, end_line, end_column,
+                                        report.target))
     except RecursionError:
         raise LintError("too deeply nested to analyse") from None
     except Exception as error:  # a bug of ours must not take down the run over the other files

@@ -185,6 +185,12 @@ class ClassInfo:
     def is_module_level(self) -> bool:
         return self.parent is None
 
+    @staticmethod
+    def name_of_cls(method: FunctionInfo) -> str | None:
+        """The name a classmethod calls its class by (its first parameter, usually `cls`)."""
+        parameters = [*method.node.params.posonly_params, *method.node.params.params]
+        return parameters[0].name.value if parameters else None
+
 
 @dataclass(eq=False)
 class CallSite:
@@ -239,6 +245,21 @@ class ModuleIndex:
                 if resolved is not None:
                     pending.append(resolved)
         return order
+
+    def constructor_calls(self, cls: ClassInfo) -> list[tuple[cst.Call, FunctionInfo]]:
+        """Calls that build a `cls` inside its own body: `cls(...)` in a classmethod, `Name(...)` anywhere."""
+        found = []
+        for site in self.calls:
+            method = site.scope
+            while isinstance(method, FunctionInfo) and method.cls is None:
+                method = method.parent
+            if not isinstance(method, FunctionInfo) or method.cls is not cls:
+                continue
+            func = site.node.func
+            by_cls = isinstance(func, cst.Name) and method.is_classmethod and func.value == cls.name_of_cls(method)
+            if by_cls or self.resolve_class(func) is cls:
+                found.append((site.node, method))
+        return found
 
     def find_method(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
         for owner in self.class_and_bases(cls):

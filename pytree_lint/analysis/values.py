@@ -382,6 +382,27 @@ class ValueInference:
         if param.default is not None:
             found.extend(replace(e, shared=True).through(name, "defaults to", param.default)
                          for e in self.infer(param.default, context))
+        function = context.function
+        if function is not None and function.cls is not None and function.name == "__init__":
+            position = next((i for i, p in enumerate(function.params) if p is param), None)
+            found.extend(self._constructor_arguments(function.cls, name, position and position - 1))
+        return found
+
+    def _constructor_arguments(self, cls: ClassInfo, name: str, position: int | None) -> list[Evidence]:
+        """What the class's own constructor calls (`cls(...)` in a classmethod, `Box(...)` in a method)
+        pass as the argument `name` (or positional argument `position`)."""
+        found = []
+        for call, method in self.index.constructor_calls(cls):
+            positional = [a for a in call.args if a.keyword is None]
+            if any(a.star for a in call.args):
+                continue
+            argument = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+            if argument is None and position is not None and position < len(positional):
+                argument = positional[position].value
+            if argument is not None:
+                instances = ((method.self_name, cls),) if method.self_name else ()
+                found.extend(e.through(name, f"is passed by `{method.name}()`", argument)
+                             for e in self.infer(argument, Context(method, instances)))
         return found
 
     def _attribute(self, expr: cst.Attribute, context: Context) -> list[Evidence]:
@@ -496,6 +517,8 @@ class ValueInference:
         declared = [owner.fields[attr] for owner in self.index.class_and_bases(cls) if attr in owner.fields]
         for class_field in declared[:1]:
             found.extend(self._field_default(class_field, cls))
+            if self.index.find_method(cls, "__init__") is None:  # a dataclass: fields are keyword arguments
+                found.extend(self._constructor_arguments(cls, attr, None))
             # The declared type speaks unless a value built per instance says otherwise.
             if class_field.annotation is not None and all(e.shared for e in found):
                 found.extend(e.through(_PLACEHOLDER, "is annotated", class_field.annotation)

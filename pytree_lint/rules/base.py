@@ -22,6 +22,7 @@ REGISTRATION_TRIGGERS = ("register_pytree", "register_dataclass", "register_stat
 class Report:
     node: cst.CSTNode
     message: str
+    target: str | None = None  # the registered class the finding is about (for the runtime verifier)
 
 
 class Rule:

@@ -46,4 +46,4 @@ class VolatileAuxData(Rule):
             if evidence is not None:
                 yield Report(site.report_node,
                              f"volatile {site.subject} ({evidence.what}): {analysis.origin(evidence)}; it is "
-                             "new for every instance, so every jitted call retraces and recompiles")
+                             "new for every instance, so every jitted call retraces and recompiles", target=site.target)

@@ -54,5 +54,6 @@ class IdentityComparedAuxData(Rule):
                     yield Report(site.report_node,
                                  f"{site.subject} is a new `{name}` per instance ({analysis.origin(evidence)}) "
                                  f"and `{name}` has no `__eq__`: equal objects compare unequal, so every new "
-                                 "instance retraces and recompiles (make it a frozen dataclass or NamedTuple)")
+                                 "instance retraces and recompiles (make it a frozen dataclass or NamedTuple)",
+                                 target=site.target)
                     break
