@@ -276,3 +276,31 @@ def test_only_assignments_before_a_use_reach_it():
                 return (self.betas,), self.kind
     """
     assert codes(source) == []
+
+
+def test_decorators_stacked_in_any_order():
+    source = """
+        import dataclasses
+        import functools
+        import jax
+        import numpy as np
+
+        def traced(cls):
+            return cls
+
+        @traced
+        @jax.tree_util.register_dataclass
+        @traced
+        @dataclasses.dataclass(frozen=True)
+        class A:
+            x: jax.Array
+            table: np.ndarray = dataclasses.field(metadata=dict(static=True))
+
+        @dataclasses.dataclass
+        @functools.partial(jax.tree_util.register_dataclass, data_fields=["x"], meta_fields=["names"])
+        @traced
+        class B:
+            x: jax.Array
+            names: list
+    """
+    assert codes(source) == [(16, "PTL101"), (23, "PTL102")]

@@ -56,6 +56,9 @@ BASES = {
     "numpyro.distributions.Distribution": NUMPYRO,
     "numpyro.distributions.distribution.Distribution": NUMPYRO,
 }
+# numpyro registers every subclass of its distributions, transforms and constraints (its own
+# `tree_flatten`, or the `pytree_aux_fields` of a Distribution).
+NUMPYRO_AUTO_REGISTERED = ("numpyro.distributions.",)
 # Field helpers: (keyword that carries the flag, metadata key it sets, its default) or fixed metadata.
 _FLAG_HELPERS = {
     "flax.struct.field": ("pytree_node", PYTREE_NODE, True),
@@ -187,7 +190,10 @@ class Frameworks:
         for base in cls.node.bases:
             if base.keyword is not None:
                 continue
-            convention = BASES.get(self.index.qualify(base.value) or "")
+            qualified = self.index.qualify(base.value) or ""
+            convention = BASES.get(qualified)
+            if convention is None and qualified.startswith(NUMPYRO_AUTO_REGISTERED):
+                convention = NUMPYRO  # every numpyro Distribution, Transform and Constraint subclass
             if convention is not None:
                 return convention, base.value
             parent = self.index.resolve_class(base.value)

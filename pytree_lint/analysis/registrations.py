@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .frameworks import STATIC, Frameworks, StaticDeclaration
+from .frameworks import NUMPYRO, STATIC, Frameworks, StaticDeclaration
 from .index import ClassInfo, FunctionInfo, ModuleIndex, Scope
 
 TREE_UTIL = "jax.tree_util."
@@ -101,8 +101,11 @@ class RegistrationFinder:
         if convention is not None:
             style, node = convention
             mechanism = self.index.qualify(node.func if isinstance(node, cst.Call) else node) or style
-            return [Registration(mechanism, node, cls,
-                                 static_fields=self.frameworks.static_fields(cls, style))]
+            registration = Registration(mechanism, node, cls, static_fields=self.frameworks.static_fields(cls, style))
+            if style == NUMPYRO:  # the class's own flatten, if it overrides the library's
+                registration.flatten = cls.methods.get("tree_flatten")
+                registration.unflatten = cls.methods.get("tree_unflatten")
+            return [registration]
         fields = self.frameworks.static_fields(cls, None)
         return [Registration("static-field helper", fields[0].declaration, cls, static_fields=fields)] if fields else []
 
