@@ -11,6 +11,28 @@ FIXTURES = Path(__file__).parent / "fixtures"
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")
 
 
+# A small module with two misuses on one line: an array (PTL101, column 28) and a list (PTL102, column 40).
+MISUSE_MODULE = """\
+import jax
+import numpy as np
+
+
+@jax.tree_util.register_pytree_node_class
+class Box:
+    def __init__(self, x):
+        self.x = x
+        self.table = np.arange(3)
+        self.sizes = [1, 2]
+
+    def tree_flatten(self):
+        return (self.x,), (self.table, self.sizes)
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+"""
+
+
 def fixture_files() -> list[Path]:
     return sorted(FIXTURES.rglob("*.py"))
 

@@ -10,27 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, MISUSE_MODULE
 
-BAD = textwrap.dedent("""\
-    import jax
-    import numpy as np
-
-
-    @jax.tree_util.register_pytree_node_class
-    class Box:
-        def __init__(self, x):
-            self.x = x
-            self.table = np.arange(3)
-            self.sizes = [1, 2]
-
-        def tree_flatten(self):
-            return (self.x,), (self.table, self.sizes)
-
-        @classmethod
-        def tree_unflatten(cls, aux, children):
-            return cls(*children)
-    """)
+BAD = MISUSE_MODULE
 
 
 def pytree_lint(*args: str, cwd) -> subprocess.CompletedProcess:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import textwrap
 
 from pytree_lint import lint_source
 
-from conftest import FIXTURES, fixture_files
+from conftest import FIXTURES, MISUSE_MODULE, fixture_files
 
 FLAKE8_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<column>\d+): (?P<code>PTL\d{3}) (?P<message>.*)$")
 
@@ -34,21 +33,7 @@ def test_flake8_matches_engine_on_every_fixture():
 
 
 def test_flake8_noqa_silences_only_the_named_code(tmp_path):
-    source = textwrap.dedent("""\
-        import jax
-        import numpy as np
-
-
-        @jax.tree_util.register_pytree_node_class
-        class Box:
-            def __init__(self, x):
-                self.x = x
-                self.table = np.arange(3)
-                self.sizes = [1, 2]
-
-            def tree_flatten(self):
-                return (self.x,), (self.table, self.sizes)  # noqa: PTL101
-        """)
+    source = MISUSE_MODULE.replace("(self.table, self.sizes)", "(self.table, self.sizes)  # noqa: PTL101")
     (tmp_path / "mod.py").write_text(source)
     result = run_flake8("--select", "PTL", "mod.py", cwd=tmp_path)
     assert [line.split(" ")[:2] for line in result.stdout.splitlines()] == [["mod.py:13:40:", "PTL102"]]

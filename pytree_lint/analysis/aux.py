@@ -31,9 +31,10 @@ class AuxSite:
         cls = self.registration.cls
         return cls.name if cls is not None else None
 
-    def first(self, kind: Kind, include_shared: bool = False) -> Evidence | None:
+    def first(self, kind: Kind) -> Evidence | None:
+        """The first evidence of `kind` for a value made per instance (not one module-level object)."""
         for evidence in self.evidence:
-            if evidence.kind is kind and (include_shared or not evidence.shared):
+            if evidence.kind is kind and not evidence.shared:
                 return evidence
         return None
 

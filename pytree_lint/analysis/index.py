@@ -129,13 +129,6 @@ class FunctionInfo:
     def return_statements(self) -> list[cst.Return]:
         return self._body_facts[1]
 
-    @property
-    def returns(self) -> list[cst.BaseExpression]:
-        """The values this function returns (a lambda's body; each `return x` of a def)."""
-        if isinstance(self.node, cst.Lambda):
-            return [self.node.body]
-        return [r.value for r in self.return_statements if r.value is not None]
-
 
 @dataclass(frozen=True, eq=False)
 class Binding:
@@ -181,10 +174,6 @@ class ClassInfo:
     def name(self) -> str:
         return self.node.name.value
 
-    @property
-    def is_module_level(self) -> bool:
-        return self.parent is None
-
     @staticmethod
     def name_of_cls(method: FunctionInfo) -> str | None:
         """The name a classmethod calls its class by (its first parameter, usually `cls`)."""
@@ -197,7 +186,6 @@ class CallSite:
     """A call made by a statement itself (`register(...)`, `Box = register(Box)`), with its scope."""
 
     node: cst.Call
-    dotted: str
     scope: Scope | None
 
 
@@ -432,7 +420,7 @@ class _Indexer:
         dotted = dotted_name(node.func)
         if dotted is None:
             return
-        self.index.calls.append(CallSite(node, dotted, self.scope))
+        self.index.calls.append(CallSite(node, self.scope))
         if dotted in ("object.__setattr__", "setattr") and len(node.args) >= 3:
             target, name, value = (a.value for a in node.args[:3])
             if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str):
