@@ -125,9 +125,17 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
                 or (aliases and _used_names(statement) & aliases)):
             pending.append(index)
     watched: set[str] = set()
+    registered: set[str] = set()
     for index in pending:
         if any(t in sources[index] for t in instantiated_triggers):
             watched.update(_registered_classes(statements[index], instantiated_triggers))
+        if isinstance(statements[index], ast.ClassDef):
+            registered.add(statements[index].name)
+        registered.update(_registered_classes(statements[index], (*triggers, *aliases)))
+    # Module-level statements that build a registered class show the values its fields receive.
+    pending.extend(index for index, statement in enumerate(statements)
+                   if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Expr))
+                   and _used_names(statement) & registered)
     while pending:
         index = pending.pop()
         if index in keep:

@@ -304,3 +304,31 @@ def test_decorators_stacked_in_any_order():
             names: list
     """
     assert codes(source) == [(16, "PTL101"), (23, "PTL102")]
+
+
+def test_values_given_by_module_level_constructor_calls():
+    source = """
+        import jax
+        import jax.numpy as jnp
+        from jax.tree_util import register_pytree_node_class
+
+        @register_pytree_node_class
+        class Simple:
+            def __init__(self, x, y):
+                self.x = x
+                self.y = y
+
+            def tree_flatten(self):
+                return (self.y,), (self.x,)
+
+            @classmethod
+            def tree_unflatten(cls, aux, children):
+                return cls(aux[0], children[0])
+
+        def unrelated():
+            return Simple(jnp.zeros(3), 1.0)  # inside a function: not followed (and not parsed)
+
+        a = Simple(x=(1, 2), y=jnp.ones(4))
+    """
+    assert codes(source) == []
+    assert codes(source + "b = Simple(jnp.array([1, 2]), jnp.ones(4))\n") == [(14, "PTL101")]

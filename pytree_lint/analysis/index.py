@@ -234,10 +234,15 @@ class ModuleIndex:
                     pending.append(resolved)
         return order
 
-    def constructor_calls(self, cls: ClassInfo) -> list[tuple[cst.Call, FunctionInfo]]:
-        """Calls that build a `cls` inside its own body: `cls(...)` in a classmethod, `Name(...)` anywhere."""
+    def constructor_calls(self, cls: ClassInfo) -> list[tuple[cst.Call, FunctionInfo | None]]:
+        """Calls that build a `cls` in its own body (`cls(...)` in a classmethod, `Name(...)` in a method)
+        or at module level (`box = Box(...)`), with the method that makes them (None: module level)."""
         found = []
         for site in self.calls:
+            if site.scope is None:
+                if self.resolve_class(site.node.func) is cls:
+                    found.append((site.node, None))
+                continue
             method = site.scope
             while isinstance(method, FunctionInfo) and method.cls is None:
                 method = method.parent

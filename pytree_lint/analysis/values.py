@@ -389,8 +389,8 @@ class ValueInference:
         return found
 
     def _constructor_arguments(self, cls: ClassInfo, name: str, position: int | None) -> list[Evidence]:
-        """What the class's own constructor calls (`cls(...)` in a classmethod, `Box(...)` in a method)
-        pass as the argument `name` (or positional argument `position`)."""
+        """What the constructor calls in the class's body or at module level (see
+        ModuleIndex.constructor_calls) pass as the argument `name` (or positional argument `position`)."""
         found = []
         for call, method in self.index.constructor_calls(cls):
             positional = [a for a in call.args if a.keyword is None]
@@ -399,10 +399,16 @@ class ValueInference:
             argument = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
             if argument is None and position is not None and position < len(positional):
                 argument = positional[position].value
-            if argument is not None:
+            if argument is None:
+                continue
+            if method is None:
+                relation, context = "is given", MODULE_CONTEXT
+            else:
                 instances = ((method.self_name, cls),) if method.self_name else ()
-                found.extend(e.through(name, f"is passed by `{method.name}()`", argument)
-                             for e in self.infer(argument, Context(method, instances)))
+                relation, context = f"is given by `{method.name}()`", Context(method, instances)
+            # A value passed at module level is still one per instance: not `shared`.
+            found.extend(replace(e, shared=False).through(name, relation, argument)
+                         for e in self.infer(argument, context))
         return found
 
     def _attribute(self, expr: cst.Attribute, context: Context) -> list[Evidence]:
