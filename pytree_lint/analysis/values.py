@@ -107,6 +107,9 @@ VOLATILE_CALLS = frozenset({
     "time.monotonic_ns", "time.process_time", "datetime.datetime.now", "datetime.datetime.utcnow",
     "datetime.now", "datetime.utcnow", "datetime.datetime.today", "uuid.uuid1", "uuid.uuid3",
     "uuid.uuid4", "uuid.uuid5", "os.urandom", "itertools.count", "functools.partial",
+    # JAX transformations return a new function object, compared by identity, on every call.
+    "jax.jit", "jax.vmap", "jax.pmap", "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev",
+    "jax.hessian", "jax.checkpoint", "jax.remat", "jax.custom_jvp", "jax.custom_vjp",
 })
 VOLATILE_MODULES = ("random.", "secrets.")
 # Attributes that are plain hashable metadata of an array.

@@ -2,8 +2,9 @@
 
 What it does:
     Finds aux_data that is different on every flatten or on every instance: `id(...)`, `object()`,
-    `time.time()`, `uuid.uuid4()`, the `random` module, a lambda, nested function or `functools.partial`
-    built per instance, or an attribute that a method other than the constructor keeps changing
+    `time.time()`, `uuid.uuid4()`, the `random` module, a lambda, nested function, `functools.partial`
+    or JAX transformation (`jax.jit(f)`, `jax.grad(f)`: a new function object each time) built per
+    instance, or an attribute that a method other than the constructor keeps changing
     (`self.step += 1`).
 
 Why is this bad:
