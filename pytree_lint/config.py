@@ -16,15 +16,22 @@ class ConfigError(ValueError):
     """A bad option value; the message says which and why."""
 
 
+# Every code of the public contract (spec.md), built or not: selecting one that has no rule yet is no error.
+CONTRACT_CODES = ("PTL101", "PTL102", "PTL103", "PTL104", "PTL105", "PTL201", "PTL202", "PTL203", "PTL301",
+                  "PTL302", "PTL303", "PTL304", "PTL305", "PTL306", "PTL307", "PTL401", "PTL402", "PTL403",
+                  "PTL404")
+
+
 def parse_codes(value: str | list[str] | tuple[str, ...] | None, option: str) -> tuple[str, ...]:
     """`PTL101,PTL2` -> ("PTL101", "PTL2"); every entry must be a PTL code or a prefix of codes."""
     if value is None:
         return ()
     items = value if isinstance(value, (list, tuple)) else re.split(r"[,\s]+", value)
     codes = tuple(item.strip().upper() for item in items if item.strip())
+    known = (*RULES_BY_CODE, *CONTRACT_CODES)
     for code in codes:
-        if not CODE_PREFIX.match(code) or not any(known.startswith(code) for known in RULES_BY_CODE):
-            raise ConfigError(f"{option}: unknown rule code {code!r} (known: {', '.join(RULES_BY_CODE)})")
+        if not CODE_PREFIX.match(code) or not any(k.startswith(code) for k in known):
+            raise ConfigError(f"{option}: unknown rule code {code!r} (known: {', '.join(CONTRACT_CODES)})")
     return codes
 
 
@@ -127,6 +134,9 @@ def build_config(settings: tuple[str, dict] | None, *, select=None, ignore=None,
                 raise ConfigError(f"{path}: unknown key {key!r} in pytree-lint settings "
                                   f"(known: {', '.join(SETTINGS_KEYS)})")
             values[normalised] = _as_list(value, f"{path}: {key}")
+        # A path pattern in a config file is relative to that file, wherever the command runs from.
+        values["exclude"] = [os.path.join(os.path.dirname(path), p.strip()) if "/" in p else p
+                             for p in values.get("exclude", [])]
     for key, value in (("select", select), ("ignore", ignore), ("extend-select", extend_select),
                        ("exclude", exclude), ("static-field-functions", static_field_functions)):
         if value is not None:

@@ -6,13 +6,15 @@ import io
 import re
 import tokenize
 
+from .slicing import python_lines
+
 # flake8's own pattern (flake8/defaults.py).
 NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 
 
 def _logical_lines(text: str) -> dict[int, str]:
     """Line number -> the text of the whole logical line around it, as flake8 searches for noqa."""
-    lines = text.splitlines(keepends=True)
+    lines = python_lines(text)
     mapping: dict[int, str] = {}
     first, last = len(lines) + 2, -1
     try:
@@ -25,7 +27,7 @@ def _logical_lines(text: str) -> dict[int, str]:
                 mapping.update(dict.fromkeys(range(first, last + 1), joined))
                 first, last = len(lines) + 2, -1
     except (tokenize.TokenError, SyntaxError):
-        return {number: line for number, line in enumerate(lines, start=1)}
+        return dict(enumerate(lines, start=1))
     return mapping
 
 

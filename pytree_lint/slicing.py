@@ -10,7 +10,14 @@ becomes blank lines: line and column numbers stay those of the original file.
 from __future__ import annotations
 
 import ast
+import io
 import warnings
+
+
+def python_lines(text: str) -> list[str]:
+    """The lines of `text` as Python numbers them: split at \\n, \\r\\n and \\r only (`str.splitlines`
+    also splits at form feeds and Unicode separators, which would shift every later line)."""
+    return io.StringIO(text, newline="").readlines()
 
 
 def _first_line(statement: ast.stmt) -> int:
@@ -108,7 +115,7 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     Raises SyntaxError when `text` is not valid Python.
     """
     tree = tree if tree is not None else parse_ast(text)
-    lines = text.splitlines(keepends=True)
+    lines = python_lines(text)
     statements = tree.body
     spans = [(_first_line(s), s.end_lineno or s.lineno) for s in statements]
     sources = ["".join(lines[start - 1:end]) for start, end in spans]

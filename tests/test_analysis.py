@@ -334,3 +334,86 @@ def test_values_given_by_module_level_constructor_calls():
     second = "\n        b = Simple(jnp.array([1, 2]), jnp.ones(4))"
     with_array = source.replace("a = Simple(x=(1, 2), y=jnp.ones(4))", "a = Simple(x=(1, 2), y=jnp.ones(4))" + second)
     assert codes(with_array) == [(13, "PTL101")]  # the flatten's return
+
+
+@pytest.mark.parametrize("header, aux, expected", [
+    # A star import does not make builtins library functions.
+    ("from jax.numpy import *", "(int(self.x.shape[0]), tuple(self.sizes), str(self.x.dtype))", []),
+    ("from jax.tree_util import *", "(self.sizes, id(self))", ["PTL102", "PTL103"]),
+    # NumPy reductions without an axis are NumPy scalars; with one they are arrays.
+    ("import numpy as np", "(np.max(np.abs(self.w)), np.count_nonzero(self.w))", []),
+    ("import numpy as np", "(np.max(self.w, axis=0),)", ["PTL101"]),
+    # A copy is what it copies.
+    ("import copy", "(copy.deepcopy(self.shape), copy.copy(self.sizes))", ["PTL102"]),
+    # Conversions keep what makes a value volatile, and tuples keep their arrays.
+    ("import uuid, time", "(str(uuid.uuid4()), f'layer-{id(self)}', int(time.time()))",
+     ["PTL103", "PTL103", "PTL103"]),
+    ("import numpy as np", "(tuple(np.asarray(v) for v in self.sizes),)", ["PTL101"]),
+])
+def test_values_inside_conversions_and_star_imports(header, aux, expected):
+    source = f"""
+        import jax
+        {header}
+
+        @jax.tree_util.register_pytree_node_class
+        class Box:
+            def __init__(self, x):
+                self.x = x
+                self.w = x * 2
+                self.sizes = list((1, 2))  # the builtin `list`, whatever a star import brings
+                self.shape = (1, 2)
+
+            def tree_flatten(self):
+                return (self.x,), {aux}
+    """
+    source = source.replace("self.w = x * 2", "self.w = np.ones(3)") if "numpy" in header else source
+    assert [code for _, code in codes(source)] == expected
+
+
+def test_lines_are_counted_as_python_counts_them():
+    source = "import jax\nimport numpy as np\nSEP = '\u2028'\n\x0c\n" + textwrap.dedent("""\
+        @jax.tree_util.register_pytree_node_class
+        class Box:
+            def __init__(self):
+                self.table = np.arange(3)
+
+            def tree_flatten(self):
+                return (), self.table
+        """)
+    assert [(f.line, f.code) for f in lint_source(source)] == [(11, "PTL101")]
+
+
+def test_array_equality_in_static_and_isinstance_guarded_eq():
+    source = """
+        import jax
+        import numpy as np
+
+        @jax.tree_util.register_static
+        class Table:
+            def __init__(self, values):
+                self.values = np.asarray(values)
+
+            def __eq__(self, other):
+                return isinstance(other, Table) and self.values == other.values
+
+            def __hash__(self):
+                return 0
+    """
+    assert codes(source) == [(11, "PTL105")]
+
+
+def test_flatten_lambda_delegating_to_a_method():
+    source = """
+        import jax
+        import numpy as np
+
+        class Box:
+            def __init__(self):
+                self.table = np.arange(3)
+
+            def tree_flatten(self):
+                return (), self.table
+
+        jax.tree_util.register_pytree_node(Box, lambda b: b.tree_flatten(), lambda aux, ch: Box())
+    """
+    assert codes(source) == [(10, "PTL101")]

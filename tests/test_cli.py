@@ -224,3 +224,14 @@ def test_bad_static_field_function_name(tmp_path):
     result = pytree_lint("--static-field-functions", "not a name", cwd=tmp_path)
     assert result.returncode == 2
     assert "is not a dotted function name" in result.stderr
+
+
+def test_config_exclude_is_relative_to_the_config_file(project):
+    (project / "pyproject.toml").write_text('[tool.pytree-lint]\nexclude = ["pkg/box.py"]\n')
+    assert pytree_lint(".", cwd=project).returncode == 0
+    assert pytree_lint(".", cwd=project / "pkg").returncode == 0  # run from below the config file
+
+
+def test_codes_of_rules_not_built_yet_can_be_named(project):
+    assert pytree_lint("--ignore", "PTL201,PTL4", cwd=project).returncode == 1
+    assert pytree_lint("--select", "PTL3", cwd=project).returncode == 0

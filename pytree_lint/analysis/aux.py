@@ -109,9 +109,10 @@ class AuxSiteFinder:
         return sites
 
     def _static_instances(self, registration: Registration) -> list[Evidence]:
-        """A `register_static` class built inside a function is a new aux object on every call."""
+        """A `register_static` class built inside a function (or lambda) is a new aux object on every call."""
         cls = registration.cls
         for call, in_function in self.index.all_calls:
             if in_function and self.index.resolve_class(call.func) is cls:
                 return [Evidence(Kind.INSTANCE, call, f"a new `{cls.name}`", cls=cls, constructed=True)]
-        return []
+        # Built nowhere in a function here: still the aux_data class (its `__eq__` matters, PTL105).
+        return [Evidence(Kind.INSTANCE, registration.node, f"a `{cls.name}`", cls=cls)]

@@ -102,12 +102,23 @@ class ClassSemantics:
         found = []
         for statement in method.return_statements:
             context = Context(method, names, statement)
-            value = statement.value
-            if not isinstance(value, cst.Comparison):
-                continue
-            if not all(isinstance(c.operator, (cst.Equal, cst.NotEqual)) for c in value.comparisons):
-                continue
-            arrays = [e for e in self.inference.infer(value.left, context) if e.kind is Kind.ARRAY]
-            if arrays:
-                found.append(ArrayComparison(statement, value, arrays[0]))
+            for value in _returned_comparisons(statement.value):
+                if not all(isinstance(c.operator, (cst.Equal, cst.NotEqual)) for c in value.comparisons):
+                    continue
+                arrays = [e for e in self.inference.infer(value.left, context) if e.kind is Kind.ARRAY]
+                if arrays:
+                    found.append(ArrayComparison(statement, value, arrays[0]))
+                    break
         return found
+
+
+def _returned_comparisons(value: cst.BaseExpression | None):
+    """Comparisons whose result is the returned value: `a == b`, the right side of `isinstance(...) and
+    a == b` (the value of `x and y` is `y` when `x` holds), either branch of a conditional expression."""
+    if isinstance(value, cst.Comparison):
+        yield value
+    elif isinstance(value, cst.BooleanOperation):
+        yield from _returned_comparisons(value.right)
+    elif isinstance(value, cst.IfExp):
+        yield from _returned_comparisons(value.body)
+        yield from _returned_comparisons(value.orelse)

@@ -229,7 +229,8 @@ class ModuleIndex:
                 continue
             order.append(current)
             for base in current.node.bases:
-                resolved = self.resolve_class(base.value)
+                expr = base.value.value if isinstance(base.value, cst.Subscript) else base.value  # `Base[T]`
+                resolved = self.resolve_class(expr)
                 if resolved is not None:
                     pending.append(resolved)
         return order
@@ -482,6 +483,9 @@ class _CallCollector(cst.CSTVisitor):
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.scopes.pop()
+
+    visit_Lambda = visit_FunctionDef
+    leave_Lambda = leave_FunctionDef
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append((node, bool(self.scopes)))

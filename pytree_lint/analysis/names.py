@@ -7,7 +7,12 @@ qualify to the same dotted name, while a local `def register_pytree_node` qualif
 
 from __future__ import annotations
 
+import builtins
+
 import libcst as cst
+
+# `from numpy import *` does not make `int` or `tuple` numpy's.
+BUILTIN_NAMES = frozenset(dir(builtins))
 
 # Private module paths that re-export the public API under another name.
 _CANONICAL_MODULES = {
@@ -104,7 +109,8 @@ class AliasTable:
         head, _, rest = dotted.partition(".")
         target = self._aliases.get(head)
         if target is None:
-            if len(self._star_modules) == 1 and head not in self._module_level_locals:
+            if (len(self._star_modules) == 1 and head not in self._module_level_locals
+                    and head not in BUILTIN_NAMES):
                 target = f"{self._star_modules[0]}.{head}"
             else:
                 return None

@@ -126,9 +126,9 @@ class RegistrationFinder:
                bound: dict[str, cst.BaseExpression], scope: Scope | None) -> Registration:
         registration = Registration(mechanism, node, cls)
         if mechanism in ("register_pytree_node", "register_pytree_with_keys"):
-            registration.flatten = self._function(bound.get("flatten_func"), scope)
-            registration.flatten_with_keys = self._function(
-                bound.get("flatten_with_keys_func", bound.get("flatten_with_keys")), scope)
+            registration.flatten = self._delegate(self._function(bound.get("flatten_func"), scope), cls)
+            registration.flatten_with_keys = self._delegate(self._function(
+                bound.get("flatten_with_keys_func", bound.get("flatten_with_keys")), scope), cls)
             registration.unflatten = self._function(bound.get("unflatten_func"), scope)
         elif cls is not None and mechanism == "register_pytree_node_class":
             registration.flatten = self.index.find_method(cls, "tree_flatten")
@@ -140,6 +140,16 @@ class RegistrationFinder:
         elif cls is not None and mechanism == "register_dataclass":
             registration.static_fields = self._meta_fields(cls, bound.get("meta_fields"))
         return registration
+
+    def _delegate(self, function: FunctionInfo | None, cls: ClassInfo | None) -> FunctionInfo | None:
+        """`lambda m: m.tree_flatten()` stands for the method it calls."""
+        if function is None or cls is None or not isinstance(function.node, cst.Lambda) or not function.params:
+            return function
+        body, param = function.node.body, function.params[0].name.value
+        if (isinstance(body, cst.Call) and not body.args and isinstance(body.func, cst.Attribute)
+                and isinstance(body.func.value, cst.Name) and body.func.value.value == param):
+            return self.index.find_method(cls, body.func.attr.value) or function
+        return function
 
     def _function(self, expr: cst.BaseExpression | None, scope: Scope | None) -> FunctionInfo | None:
         """The def or lambda a registration argument names: `f`, `lambda`, `Cls.method`."""

@@ -100,7 +100,13 @@ SAFE_BUILTINS = frozenset({
 })
 MUTABLE_CALLS = frozenset({
     "collections.OrderedDict", "collections.defaultdict", "collections.deque", "collections.Counter",
-    "copy.copy", "copy.deepcopy",
+})
+COPY_CALLS = frozenset({"copy.copy", "copy.deepcopy"})  # a copy is what it copies
+# Reductions that give a NumPy scalar (hashable, compared by value) unless an axis keeps an array.
+NUMPY_REDUCTIONS = frozenset({
+    "sum", "prod", "max", "min", "amax", "amin", "mean", "median", "std", "var", "any", "all", "ptp",
+    "argmax", "argmin", "count_nonzero", "average", "nansum", "nanmax", "nanmin", "nanmean", "linalg.norm",
+    "linalg.det", "trace", "dot", "vdot", "inner",
 })
 VOLATILE_CALLS = frozenset({
     "time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns", "time.monotonic",
@@ -199,7 +205,12 @@ class ValueInference:
         key = (id(cls), attr)
         if key not in self._attribute_cache:
             self._attribute_cache[key] = []  # guards recursion through self-referencing classes
-            self._attribute_cache[key] = self._attribute_sources(cls, attr)
+            # A fresh depth budget: what is cached must not depend on how deep the first asker was.
+            outer, self._active = self._active, set()
+            try:
+                self._attribute_cache[key] = self._attribute_sources(cls, attr)
+            finally:
+                self._active = outer
         return [_rename(e, via) for e in self._attribute_cache[key]]
 
     def annotation(self, annotation: cst.BaseExpression) -> list[Evidence]:
@@ -280,8 +291,11 @@ class ValueInference:
             return self._attribute(expr, context)
         if isinstance(expr, cst.Call):
             return self._call(expr, context)
-        if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString,
-                             cst.ConcatenatedString, cst.FormattedString)):
+        if isinstance(expr, cst.FormattedString):
+            volatile = [e for part in expr.parts if isinstance(part, cst.FormattedStringExpression)
+                        for e in self.infer(part.expression, context) if e.kind is Kind.VOLATILE]
+            return volatile or [Evidence(Kind.SAFE, expr, "a string")]
+        if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString)):
             return [Evidence(Kind.SAFE, expr, "a literal")]
         if isinstance(expr, cst.Tuple):
             return self._elements(expr.elements, context)
@@ -388,7 +402,9 @@ class ValueInference:
         function = context.function
         if function is not None and function.cls is not None and function.name == "__init__":
             position = next((i for i, p in enumerate(function.params) if p is param), None)
-            found.extend(self._constructor_arguments(function.cls, name, position and position - 1))
+            if position != 0:  # position 0 is `self`
+                found.extend(self._constructor_arguments(function.cls, name,
+                                                         None if position is None else position - 1))
         return found
 
     def _constructor_arguments(self, cls: ClassInfo, name: str, position: int | None) -> list[Evidence]:
@@ -454,16 +470,28 @@ class ValueInference:
         if name in ("id", "object") and (name == "id" or not expr.args):
             return [Evidence(Kind.VOLATILE, expr, f"`{name}()`")]
         if name in SAFE_BUILTINS:
-            if name == "tuple" and expr.args and isinstance(expr.args[0].value, (cst.List, cst.Tuple)):
-                return self._elements(expr.args[0].value.elements, context)
-            return [Evidence(Kind.SAFE, expr, f"`{name}(...)`")]
+            # A conversion is hashable, but keeps what makes its input volatile (`str(uuid4())`), and a
+            # tuple keeps the arrays it is built from (`tuple(np.asarray(v) for v in vs)`).
+            kept = (Kind.VOLATILE, Kind.ARRAY) if name in ("tuple", "frozenset") else (Kind.VOLATILE,)
+            inner = [e for arg in expr.args for e in self._contents(arg.value, context) if e.kind in kept]
+            return inner or [Evidence(Kind.SAFE, expr, f"`{name}(...)`")]
         return []
+
+    def _contents(self, expr: cst.BaseExpression, context: Context) -> list[Evidence]:
+        """Evidence about what an iterable yields (the elements of a display or comprehension)."""
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+            return self._elements(expr.elements, context)
+        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+            return self.infer(expr.elt, context)
+        return self.infer(expr, context)
 
     def _library_call(self, qualified: str, expr: cst.Call, context: Context) -> list[Evidence]:
         if qualified in VOLATILE_CALLS or qualified.startswith(VOLATILE_MODULES):
             return [Evidence(Kind.VOLATILE, expr, f"`{qualified}(...)`")]
         if qualified in MUTABLE_CALLS:
             return [Evidence(Kind.MUTABLE, expr, f"a `{qualified.rsplit('.', 1)[-1]}`")]
+        if qualified in COPY_CALLS:
+            return self.infer(expr.args[0].value, context) if expr.args else []
         if qualified.startswith("numpy."):
             return self._numpy_call(qualified[len("numpy."):], expr, context)
         if qualified in JAX_ARRAY_FUNCTIONS or (
@@ -487,6 +515,11 @@ class ValueInference:
         if name.startswith("random."):
             sized = any(a.keyword is not None and a.keyword.value == "size" for a in expr.args)
             return [Evidence(Kind.ARRAY, expr, "a NumPy array")] if sized else []
+        if name in NUMPY_REDUCTIONS:
+            keeps_axis = len(expr.args) > 1 or any(a.keyword is not None and a.keyword.value in ("axis", "keepdims")
+                                                   for a in expr.args)
+            if not keeps_axis:
+                return [Evidence(Kind.SAFE, expr, "a NumPy scalar")]
         # Any other numpy function returns an array when it is given one (np.exp(w), np.where(m, a, b)).
         for arg in expr.args:
             if any(e.kind is Kind.ARRAY for e in self.infer(arg.value, context)):
