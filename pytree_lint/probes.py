@@ -11,7 +11,8 @@ What each probe observes (measured on jax 0.10.2):
 - PTL102: aux_data holds a list/dict/set; after mutating it in place, the jitted call reuses the old
   trace (its result no longer matches the eager one): a stale result;
 - PTL103/PTL104: equal examples give unequal aux_data, and every call retraces;
-- PTL105: comparing two examples' aux_data raises, or returns an array whose truth value raises.
+- PTL105: comparing two examples' aux_data raises, or returns an array whose truth value raises;
+- PTL401: a jitted call with the examples raises "not a valid JAX type" / "Error interpreting argument".
 """
 
 from __future__ import annotations
@@ -213,12 +214,23 @@ def probe_array_equality(examples: list[Any], target: str | None) -> Outcome:
     return Outcome("unconfirmed", f"comparing two examples' aux_data gave {result!r}")
 
 
+def probe_non_array_child(examples: list[Any], target: str | None) -> Outcome:
+    _traces, error, number = run_calls(examples)
+    if error is None:
+        return Outcome("unconfirmed", f"{len(examples)} jitted calls with the examples raised nothing")
+    text = first_line(error)
+    if "not a valid JAX type" in str(error) or "interpreting argument" in str(error):
+        return Outcome("confirmed", f"jitted call {number} raised {text}")
+    return Outcome("unconfirmed", f"jitted call {number} raised an unrelated {text}")
+
+
 PROBES: dict[str, Callable[[list[Any], str | None], Outcome]] = {
     "PTL101": probe_array,
     "PTL102": probe_mutable,
     "PTL103": probe_retrace,
     "PTL104": probe_retrace,
     "PTL105": probe_array_equality,
+    "PTL401": probe_non_array_child,
 }
 
 

@@ -26,6 +26,7 @@ import libcst as cst
 from .index import ClassInfo, ModuleIndex
 
 PYTREE_NODE, STATIC, JAX_DATACLASSES, NUMPYRO = "pytree_node", "static", "jax_dataclasses", "numpyro"
+CHEX = "chex"  # every field is a child: chex has no static fields
 JDC_KEY = "__jax_dataclasses_static_field__"
 
 # Decorators that register a class (an undecorated subclass is not a pytree).
@@ -39,6 +40,8 @@ DECORATORS = {
     "jax_md.dataclasses.dataclass": STATIC,
     "jax_dataclasses.pytree_dataclass": JAX_DATACLASSES,
     "jax_dataclasses._dataclasses.pytree_dataclass": JAX_DATACLASSES,
+    "chex.dataclass": CHEX,
+    "chex._src.dataclass.dataclass": CHEX,
 }
 # Base classes whose every subclass is registered.
 BASES = {

@@ -9,6 +9,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from .aux import AuxSite, AuxSiteFinder
+from .children import ChildSite, ChildSiteFinder
 from .classes import ClassSemantics
 from .frameworks import Frameworks
 from .index import ModuleIndex
@@ -60,6 +61,10 @@ class ModuleAnalysis:
     @cached_property
     def aux_sites(self) -> list[AuxSite]:
         return AuxSiteFinder(self.index, self.values).sites(self.registrations)
+
+    @cached_property
+    def child_sites(self) -> list[ChildSite]:
+        return ChildSiteFinder(self.index, self.values).sites(self.registrations)
 
     @cached_property
     def _module_positions(self):

@@ -36,6 +36,7 @@ class Evidence:
     shared: bool = False  # one module-level object: the same object on every flatten
     cls: ClassInfo | None = None  # INSTANCE: the class
     constructed: bool = False  # INSTANCE: built by a constructor call, not only annotated
+    leaf: str | None = None  # a Python value jit cannot trace as a leaf: "str", "callable" or "class"
 
     def through(self, via: str, relation: str, node: cst.CSTNode) -> Evidence:
         return replace(self, trail=(Hop(via, relation, node), *self.trail))
@@ -89,6 +90,7 @@ SAFE_TYPES = frozenset({
     "typing.FrozenSet", "typing.Hashable", "numpy.dtype",
 })
 TUPLE_TYPES = frozenset({"tuple", "typing.Tuple"})
+CALLABLE_TYPES = frozenset({"typing.Callable", "collections.abc.Callable", "Callable"})
 WRAPPER_TYPES = frozenset({"typing.Optional", "typing.Annotated", "jax_dataclasses.Static",
                            "typing_extensions.Annotated"})
 UNION_TYPES = frozenset({"typing.Union"})
@@ -234,7 +236,10 @@ class ValueInference:
         if name in MUTABLE_TYPES:
             return [Evidence(Kind.MUTABLE, annotation, f"a `{name.rsplit('.', 1)[-1]}`")]
         if name in SAFE_TYPES or name in TUPLE_TYPES:
-            return [Evidence(Kind.SAFE, annotation, "a hashable type")]
+            leaf = {"str": "str", "type": "class"}.get(name)
+            return [Evidence(Kind.SAFE, annotation, "a hashable type", leaf=leaf)]
+        if name in CALLABLE_TYPES:
+            return [Evidence(Kind.SAFE, annotation, "a callable type", leaf="callable")]
         cls = self.index.resolve_class(annotation)
         if cls is not None:
             return [Evidence(Kind.INSTANCE, annotation, f"a `{cls.name}`", cls=cls)]
@@ -255,7 +260,7 @@ class ValueInference:
         """`A | B | None`: a problem only when every alternative but None has it (`int | Array` is not)."""
         evidence = [self.annotation(a) for a in alternatives
                     if not (isinstance(a, cst.Name) and a.value == "None")]
-        if all(self._problems(e) for e in evidence):
+        if all(any(e.kind is not Kind.SAFE or e.leaf for e in alternative) for alternative in evidence):
             return _union(evidence)
         return []
 
@@ -271,6 +276,10 @@ class ValueInference:
             return self._union_annotation(args)
         if base in MUTABLE_TYPES or short in ("List", "Dict", "Set", "DefaultDict"):
             return [Evidence(Kind.MUTABLE, annotation, f"a `{short}`")]
+        if base in CALLABLE_TYPES:
+            return [Evidence(Kind.SAFE, annotation, "a callable type", leaf="callable")]
+        if base in ("typing.Type", "type"):
+            return [Evidence(Kind.SAFE, annotation, "a class", leaf="class")]
         if base in TUPLE_TYPES:
             inner = [e for a in args for e in self.annotation(a) if e.kind is Kind.ARRAY]
             return [replace(e, node=annotation, what="a tuple of arrays") for e in inner[:1]] or [
@@ -294,8 +303,10 @@ class ValueInference:
         if isinstance(expr, cst.FormattedString):
             volatile = [e for part in expr.parts if isinstance(part, cst.FormattedStringExpression)
                         for e in self.infer(part.expression, context) if e.kind is Kind.VOLATILE]
-            return volatile or [Evidence(Kind.SAFE, expr, "a string")]
-        if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString)):
+            return volatile or [Evidence(Kind.SAFE, expr, "a string", leaf="str")]
+        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
+            return [Evidence(Kind.SAFE, expr, "a string", leaf="str")]
+        if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary)):
             return [Evidence(Kind.SAFE, expr, "a literal")]
         if isinstance(expr, cst.Tuple):
             return self._elements(expr.elements, context)
@@ -315,7 +326,7 @@ class ValueInference:
             return [Evidence(Kind.MUTABLE, expr, "a dict comprehension"),
                     *self._problems(self.infer(expr.value, context))]
         if isinstance(expr, cst.Lambda):
-            return [Evidence(Kind.VOLATILE, expr, "a lambda")]
+            return [Evidence(Kind.VOLATILE, expr, "a lambda", leaf="callable")]
         if isinstance(expr, (cst.BinaryOperation, cst.Comparison, cst.UnaryOperation)):
             return self._arithmetic(expr, context)
         if isinstance(expr, cst.BooleanOperation):
@@ -371,7 +382,7 @@ class ValueInference:
                 value = binding.value
                 if isinstance(value, cst.FunctionDef):
                     found.append(Evidence(Kind.VOLATILE, value,
-                                          f"a function defined inside `{function.name}`"))
+                                          f"a function defined inside `{function.name}`", leaf="callable"))
                 elif value is not None:
                     found.extend(e.through(name, "is assigned", value)
                                  for e in self.infer(value, replace(context, statement=binding.statement)))
@@ -381,8 +392,10 @@ class ValueInference:
                 return found
         if not self.index.aliases.is_module_local(name):
             return []
-        if name in self.index.functions or name in self.index.classes:
-            return [Evidence(Kind.SAFE, expr, "a module-level definition")]
+        if name in self.index.functions:
+            return [Evidence(Kind.SAFE, expr, f"the function `{name}`", leaf="callable")]
+        if name in self.index.classes:
+            return [Evidence(Kind.SAFE, expr, f"the class `{name}`", leaf="class")]
         found = []
         for value in self.index.bindings.get(name, ()):
             if value is not None:
@@ -438,7 +451,10 @@ class ValueInference:
                 return self.attribute(cls, attr, f"{owner.value}.{attr}")
         if attr in SAFE_ATTRIBUTES:
             return [Evidence(Kind.SAFE, expr, f"`.{attr}`")]
-        if self.index.qualify(expr) is not None:
+        qualified = self.index.qualify(expr)
+        if qualified is not None:
+            if qualified.startswith("jax.nn.") and attr.islower() and attr not in ("initializers",):
+                return [Evidence(Kind.SAFE, expr, f"the function `{qualified}`", leaf="callable")]
             return []  # a library constant such as `np.pi` or `jnp.float32`
         if attr in ARRAY_ATTRIBUTES:
             return [e for e in self.infer(owner, context) if e.kind is Kind.ARRAY][:1]
@@ -474,7 +490,7 @@ class ValueInference:
             # tuple keeps the arrays it is built from (`tuple(np.asarray(v) for v in vs)`).
             kept = (Kind.VOLATILE, Kind.ARRAY) if name in ("tuple", "frozenset") else (Kind.VOLATILE,)
             inner = [e for arg in expr.args for e in self._contents(arg.value, context) if e.kind in kept]
-            return inner or [Evidence(Kind.SAFE, expr, f"`{name}(...)`")]
+            return inner or [Evidence(Kind.SAFE, expr, f"`{name}(...)`", leaf="str" if name == "str" else None)]
         return []
 
     def _contents(self, expr: cst.BaseExpression, context: Context) -> list[Evidence]:
@@ -487,7 +503,8 @@ class ValueInference:
 
     def _library_call(self, qualified: str, expr: cst.Call, context: Context) -> list[Evidence]:
         if qualified in VOLATILE_CALLS or qualified.startswith(VOLATILE_MODULES):
-            return [Evidence(Kind.VOLATILE, expr, f"`{qualified}(...)`")]
+            callable_result = qualified == "functools.partial" or qualified.startswith("jax.")
+            return [Evidence(Kind.VOLATILE, expr, f"`{qualified}(...)`", leaf="callable" if callable_result else None)]
         if qualified in MUTABLE_CALLS:
             return [Evidence(Kind.MUTABLE, expr, f"a `{qualified.rsplit('.', 1)[-1]}`")]
         if qualified in COPY_CALLS:
@@ -556,6 +573,9 @@ class ValueInference:
                 context = Context(method, ((method.self_name or "self", cls),), assignment.statement)
                 found.extend(e.through(_PLACEHOLDER, "is assigned", assignment.value)
                              for e in self.infer(assignment.value, context))
+        method = self.index.find_method(cls, attr)
+        if not found and method is not None and not method.decorator_names:
+            found.append(Evidence(Kind.SAFE, method.node, f"the bound method `{cls.name}.{attr}`", leaf="callable"))
         declared = [owner.fields[attr] for owner in self.index.class_and_bases(cls) if attr in owner.fields]
         for class_field in declared[:1]:
             found.extend(self._field_default(class_field, cls))

@@ -6,6 +6,7 @@ from .ptl102_mutable_aux_data import MutableAuxData
 from .ptl103_volatile_aux_data import VolatileAuxData
 from .ptl104_identity_compared_aux_data import IdentityComparedAuxData
 from .ptl105_array_equality_in_aux_class import ArrayEqualityInAuxClass
+from .ptl401_non_array_child import NonArrayChild
 
 ALL_RULES: tuple[type[Rule], ...] = (
     ArrayInAuxData,
@@ -13,6 +14,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     VolatileAuxData,
     IdentityComparedAuxData,
     ArrayEqualityInAuxClass,
+    NonArrayChild,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 
