@@ -19,8 +19,9 @@ from .slicing import parse_ast, relevant_source, statement_lines
 # Larger files are generated code, not something a person registers pytrees in by hand.
 MAX_FILE_BYTES = 16 * 2**20
 
-# A class registered with one of these is aux_data itself: the statements that build it matter.
-INSTANTIATED_TRIGGERS = ("register_static",)
+# What these register is used elsewhere in ways rules judge (a static class built per call, a function
+# jitted with static arguments called with a list): the statements that use it are parsed too.
+INSTANTIATED_TRIGGERS = ("register_static", "static_argnums", "static_argnames")
 
 
 @dataclass(frozen=True, order=True)

@@ -12,7 +12,8 @@ What each probe observes (measured on jax 0.10.2):
   trace (its result no longer matches the eager one): a stale result;
 - PTL103/PTL104: equal examples give unequal aux_data, and every call retraces;
 - PTL105: comparing two examples' aux_data raises, or returns an array whose truth value raises;
-- PTL401: a jitted call with the examples raises "not a valid JAX type" / "Error interpreting argument".
+- PTL401: a jitted call with the examples raises "not a valid JAX type" / "Error interpreting argument";
+- PTL403: the module's `reproduce()` raises "Non-hashable static arguments are not supported".
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import importlib.util
 import json
 import os
 import sys
+import traceback
 from collections.abc import Mapping
 from typing import Any, Callable
 
@@ -234,6 +236,34 @@ PROBES: dict[str, Callable[[list[Any], str | None], Outcome]] = {
 }
 
 
+# Rules whose finding is a call path, not a pytree: the module's `reproduce()` runs it, and the error
+# it must raise is the symptom.
+REPRODUCED: dict[str, tuple[str, ...]] = {
+    "PTL403": ("Non-hashable static arguments", "unhashable type"),
+}
+
+
+def probe_reproduce(module: Any, code: str, line: int) -> Outcome:
+    """Run `reproduce()`: the finding is confirmed when the predicted error comes from its own line."""
+    hook = getattr(module, "reproduce", None)
+    if hook is None:
+        return Outcome("no-example", "the module defines no reproduce() hook")
+    _jax().clear_caches()
+    try:
+        hook()
+    except Exception as error:
+        if not any(text in str(error) for text in REPRODUCED[code]):
+            return Outcome("unconfirmed", f"reproduce() raised an unrelated {first_line(error)}")
+        module_file = os.path.abspath(module.__file__)
+        lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__)
+                 if os.path.abspath(frame.filename) == module_file]
+        if line in lines:
+            return Outcome("confirmed", f"reproduce() raised, at line {line}, {first_line(error)}")
+        return Outcome("unconfirmed", f"reproduce() raised {first_line(error)} at line "
+                                      f"{lines[-1] if lines else '?'}, not at this finding's line {line}")
+    return Outcome("unconfirmed", "reproduce() returned without an error")
+
+
 def holds_target(example: Any, target: str | None) -> bool:
     try:
         return bool(aux_values(example, target)) if target else True
@@ -242,6 +272,8 @@ def holds_target(example: Any, target: str | None) -> bool:
 
 
 def probe_finding(module: Any, finding: dict) -> Outcome:
+    if finding["code"] in REPRODUCED:
+        return probe_reproduce(module, finding["code"], finding["line"])
     probe = PROBES.get(finding["code"])
     if probe is None:
         return Outcome("no-example", f"no runtime probe for {finding['code']}")

@@ -73,13 +73,17 @@ def _trigger_aliases(statements: list[ast.stmt], sources: list[str], triggers: t
 
 
 def _registered_classes(statement: ast.stmt, triggers: tuple[str, ...]) -> set[str]:
-    """Classes a statement hands to a trigger: `@register_static class C` or `register_static(C)`."""
+    """Names a statement hands to a trigger: `@register_static class C`, `register_static(C)`,
+    `@partial(jax.jit, static_argnums=1) def f`, `g = jax.jit(f, static_argnums=1)`."""
     def mentions(node: ast.expr) -> bool:
         return any(t in ast.unparse(node) for t in triggers)
 
     found = set()
-    if isinstance(statement, ast.ClassDef) and any(mentions(d) for d in statement.decorator_list):
+    if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+            mentions(d) for d in statement.decorator_list):
         found.add(statement.name)
+    if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call) and mentions(statement.value):
+        found.update(t.id for t in statement.targets if isinstance(t, ast.Name))
     for node in ast.walk(statement):
         if isinstance(node, ast.Call) and mentions(node.func):
             found.update(arg.id for arg in node.args if isinstance(arg, ast.Name))

@@ -1,7 +1,7 @@
-"""The fixtures are real JAX programs: each imports, and its examples flatten and cross `jax.jit`.
+"""The fixtures are real JAX programs: each imports, and its examples flatten as pytrees.
 
-This keeps the fixtures honest; `pytree-lint verify` (the runtime verifier) is what confirms each
-finding's symptom.
+This keeps the fixtures honest; `pytree-lint verify` (the runtime verifier, tests/test_verify.py) runs
+them under `jax.jit` and confirms each finding's symptom.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ if hasattr(module, "examples"):
     examples = module.examples()
     report["examples"] = len(examples)
     report["leaves"] = [len(jax.tree.leaves(e)) for e in examples]
-    jax.jit(lambda tree: jax.tree.leaves(tree))(examples[0])
 print(json.dumps(report))
 """
 

@@ -235,6 +235,13 @@ class ModuleIndex:
                     pending.append(resolved)
         return order
 
+    def assigned_name(self, call: cst.Call) -> str | None:
+        """The module-level name a statement `name = <call>` binds to this call's result."""
+        for name, values in self.bindings.items():
+            if any(value is call for value in values):
+                return name
+        return None
+
     def constructor_calls(self, cls: ClassInfo) -> list[tuple[cst.Call, FunctionInfo | None]]:
         """Calls that build a `cls` in its own body (`cls(...)` in a classmethod, `Name(...)` in a method)
         or at module level (`box = Box(...)`), with the method that makes them (None: module level)."""

@@ -13,6 +13,7 @@ from .children import ChildSite, ChildSiteFinder
 from .classes import ClassSemantics
 from .frameworks import Frameworks
 from .index import ModuleIndex
+from .jitted import JittedFinder, JittedFunction
 from .registrations import Registration, RegistrationFinder
 from .values import Evidence, ValueInference
 
@@ -61,6 +62,10 @@ class ModuleAnalysis:
     @cached_property
     def aux_sites(self) -> list[AuxSite]:
         return AuxSiteFinder(self.index, self.values).sites(self.registrations)
+
+    @cached_property
+    def jitted_functions(self) -> dict[str, JittedFunction]:
+        return JittedFinder(self.index).find()
 
     @cached_property
     def child_sites(self) -> list[ChildSite]:

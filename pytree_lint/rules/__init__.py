@@ -7,6 +7,7 @@ from .ptl103_volatile_aux_data import VolatileAuxData
 from .ptl104_identity_compared_aux_data import IdentityComparedAuxData
 from .ptl105_array_equality_in_aux_class import ArrayEqualityInAuxClass
 from .ptl401_non_array_child import NonArrayChild
+from .ptl403_unhashable_static_argument import UnhashableStaticArgument
 
 ALL_RULES: tuple[type[Rule], ...] = (
     ArrayInAuxData,
@@ -15,6 +16,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     IdentityComparedAuxData,
     ArrayEqualityInAuxClass,
     NonArrayChild,
+    UnhashableStaticArgument,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 
