@@ -19,9 +19,11 @@ from .slicing import parse_ast, relevant_source, statement_lines
 # Larger files are generated code, not something a person registers pytrees in by hand.
 MAX_FILE_BYTES = 16 * 2**20
 
-# What these register is used elsewhere in ways rules judge (a static class built per call, a function
-# jitted with static arguments called with a list): the statements that use it are parsed too.
-INSTANTIATED_TRIGGERS = ("register_static", "static_argnums", "static_argnames")
+# A class registered static is judged by where it is built: the statements that use it are parsed too.
+INSTANTIATED_TRIGGERS = ("register_static",)
+# A function jitted with static arguments is judged by its calls: those that pass something that may be
+# unhashable are parsed too.
+CALLED_TRIGGERS = ("static_argnums", "static_argnames")
 
 
 @dataclass(frozen=True, order=True)
@@ -57,7 +59,8 @@ def might_match(text: str, words: tuple[str, ...]) -> bool:
 
 def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
     """libcst's tree of the statements that matter (see slicing.py), with the file's own line numbers,
-    and the first line of each of its top-level statements (None when `ast` could not tell).
+    and the first line of each of its top-level statements (None when `ast` could not tell); None when
+    nothing but imports matters.
 
     When the running Python's `ast` rejects the file, libcst may still parse it (syntax newer than this
     interpreter, such as PEP 695 on 3.11): the whole file is then parsed, and only if libcst fails too
@@ -67,7 +70,11 @@ def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
 
     try:
         tree = tree if tree is not None else parse_ast(text)
-        sliced, first_lines = relevant_source(text, triggers, tree, instantiated_triggers=INSTANTIATED_TRIGGERS)
+        relevant = relevant_source(text, triggers, tree, instantiated_triggers=INSTANTIATED_TRIGGERS,
+                                   called_triggers=CALLED_TRIGGERS)
+        if relevant is None:
+            return None
+        sliced, first_lines = relevant
     except SyntaxError as error:
         rejected = f"syntax error at line {error.lineno}, column {error.offset}: {error.msg}"
         sliced = None
@@ -99,7 +106,10 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
     words = triggers(rules, config)
     if not rules or not might_match(text, words):
         return []
-    module, first_lines = _parse(text, words, tree)
+    parsed = _parse(text, words, tree)
+    if parsed is None:
+        return []
+    module, first_lines = parsed
     from .analysis.module import ModuleAnalysis
 
     findings = []

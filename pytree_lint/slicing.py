@@ -85,9 +85,21 @@ def _registered_classes(statement: ast.stmt, triggers: tuple[str, ...]) -> set[s
     if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call) and mentions(statement.value):
         found.update(t.id for t in statement.targets if isinstance(t, ast.Name))
     for node in ast.walk(statement):
-        if isinstance(node, ast.Call) and mentions(node.func):
+        if isinstance(node, ast.Call) and any(t in _dotted(node.func) for t in triggers):
             found.update(arg.id for arg in node.args if isinstance(arg, ast.Name))
     return found
+
+
+def _dotted(node: ast.expr) -> str:
+    """`a.b.c` for a Name/Attribute chain (cheaper than unparsing), '' for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    parts.append(node.id)
+    return ".".join(reversed(parts))
 
 
 def parse_ast(text: str) -> ast.Module:
@@ -109,13 +121,70 @@ def statement_lines(tree: ast.Module) -> list[int]:
     return _anchor_lines(tree.body)
 
 
+# What PTL403 reports at a static position, and so what the slicer looks for: a container built there
+# (display, comprehension, one of these builtins) or an array made by one of these constructors.
+UNHASHABLE_BUILTINS = frozenset({"list", "dict", "set", "sorted", "bytearray"})
+ARRAY_CONSTRUCTOR_NAMES = frozenset({
+    "array", "asarray", "arange", "zeros", "ones", "full", "empty", "linspace", "eye", "identity",
+    "zeros_like", "ones_like", "full_like", "empty_like", "concatenate", "stack", "hstack", "vstack", "tile",
+})
+
+
+def _may_be_unhashable(value: ast.expr) -> bool:
+    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+        return True
+    if isinstance(value, ast.Call):
+        func = value.func
+        return ((isinstance(func, ast.Name) and func.id in UNHASHABLE_BUILTINS | ARRAY_CONSTRUCTOR_NAMES)
+                or (isinstance(func, ast.Attribute) and func.attr in ARRAY_CONSTRUCTOR_NAMES))
+    return False
+
+
+def _static_arguments(statement: ast.stmt, functions: dict[str, ast.stmt]) -> tuple[set[int], set[str]]:
+    """The static positions and names a jit definition declares (`static_argnums`, `static_argnames`),
+    each completed through the def's parameters, as JAX does (`functions`: the module's defs by name,
+    for `g = jax.jit(f, ...)`)."""
+    positions: set[int] = set()
+    names: set[str] = set()
+    for node in ast.walk(statement):
+        for keyword in getattr(node, "keywords", ()):
+            values = keyword.value.elts if isinstance(keyword.value, (ast.Tuple, ast.List)) else [keyword.value]
+            constants = [v.value for v in values if isinstance(v, ast.Constant)]
+            if keyword.arg == "static_argnums":
+                positions.update(c for c in constants if isinstance(c, int))
+            elif keyword.arg == "static_argnames":
+                names.update(c for c in constants if isinstance(c, str))
+    if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call) and statement.value.args:
+        wrapped = statement.value.args[0]
+        statement = functions.get(wrapped.id, statement) if isinstance(wrapped, ast.Name) else statement
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        parameters = [a.arg for a in [*statement.args.posonlyargs, *statement.args.args]]
+        names.update(parameters[i] for i in positions if 0 <= i < len(parameters))
+        positions.update(i for i, p in enumerate(parameters) if p in names)
+    return positions, names
+
+
+def _passes_unhashable(statement: ast.stmt, statics: dict[str, tuple[set[int], set[str]]]) -> bool:
+    """Does the statement pass something that may be unhashable at a static argument of `statics`?"""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in statics:
+            positions, names = statics[node.func.id]
+            if any(_may_be_unhashable(v) for i, v in enumerate(node.args) if i in positions) or any(
+                    _may_be_unhashable(k.value) for k in node.keywords if k.arg in names):
+                return True
+    return False
+
+
 def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | None = None,
-                    instantiated_triggers: tuple[str, ...] = ()) -> tuple[str, list[int]]:
+                    instantiated_triggers: tuple[str, ...] = (),
+                    called_triggers: tuple[str, ...] = ()) -> tuple[str, list[int]] | None:
     """`text` with the top-level statements no rule can need replaced by blank lines, and the line each
     kept statement starts on (see `_anchor_lines`).
 
     `instantiated_triggers`: for a class defined in a statement mentioning one of these (such as
     `register_static`), the statements that use the class are kept too, since a rule asks where it is built.
+    `called_triggers`: for a function defined with one of these (`static_argnums`), the statements that
+    call it with a possibly unhashable argument are kept. None when nothing but imports would be kept.
     Raises SyntaxError when `text` is not valid Python.
     """
     tree = tree if tree is not None else parse_ast(text)
@@ -131,8 +200,9 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     aliases = _trigger_aliases(statements, sources, triggers)
     keep: set[int] = set()
     pending: list[int] = []
+    primary = tuple(t for t in triggers if t not in called_triggers)
     for index, (statement, source) in enumerate(zip(statements, sources)):
-        if (isinstance(statement, (ast.Import, ast.ImportFrom)) or any(t in source for t in triggers)
+        if (isinstance(statement, (ast.Import, ast.ImportFrom)) or any(t in source for t in primary)
                 or (aliases and _used_names(statement) & aliases)):
             pending.append(index)
     watched: set[str] = set()
@@ -142,7 +212,21 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
             watched.update(_registered_classes(statements[index], instantiated_triggers))
         if isinstance(statements[index], ast.ClassDef):
             registered.add(statements[index].name)
-        registered.update(_registered_classes(statements[index], (*triggers, *aliases)))
+        registered.update(_registered_classes(statements[index], (*primary, *aliases)))
+    # Functions jitted with static arguments matter only where one is called with something that may
+    # be unhashable: then that call and the definition are kept, else neither.
+    called: dict[str, int] = {}
+    for index, source in enumerate(sources):
+        if any(t in source for t in called_triggers):
+            called.update(dict.fromkeys(_registered_classes(statements[index], called_triggers), index))
+    if called:
+        functions = {s.name: s for s in statements if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        statics = {name: _static_arguments(statements[index], functions) for name, index in called.items()}
+        calls = tuple(f"{name}(" for name in statics)
+        callers = [i for i, statement in enumerate(statements)
+                   if any(c in sources[i] for c in calls) and _passes_unhashable(statement, statics)]
+        used = {name for i in callers for name in _used_names(statements[i]) if name in called}
+        pending.extend([*callers, *(called[name] for name in used)])
     # Module-level statements that build a registered class show the values its fields receive.
     pending.extend(index for index, statement in enumerate(statements)
                    if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Expr))
@@ -171,5 +255,7 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
             if index not in keep and any(kept_lines[n] for n in range(start, end + 1)):
                 keep.add(index)
                 changed = True
+    if all(isinstance(statements[index], (ast.Import, ast.ImportFrom)) for index in keep):
+        return None  # imports alone: no rule has anything to look at
     sliced = "".join(line if kept_lines[number] else "\n" for number, line in enumerate(lines, start=1))
     return sliced, _anchor_lines([statements[index] for index in sorted(keep)])

@@ -16,6 +16,7 @@ from conftest import fixture_files
 def findings_both_ways(paths, monkeypatch):
     sliced = {p: lint_source(p.read_text(errors="replace"), str(p)) for p in paths}
     monkeypatch.setattr(engine, "relevant_source", lambda text, triggers, tree, **kwargs: (text, None))
+    # (whole files: nothing is sliced away, not even files with nothing but imports to keep)
     whole = {p: lint_source(p.read_text(errors="replace"), str(p)) for p in paths}
     return sliced, whole
 

@@ -23,16 +23,30 @@ Use instead:
     traced argument.
 
 Known limits:
-    Only module-level functions called by name, and values written at the call (or held by a
-    module-level name), are checked; jitted methods are not.
+    Only module-level functions called by name, and containers or arrays written at the call (a display,
+    a comprehension, `list()`/`dict()`/`set()`/`sorted()`, an array constructor such as `np.zeros`), are
+    checked; jitted methods are not.
 """
 
 from __future__ import annotations
 
 from ..analysis.kinds import Kind
+from ..slicing import ARRAY_CONSTRUCTOR_NAMES, UNHASHABLE_BUILTINS
 from .base import Report, Rule
 
 UNHASHABLE = {Kind.MUTABLE: "unhashable", Kind.ARRAY: "an array, unhashable"}
+
+
+def _built_here(value, cst) -> bool:
+    """A container or array written at the call: a display, a comprehension, `list(...)`, `np.zeros(...)`."""
+    if isinstance(value, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
+        return True
+    if isinstance(value, cst.Call):
+        func = value.func
+        name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else ""
+        return name in UNHASHABLE_BUILTINS | ARRAY_CONSTRUCTOR_NAMES if isinstance(func, cst.Name) else (
+            name in ARRAY_CONSTRUCTOR_NAMES)
+    return False
 
 
 class UnhashableStaticArgument(Rule):
@@ -61,6 +75,8 @@ class UnhashableStaticArgument(Rule):
                     static, label = positional in function.static_positions, f"argument {positional}"
                     positional += 1
                 if not static:
+                    continue
+                if not _built_here(argument.value, cst):
                     continue
                 evidence = next((e for e in analysis.values.infer(argument.value)
                                  if e.kind in UNHASHABLE and not e.trail), None)
