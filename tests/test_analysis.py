@@ -155,6 +155,7 @@ def test_module_level_values():
     ("Float[Array, 'n m']", ["PTL101"]),
     ("tuple[jax.Array, ...]", ["PTL101"]),
     ("int | jax.Array", []),
+    ("str | jax.Array | None", []),
     ("Union[int, jax.Array]", []),
     ("tuple[int, ...]", []),
     ("HashableArray", []),

@@ -257,12 +257,16 @@ class ValueInference:
         return None
 
     def _union_annotation(self, alternatives: list[cst.BaseExpression]) -> list[Evidence]:
-        """`A | B | None`: a problem only when every alternative but None has it (`int | Array` is not)."""
+        """`A | B | None`: an array (a container, a leaf jit rejects, ...) only when every alternative but
+        None is one (`int | Array` is no array, `str | Array` neither)."""
         evidence = [self.annotation(a) for a in alternatives
                     if not (isinstance(a, cst.Name) and a.value == "None")]
-        if all(any(e.kind is not Kind.SAFE or e.leaf for e in alternative) for alternative in evidence):
-            return _union(evidence)
-        return []
+        found: list[Evidence] = []
+        for concern in (lambda e: e.kind is Kind.ARRAY, lambda e: e.kind is Kind.MUTABLE,
+                        lambda e: e.kind is Kind.INSTANCE, lambda e: e.leaf is not None):
+            if evidence and all(any(concern(e) for e in alternative) for alternative in evidence):
+                found.extend(e for alternative in evidence for e in alternative if concern(e))
+        return found
 
     def _subscript_annotation(self, annotation: cst.Subscript) -> list[Evidence]:
         base = self._type_name(annotation.value) or ""
