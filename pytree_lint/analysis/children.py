@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from .aux import flatten_context, flatten_returns
+from .frameworks import is_class_var
 from .index import FunctionInfo, ModuleIndex
 from .registrations import Registration
 from .values import Evidence, ValueInference
@@ -70,7 +71,7 @@ class ChildSiteFinder:
         cls = registration.cls
         static = {field.name for field in registration.static_fields}
         for field in cls.fields.values():
-            if field.annotation is None or field.name in static or _is_class_var(self.index, field.annotation):
+            if field.annotation is None or field.name in static or is_class_var(self.index, field.annotation):
                 continue
             if isinstance(field.value, cst.Call) and self.index.qualify(field.value.func) in (
                     "dataclasses.field", "flax.struct.field") and any(
@@ -79,8 +80,3 @@ class ChildSiteFinder:
                 continue  # not a constructor argument: not part of the flattened fields either
             evidence = self.inference.attribute(cls, field.name, field.name)
             yield ChildSite(registration, field.statement, evidence, f"field `{cls.name}.{field.name}`")
-
-
-def _is_class_var(index: ModuleIndex, annotation: cst.BaseExpression) -> bool:
-    target = annotation.value if isinstance(annotation, cst.Subscript) else annotation
-    return (index.qualify(target) or "") in ("typing.ClassVar", "typing.Final")

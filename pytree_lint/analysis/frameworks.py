@@ -114,6 +114,12 @@ def literal_metadata(metadata: cst.BaseExpression) -> dict[str, bool]:
     return found
 
 
+def is_class_var(index: ModuleIndex, annotation: cst.BaseExpression) -> bool:
+    """`ClassVar[...]` and `Final` annotations declare class attributes, not dataclass fields."""
+    target = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+    return (index.qualify(target) or "") in ("typing.ClassVar", "typing.Final")
+
+
 @dataclass(frozen=True)
 class StaticDeclaration:
     """A field declared static: its name, the statement (or string) to report at, and how."""
@@ -213,7 +219,7 @@ class Frameworks:
             return self._numpyro_aux_fields(cls)
         found = []
         for field in cls.fields.values():
-            if field.annotation is None or self._is_class_var(field.annotation):
+            if field.annotation is None or is_class_var(self.index, field.annotation):
                 continue
             how = self._static_how(field, convention)
             if how is not None:
@@ -256,10 +262,6 @@ class Frameworks:
             return any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.SimpleString)
                        and e.slice.value.evaluated_value == JDC_KEY for e in annotation.slice[1:])
         return False
-
-    def _is_class_var(self, annotation: cst.BaseExpression) -> bool:
-        target = annotation.value if isinstance(annotation, cst.Subscript) else annotation
-        return (self.index.qualify(target) or "") in ("typing.ClassVar", "typing.Final")
 
     def _numpyro_aux_fields(self, cls: ClassInfo) -> list[StaticDeclaration]:
         field = cls.fields.get("pytree_aux_fields")

@@ -37,15 +37,17 @@ from .base import Report, Rule
 UNHASHABLE = {Kind.MUTABLE: "unhashable", Kind.ARRAY: "an array, unhashable"}
 
 
-def _built_here(value, cst) -> bool:
-    """A container or array written at the call: a display, a comprehension, `list(...)`, `np.zeros(...)`."""
+def _built_here(value) -> bool:
+    """A container or array written at the call: a display, a comprehension, `list(...)`, `np.zeros(...)`
+    (what the slicer keeps calls for: see slicing._may_be_unhashable)."""
+    import libcst as cst
+
     if isinstance(value, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
         return True
-    if isinstance(value, cst.Call):
-        func = value.func
-        name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else ""
-        return name in UNHASHABLE_BUILTINS | ARRAY_CONSTRUCTOR_NAMES if isinstance(func, cst.Name) else (
-            name in ARRAY_CONSTRUCTOR_NAMES)
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+        return value.func.value in UNHASHABLE_BUILTINS | ARRAY_CONSTRUCTOR_NAMES
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+        return value.func.attr.value in ARRAY_CONSTRUCTOR_NAMES
     return False
 
 
@@ -76,7 +78,7 @@ class UnhashableStaticArgument(Rule):
                     positional += 1
                 if not static:
                     continue
-                if not _built_here(argument.value, cst):
+                if not _built_here(argument.value):
                     continue
                 evidence = next((e for e in analysis.values.infer(argument.value)
                                  if e.kind in UNHASHABLE and not e.trail), None)
