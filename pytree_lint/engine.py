@@ -66,8 +66,6 @@ def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
     interpreter, such as PEP 695 on 3.11): the whole file is then parsed, and only if libcst fails too
     is the file reported, with `ast`'s clearer message.
     """
-    import libcst as cst  # loaded by the first file that passes the prefilter, never before
-
     try:
         tree = tree if tree is not None else parse_ast(text)
         relevant = relevant_source(text, triggers, tree, instantiated_triggers=INSTANTIATED_TRIGGERS,
@@ -80,6 +78,8 @@ def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
         sliced = None
     except (RecursionError, MemoryError):
         raise LintError("too deeply nested for the parser") from None
+    import libcst as cst  # loaded by the first file that has something to parse, never before
+
     try:
         if sliced is not None:
             try:

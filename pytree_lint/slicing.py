@@ -73,8 +73,7 @@ def _trigger_aliases(statements: list[ast.stmt], sources: list[str], triggers: t
 
 
 def _registered_classes(statement: ast.stmt, triggers: tuple[str, ...]) -> set[str]:
-    """Names a statement hands to a trigger: `@register_static class C`, `register_static(C)`,
-    `@partial(jax.jit, static_argnums=1) def f`, `g = jax.jit(f, static_argnums=1)`."""
+    """Names a statement hands to a trigger: `@register_static class C`, `register_static(C)`."""
     def mentions(node: ast.expr) -> bool:
         return any(t in ast.unparse(node) for t in triggers)
 
@@ -140,13 +139,22 @@ def _may_be_unhashable(value: ast.expr) -> bool:
     return False
 
 
+def _jit_declarations(statement: ast.stmt) -> list[ast.expr]:
+    """Where a module-level jit declaration lives: the decorators of a def, the value of an assignment."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return list(statement.decorator_list)
+    if isinstance(statement, ast.Assign):
+        return [statement.value]
+    return []
+
+
 def _static_arguments(statement: ast.stmt, functions: dict[str, ast.stmt]) -> tuple[set[int], set[str]]:
     """The static positions and names a jit definition declares (`static_argnums`, `static_argnames`),
     each completed through the def's parameters, as JAX does (`functions`: the module's defs by name,
     for `g = jax.jit(f, ...)`)."""
     positions: set[int] = set()
     names: set[str] = set()
-    for node in ast.walk(statement):
+    for node in (n for declaration in _jit_declarations(statement) for n in ast.walk(declaration)):
         for keyword in getattr(node, "keywords", ()):
             values = keyword.value.elts if isinstance(keyword.value, (ast.Tuple, ast.List)) else [keyword.value]
             constants = [v.value for v in values if isinstance(v, ast.Constant)]
@@ -218,7 +226,12 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     called: dict[str, int] = {}
     for index, source in enumerate(sources):
         if any(t in source for t in called_triggers):
-            called.update(dict.fromkeys(_registered_classes(statements[index], called_triggers), index))
+            statement = statements[index]
+            declared = [d for d in _jit_declarations(statement) if any(t in ast.unparse(d) for t in called_triggers)]
+            if declared and isinstance(statement, ast.Assign):
+                called.update(dict.fromkeys((t.id for t in statement.targets if isinstance(t, ast.Name)), index))
+            elif declared and isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                called[statement.name] = index
     if called:
         functions = {s.name: s for s in statements if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
         statics = {name: _static_arguments(statements[index], functions) for name, index in called.items()}

@@ -38,11 +38,14 @@ def test_linting_neither_imports_jax_nor_runs_the_module(tmp_path):
 
 
 def test_libcst_is_loaded_only_for_files_that_pass_the_prefilter():
-    """flake8 loads every plugin in every run: a run over files without pytree code must stay cheap."""
+    """flake8 loads every plugin in every run: a run over files without pytree code must stay cheap, and
+    so must a file that mentions the words but keeps nothing but imports."""
     probe = textwrap.dedent("""\
         import sys
         from pytree_lint.flake8_plugin import Plugin
         list(Plugin(None, ["import os\\n", "print(os.sep)\\n"], "plain.py").run())
+        list(Plugin(None, ["import jax\\n", "from jax import jit  # static_argnums, register_pytree\\n"],
+                    "imports_only.py").run())
         print("before", "libcst" in sys.modules)
         list(Plugin(None, ["import jax\\n", "jax.tree_util.register_static(int)\\n"], "tree.py").run())
         print("after", "libcst" in sys.modules)
