@@ -25,12 +25,6 @@ class AuxSite:
     subject: str  # "aux_data of `Box`", "static field `Box.table`"
     held_by_instance: bool = False  # a static field or a static object: the value lives on the instance
 
-    @property
-    def target(self) -> str | None:
-        """The registered class's name, which the runtime verifier looks for in the examples."""
-        cls = self.registration.cls
-        return cls.name if cls is not None else None
-
     def first(self, kind: Kind) -> Evidence | None:
         """The first evidence of `kind` for a value made per instance (not one module-level object)."""
         for evidence in self.evidence:

@@ -29,11 +29,6 @@ class ChildSite:
     evidence: list[Evidence]
     subject: str  # "a child of `Box`", "field `Box.name`"
 
-    @property
-    def target(self) -> str | None:
-        cls = self.registration.cls
-        return cls.name if cls is not None else None
-
 
 class ChildSiteFinder:
     def __init__(self, index: ModuleIndex, inference: ValueInference) -> None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from .index import ClassInfo, ModuleIndex
+from .index import ClassInfo, ModuleIndex, keyword_arguments
 
 PYTREE_NODE, STATIC, JAX_DATACLASSES, NUMPYRO = "pytree_node", "static", "jax_dataclasses", "numpyro"
 CHEX = "chex"  # every field is a child: chex has no static fields
@@ -154,7 +154,7 @@ class Frameworks:
         qualified = self.index.qualify(call.func)
         if qualified is None:
             return None
-        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        keywords = keyword_arguments(call.args)
         metadata = literal_metadata(keywords["metadata"]) if "metadata" in keywords else {}
         if qualified in _FIXED_HELPERS:
             return {**metadata, **_FIXED_HELPERS[qualified]}

@@ -282,6 +282,11 @@ def live_bindings(entries):
     return entries[start:]
 
 
+def keyword_arguments(args) -> dict[str, cst.BaseExpression]:
+    """The keyword arguments of a call's argument list, by name."""
+    return {a.keyword.value: a.value for a in args if a.keyword is not None}
+
+
 def _first_name(target: cst.BaseExpression) -> str | None:
     return target.value if isinstance(target, cst.Name) else None
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .index import FunctionInfo, ModuleIndex
+from .index import FunctionInfo, ModuleIndex, keyword_arguments
 
 JIT = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
 
@@ -48,7 +48,7 @@ class JittedFinder:
             arguments = call.args
         else:
             return None
-        keywords = {a.keyword.value: a.value for a in arguments if a.keyword is not None}
+        keywords = keyword_arguments(arguments)
         static = {k: v for k, v in keywords.items() if k in ("static_argnums", "static_argnames")}
         return static or None
 

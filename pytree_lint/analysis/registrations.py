@@ -42,6 +42,11 @@ class Registration:
     static_fields: list[StaticDeclaration] = field(default_factory=list)
 
     @property
+    def target(self) -> str | None:
+        """The registered class's name, which the runtime verifier looks for in the examples."""
+        return self.cls.name if self.cls is not None else None
+
+    @property
     def class_name(self) -> str:
         return self.cls.name if self.cls is not None else "the registered class"
 

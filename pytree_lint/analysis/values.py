@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 
 from .frameworks import Frameworks
-from .index import ClassInfo, FunctionInfo, ModuleIndex, live_bindings
+from .index import ClassInfo, FunctionInfo, ModuleIndex, keyword_arguments, live_bindings
 from .kinds import Kind
 
 
@@ -178,10 +178,6 @@ def _union(groups) -> list[Evidence]:
     for group in groups:
         found.extend(group)
     return found
-
-
-def _field_call_arguments(call: cst.Call) -> dict[str, cst.BaseExpression]:
-    return {a.keyword.value: a.value for a in call.args if a.keyword is not None}
 
 
 @dataclass
@@ -607,7 +603,7 @@ class ValueInference:
         if value is None:
             return []
         if isinstance(value, cst.Call) and self.frameworks.is_field_call(value):
-            args = _field_call_arguments(value)
+            args = keyword_arguments(value.args)
             found: list[Evidence] = []
             converter = args.get("converter")
             if converter is not None and self._array_function(converter):

@@ -58,7 +58,8 @@ class ArrayInAuxData(Rule):
             evidence = site.first(Kind.ARRAY)
             if evidence is not None:
                 yield Report(site.report_node,
-                             f"array in {site.subject}: {analysis.origin(evidence)}; {CONSEQUENCE}", target=site.target)
+                             f"array in {site.subject}: {analysis.origin(evidence)}; {CONSEQUENCE}",
+                             target=site.registration.target)
                 continue
             for instance in site.evidence:
                 if (instance.kind is Kind.INSTANCE and instance.cls is not None and not instance.shared
@@ -68,5 +69,6 @@ class ArrayInAuxData(Rule):
                         yield Report(site.report_node,
                                      f"array in {site.subject}: {analysis.origin(instance)} is a "
                                      f"`{instance.cls.name}`, whose generated `__eq__` compares the array "
-                                     f"field: {analysis.origin(fields[0])}; {CONSEQUENCE}", target=site.target)
+                                     f"field: {analysis.origin(fields[0])}; {CONSEQUENCE}",
+                                     target=site.registration.target)
                         break

@@ -47,4 +47,4 @@ class MutableAuxData(Rule):
                              f"mutable {evidence.what.removeprefix('a ').removeprefix('an ')} in "
                              f"{site.subject}: {analysis.origin(evidence)}; jit caches the compiled call "
                              "under this object, so mutating it later silently returns stale results "
-                             "(use a tuple or frozenset)", target=site.target)
+                             "(use a tuple or frozenset)", target=site.registration.target)

@@ -47,4 +47,5 @@ class VolatileAuxData(Rule):
             if evidence is not None:
                 yield Report(site.report_node,
                              f"volatile {site.subject} ({evidence.what}): {analysis.origin(evidence)}; it is "
-                             "new for every instance, so every jitted call retraces and recompiles", target=site.target)
+                             "new for every instance, so every jitted call retraces and recompiles",
+                             target=site.registration.target)

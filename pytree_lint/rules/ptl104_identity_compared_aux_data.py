@@ -55,5 +55,5 @@ class IdentityComparedAuxData(Rule):
                                  f"{site.subject} is a new `{name}` per instance ({analysis.origin(evidence)}) "
                                  f"and `{name}` has no `__eq__`: equal objects compare unequal, so every new "
                                  "instance retraces and recompiles (make it a frozen dataclass or NamedTuple)",
-                                 target=site.target)
+                                 target=site.registration.target)
                     break

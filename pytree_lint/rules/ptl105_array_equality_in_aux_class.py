@@ -53,4 +53,4 @@ class ArrayEqualityInAuxClass(Rule):
                                  f"elementwise array comparison ({analysis.origin(comparison.evidence)}); "
                                  f"`{cls.name}` is {site.subject}, so comparing two of them raises "
                                  "`ValueError: Exception raised while checking equality of metadata fields "
-                                 "of pytree` (use np.array_equal)", target=site.target)
+                                 "of pytree` (use np.array_equal)", target=site.registration.target)

@@ -57,4 +57,4 @@ class NonArrayChild(Rule):
                 yield Report(site.report_node,
                              f"{LEAF_NAMES[evidence.leaf]} as {site.subject}: {analysis.origin(evidence)}; "
                              "jit, vmap and grad reject it (`TypeError: ... not a valid JAX type`): make it "
-                             "static or keep it out of the children", target=site.target)
+                             "static or keep it out of the children", target=site.registration.target)
