@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from .config import DEFAULT_CONFIG, Config
 from .noqa import suppressed
 from .rules import ALL_RULES, Rule
+from .rules.base import TREE_CALL_TRIGGERS
 from .slicing import parse_ast, relevant_source, statement_lines
 
 # Larger files are generated code, not something a person registers pytrees in by hand.
@@ -68,8 +69,9 @@ def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
     """
     try:
         tree = tree if tree is not None else parse_ast(text)
+        # A tree call is judged by what it consumes: only statements whose tree calls may be misused count.
         relevant = relevant_source(text, triggers, tree, instantiated_triggers=INSTANTIATED_TRIGGERS,
-                                   called_triggers=CALLED_TRIGGERS)
+                                   called_triggers=CALLED_TRIGGERS, tree_call_triggers=TREE_CALL_TRIGGERS)
         if relevant is None:
             return None
         sliced, first_lines = relevant

@@ -12,6 +12,15 @@ What each probe observes (measured on jax 0.10.2):
   trace (its result no longer matches the eager one): a stale result;
 - PTL103/PTL104: equal examples give unequal aux_data, and every call retraces;
 - PTL105: comparing two examples' aux_data raises, or returns an array whose truth value raises;
+- PTL301: `jax.jacobian`, `jax.eval_shape` or `jax.vmap` of the identity raises inside the class's
+  `__init__`/`__post_init__`, run by unflatten on the leaves those transformations make;
+- PTL302/PTL303/PTL305/PTL306: a `jax.tree.map(lambda x: x, example)` round trip raises, or changes the
+  leaves (their count, order, shapes or values);
+- PTL304: flattening raises, or the leaves hold no array while aux_data does;
+- PTL307: `tree.leaves` and `tree_leaves_with_path` give different leaves;
+- PTL201/PTL202/PTL203: `reproduce()` runs with JAX's tree functions wrapped; the call at the finding's
+  line consumed shape tuples as a first tree without `is_leaf`, held None the mapped function never
+  received, or was given a dict view, generator or iterator that JAX made one leaf;
 - PTL401: a jitted call with the examples raises "not a valid JAX type" / "Error interpreting argument";
 - PTL403: the module's `reproduce()` raises "Non-hashable static arguments are not supported".
 """
@@ -104,7 +113,7 @@ def is_mutable_container(value: Any) -> bool:
 def describe(value: Any) -> str:
     if is_array(value):
         return f"{type(value).__module__}.{type(value).__name__} of shape {tuple(value.shape)}"
-    text = repr(value)
+    text = " ".join(repr(value).split())
     return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
@@ -226,12 +235,121 @@ def probe_non_array_child(examples: list[Any], target: str | None) -> Outcome:
     return Outcome("unconfirmed", f"jitted call {number} raised an unrelated {text}")
 
 
+def _constructor_frame(error: BaseException) -> str | None:
+    """The `__init__`/`__post_init__` outside JAX that an error was raised in, as "name (file:line)"."""
+    jax_dir = os.path.dirname(_jax().__file__)
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        if frame.name in ("__init__", "__post_init__") and not frame.filename.startswith(jax_dir):
+            return f"{frame.name} ({os.path.basename(frame.filename)}:{frame.lineno})"
+    return None
+
+
+def probe_validating_init(examples: list[Any], target: str | None) -> Outcome:
+    jax = _jax()
+    import jax.numpy as jnp
+
+    transformations = {
+        "jax.jacobian(lambda t: t)": lambda t: jax.jacobian(lambda x: x)(t),
+        "jax.eval_shape(lambda t: t)": lambda t: jax.eval_shape(lambda x: x, t),
+        "jax.vmap(lambda t: t) over two stacked examples": lambda t: jax.vmap(lambda x: x)(
+            jax.tree.map(lambda *xs: jnp.stack(xs), t, examples[1])),
+    }
+    for name, transformation in transformations.items():
+        try:
+            transformation(examples[0])
+        except Exception as error:
+            frame = _constructor_frame(error)
+            if frame is not None:
+                return Outcome("confirmed", f"{name} raised, in {frame} run by unflatten, {first_line(error)}")
+    return Outcome("unconfirmed", f"{', '.join(transformations)} all rebuilt the example without an error")
+
+
+def _same_leaves(first: list[Any], second: list[Any]) -> str | None:
+    """Why two leaf lists differ (None when they are equal): count, type, shape or value."""
+    import numpy as np
+    if len(first) != len(second):
+        return f"{len(first)} leaves became {len(second)}"
+    for number, (before, after) in enumerate(zip(first, second)):
+        if np.shape(before) != np.shape(after) or not np.array_equal(np.asarray(before), np.asarray(after)):
+            return f"leaf {number} was {describe(before)} and came back as {describe(after)}"
+    return None
+
+
+def round_trip(example: Any):
+    """(leaves, leaves after `jax.tree.map(lambda x: x, ...)`, the error it raised or None)."""
+    jax = _jax()
+    leaves = jax.tree.leaves(example)
+    try:
+        rebuilt = jax.tree.map(lambda x: x, example)
+        return leaves, jax.tree.leaves(rebuilt), None
+    except Exception as error:
+        return leaves, None, error
+
+
+def _split_into_rows(example: Any, leaves: list[Any]) -> str | None:
+    """An array attribute of the example that is no leaf while its rows are: flatten iterated it."""
+    import numpy as np
+    for name, value in _members(example):
+        if is_array(value) and value.ndim >= 1 and all(np.shape(leaf) != value.shape for leaf in leaves) \
+                and sum(np.shape(leaf) == value.shape[1:] for leaf in leaves) >= len(value):
+            return (f"the example's {name} is an array of shape {tuple(value.shape)}, but the leaves are "
+                    f"{len(leaves)} arrays of its rows' shape {tuple(value.shape[1:])}: flatten iterated it")
+    return None
+
+
+def probe_round_trip(examples: list[Any], target: str | None) -> Outcome:
+    """Flatten, unflatten and flatten again: a broken flatten/unflatten contract changes or loses leaves."""
+    try:
+        leaves, again, error = round_trip(examples[0])
+    except Exception as error:
+        return Outcome("confirmed", f"flattening the example raised {first_line(error)}")
+    if error is not None:
+        return Outcome("confirmed", f"jax.tree.map(lambda x: x, example) raised {first_line(error)}")
+    difference = _same_leaves(leaves, again)
+    if difference is not None:
+        return Outcome("confirmed", f"jax.tree.map(lambda x: x, example) changed the leaves: {difference}")
+    split = _split_into_rows(examples[0], leaves)
+    if split is not None:
+        return Outcome("confirmed", split)
+    return Outcome("unconfirmed", f"jax.tree.map(lambda x: x, example) gave back the same {len(leaves)} leaves")
+
+
+def probe_aux_first(examples: list[Any], target: str | None) -> Outcome:
+    try:
+        leaves = _jax().tree.leaves(examples[0])
+    except Exception as error:
+        return Outcome("confirmed", f"flattening the example raised {first_line(error)}")
+    found = held(aux_values(examples[0], target), is_array)
+    if found is not None and not any(is_array(leaf) for leaf in leaves):
+        return Outcome("confirmed", f"the leaves are {describe(leaves)} while {found[0]} is a "
+                                    f"{describe(found[1])}: children and aux_data are swapped")
+    return Outcome("unconfirmed", f"the leaves are {describe(leaves)}")
+
+
+def probe_keyed(examples: list[Any], target: str | None) -> Outcome:
+    jax = _jax()
+    plain = jax.tree.leaves(examples[0])
+    with_path = jax.tree_util.tree_leaves_with_path(examples[0])
+    difference = _same_leaves(plain, [leaf for _path, leaf in with_path])
+    if difference is not None:
+        paths = ", ".join(jax.tree_util.keystr(path) for path, _leaf in with_path)
+        return Outcome("confirmed", f"tree.leaves and tree_leaves_with_path (paths {paths}) disagree: {difference}")
+    return Outcome("unconfirmed", "tree.leaves and tree_leaves_with_path give the same leaves")
+
+
 PROBES: dict[str, Callable[[list[Any], str | None], Outcome]] = {
     "PTL101": probe_array,
     "PTL102": probe_mutable,
     "PTL103": probe_retrace,
     "PTL104": probe_retrace,
     "PTL105": probe_array_equality,
+    "PTL301": probe_validating_init,
+    "PTL302": probe_round_trip,
+    "PTL303": probe_round_trip,
+    "PTL304": probe_aux_first,
+    "PTL305": probe_round_trip,
+    "PTL306": probe_round_trip,
+    "PTL307": probe_keyed,
     "PTL401": probe_non_array_child,
 }
 
@@ -264,14 +382,142 @@ def probe_reproduce(module: Any, code: str, line: int) -> Outcome:
     return Outcome("unconfirmed", "reproduce() returned without an error")
 
 
+# Tree calls are observed where the module makes them (PTL201-PTL203): the public tree functions are
+# wrapped before the module is imported, and `reproduce()` runs the code path.
+WATCHED_FUNCTIONS = {
+    "jax.tree": {"map": "map", "map_with_path": "map_with_path", "leaves": "leaves", "flatten": "flatten",
+                 "reduce": "reduce", "structure": "structure", "all": "all", "leaves_with_path": "leaves",
+                 "flatten_with_path": "flatten"},
+    "jax.tree_util": {"tree_map": "map", "tree_map_with_path": "map_with_path", "tree_leaves": "leaves",
+                      "tree_flatten": "flatten", "tree_reduce": "reduce", "tree_structure": "structure",
+                      "tree_all": "all", "tree_leaves_with_path": "leaves", "tree_flatten_with_path": "flatten"},
+}
+OBSERVED_CODES = ("PTL201", "PTL202", "PTL203")
+
+
+@dataclasses.dataclass
+class TreeCallRecord:
+    filename: str
+    line: int
+    kind: str
+    first_tree: Any
+    trees: tuple
+    has_is_leaf: bool
+    received: list  # the leaves the mapped function was called with (maps only)
+
+
+TREE_CALLS: list[TreeCallRecord] = []
+
+
+def watch_tree_calls() -> None:
+    """Wrap JAX's public tree functions to record each call: where it is made, what trees it consumes."""
+    import importlib
+    for module_name, functions in WATCHED_FUNCTIONS.items():
+        namespace = importlib.import_module(module_name)
+        for name, kind in functions.items():
+            original = getattr(namespace, name, None)
+            if original is not None:
+                setattr(namespace, name, _watched(original, kind))
+
+
+def _watched(original: Callable, kind: str) -> Callable:
+    def watched(*args, **kwargs):
+        caller = sys._getframe(1)
+        first = 1 if kind in ("map", "map_with_path", "reduce") else 0
+        trees = args[first:] if kind != "reduce" else args[1:2]
+        record = TreeCallRecord(caller.f_code.co_filename, caller.f_lineno, kind, trees[0] if trees else None,
+                                tuple(trees), "is_leaf" in kwargs, [])
+        if kind in ("map", "map_with_path") and args and callable(args[0]):
+            function = args[0]
+
+            def recording(*leaves):
+                record.received.append(leaves[1] if kind == "map_with_path" else leaves[0])
+                return function(*leaves)
+            args = (recording, *args[1:])
+        TREE_CALLS.append(record)
+        return original(*args, **kwargs)
+    return watched
+
+
+def _shape_tuples(tree: Any) -> list[tuple]:
+    jax = _jax()
+    return [node for node in jax.tree.leaves(tree, is_leaf=lambda x: isinstance(x, tuple))
+            if isinstance(node, tuple) and node and all(isinstance(n, int) for n in node)]
+
+
+def _none_paths(tree: Any) -> list[str]:
+    jax = _jax()
+    pairs = jax.tree_util.tree_leaves_with_path(tree, is_leaf=lambda x: x is None)
+    return [jax.tree_util.keystr(path) or "(the root)" for path, leaf in pairs if leaf is None]
+
+
+def _iterator_type(tree: Any) -> str | None:
+    import collections.abc
+    import types
+    views = (collections.abc.KeysView, collections.abc.ValuesView, collections.abc.ItemsView)
+    if isinstance(tree, (types.GeneratorType, collections.abc.Iterator, *views)):
+        return type(tree).__name__
+    return None
+
+
+def judge_tree_call(code: str, record: TreeCallRecord) -> Outcome | None:
+    """Did this recorded call show the symptom `code` predicts? None when it did not."""
+    if code == "PTL201" and not record.has_is_leaf:
+        shapes = _shape_tuples(record.first_tree)
+        if shapes:
+            leaves = _jax().tree.leaves(record.first_tree)
+            return Outcome("confirmed", f"the first tree of this `{record.kind}` holds shape tuples such as "
+                                        f"{shapes[0]}; JAX took their ints as the leaves: {describe(leaves)}")
+    if code == "PTL202":
+        nones = _none_paths(record.first_tree)
+        if nones and None not in record.received:
+            return Outcome("confirmed", f"the tree holds None at {', '.join(nones[:3])}, but the mapped function "
+                                        f"was called {len(record.received)} times and never with None")
+    if code == "PTL203":
+        for tree in record.trees:
+            kind = _iterator_type(tree)
+            if kind is not None:
+                return Outcome("confirmed", f"a `{kind}` was passed as a tree, and JAX made it a single leaf: "
+                                            f"{describe(_jax().tree.leaves(tree))}")
+    return None
+
+
+def probe_tree_call(module: Any, code: str, line: int) -> Outcome:
+    """Run `reproduce()` and judge the tree calls the module made at the finding's line."""
+    hook = getattr(module, "reproduce", None)
+    if hook is None:
+        return Outcome("no-example", "the module defines no reproduce() hook")
+    import warnings
+    TREE_CALLS.clear()
+    raised = ""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            hook()
+        except Exception as error:  # the misuse often breaks the code after it: the calls made still count
+            raised = f"; reproduce() then raised {first_line(error)}"
+    module_file = os.path.abspath(module.__file__)
+    here = [r for r in TREE_CALLS if os.path.abspath(r.filename) == module_file and r.line == line]
+    for record in here:
+        outcome = judge_tree_call(code, record)
+        if outcome is not None:
+            return Outcome(outcome.status, outcome.evidence + raised)
+    if not here:
+        return Outcome("unconfirmed", f"reproduce() made no tree call at line {line}{raised}")
+    return Outcome("unconfirmed", f"the {len(here)} tree calls at line {line} did not show the predicted "
+                                  f"symptom{raised}")
+
+
 def holds_target(example: Any, target: str | None) -> bool:
     try:
         return bool(aux_values(example, target)) if target else True
-    except Exception:
-        return False
+    except Exception:  # a flatten that raises (the finding may be about it): judge the example itself
+        return type(example).__name__ == target
 
 
 def probe_finding(module: Any, finding: dict) -> Outcome:
+    if finding["code"] in OBSERVED_CODES:
+        return probe_tree_call(module, finding["code"], finding["line"])
     if finding["code"] in REPRODUCED:
         return probe_reproduce(module, finding["code"], finding["line"])
     probe = PROBES.get(finding["code"])
@@ -308,6 +554,8 @@ def load_module(path: str):
 def main() -> int:
     """Child process: probe each finding (JSON on stdin) of the module at argv[1]; JSON on stdout."""
     findings = json.load(sys.stdin)
+    if any(finding["code"] in OBSERVED_CODES for finding in findings):
+        watch_tree_calls()  # before the module binds the tree functions it imports
     try:
         module = load_module(sys.argv[1])
     except BaseException as error:  # the module's own import failure is the evidence

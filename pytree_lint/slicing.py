@@ -183,16 +183,69 @@ def _passes_unhashable(statement: ast.stmt, statics: dict[str, tuple[set[int], s
     return False
 
 
+# What PTL201-PTL203 look for, and so what the slicer keeps a statement with a tree call for: an iterable
+# that is one leaf, a mapped function returning a shape, a mapped function testing for None.
+TREE_FUNCTION_NAMES = frozenset({
+    "map", "map_with_path", "leaves", "leaves_with_path", "flatten", "flatten_with_path", "structure", "reduce",
+    "all", "tree_map", "tree_map_with_path", "tree_leaves", "tree_leaves_with_path", "tree_flatten",
+    "tree_flatten_with_path", "tree_structure", "tree_reduce", "tree_all",
+})
+ITERATOR_NAMES = frozenset({"zip", "map", "filter", "enumerate", "reversed", "iter"})
+
+
+def _is_none_test(node: ast.AST) -> bool:
+    return isinstance(node, ast.Compare) and any(
+        isinstance(c, ast.Constant) and c.value is None for c in [node.left, *node.comparators])
+
+
+def _makes_iterator(node: ast.AST) -> bool:
+    if isinstance(node, ast.GeneratorExp):
+        return True
+    return isinstance(node, ast.Call) and (
+        (isinstance(node.func, ast.Attribute) and node.func.attr in ("values", "keys", "items") and not node.args)
+        or (isinstance(node.func, ast.Name) and node.func.id in ITERATOR_NAMES))
+
+
+def _returns_shape(node: ast.AST) -> bool:
+    return any((isinstance(n, ast.Attribute) and n.attr == "shape")
+               or (isinstance(n, ast.Call) and _dotted(n.func).endswith("shape")) for n in ast.walk(node))
+
+
+def _suspect_tree_call(statement: ast.stmt, functions: dict[str, ast.stmt], aliases: set[str]) -> bool:
+    """Could a tree call of this statement be a PTL201-PTL203 finding? (A superset of what they report.)"""
+    nodes = list(ast.walk(statement))
+    tree_calls = [n for n in nodes if isinstance(n, ast.Call) and (
+        _dotted(n.func).rsplit(".", 1)[-1] in TREE_FUNCTION_NAMES or _dotted(n.func) in aliases)]
+    if not tree_calls:
+        return False
+    if any(_makes_iterator(n) for n in nodes):
+        return True
+    local = {n.name: n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for call in tree_calls:
+        function = call.args[0] if call.args else None
+        if isinstance(function, ast.Name):
+            function = local.get(function.id, functions.get(function.id, function))
+        if isinstance(function, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+            if _returns_shape(function) or any(_is_none_test(n) for n in ast.walk(function)):
+                return True
+        elif function is not None and _dotted(function).endswith("shape"):
+            return True
+    return False
+
+
 def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | None = None,
                     instantiated_triggers: tuple[str, ...] = (),
-                    called_triggers: tuple[str, ...] = ()) -> tuple[str, list[int]] | None:
+                    called_triggers: tuple[str, ...] = (),
+                    tree_call_triggers: tuple[str, ...] = ()) -> tuple[str, list[int]] | None:
     """`text` with the top-level statements no rule can need replaced by blank lines, and the line each
     kept statement starts on (see `_anchor_lines`).
 
     `instantiated_triggers`: for a class defined in a statement mentioning one of these (such as
     `register_static`), the statements that use the class are kept too, since a rule asks where it is built.
     `called_triggers`: for a function defined with one of these (`static_argnums`), the statements that
-    call it with a possibly unhashable argument are kept. None when nothing but imports would be kept.
+    call it with a possibly unhashable argument are kept. `tree_call_triggers` (`tree_map`, ...): a statement
+    that names one is kept only if one of its tree calls may be misused (`_suspect_tree_call`).
+    None when nothing but imports would be kept.
     Raises SyntaxError when `text` is not valid Python.
     """
     tree = tree if tree is not None else parse_ast(text)
@@ -205,13 +258,19 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
         for name in _defined_names(statement):
             definitions.setdefault(name, []).append(index)
 
-    aliases = _trigger_aliases(statements, sources, triggers)
+    primary = tuple(t for t in triggers if t not in called_triggers and t not in tree_call_triggers)
+    aliases = _trigger_aliases(statements, sources, primary)
+    tree_aliases = _trigger_aliases(statements, sources, tree_call_triggers) if tree_call_triggers else set()
+    functions = {s.name: s for s in statements if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
     keep: set[int] = set()
     pending: list[int] = []
-    primary = tuple(t for t in triggers if t not in called_triggers)
     for index, (statement, source) in enumerate(zip(statements, sources)):
         if (isinstance(statement, (ast.Import, ast.ImportFrom)) or any(t in source for t in primary)
                 or (aliases and _used_names(statement) & aliases)):
+            pending.append(index)
+        elif tree_call_triggers and (any(t in source for t in tree_call_triggers)
+                                     or _used_names(statement) & tree_aliases) and _suspect_tree_call(
+                statement, functions, tree_aliases):
             pending.append(index)
     watched: set[str] = set()
     registered: set[str] = set()
@@ -233,7 +292,6 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
             elif declared and isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 called[statement.name] = index
     if called:
-        functions = {s.name: s for s in statements if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
         statics = {name: _static_arguments(statements[index], functions) for name, index in called.items()}
         calls = tuple(f"{name}(" for name in statics)
         callers = [i for i, statement in enumerate(statements)

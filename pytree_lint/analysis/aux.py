@@ -57,6 +57,31 @@ def flatten_returns(function: FunctionInfo):
             yield (*pair, statement)
 
 
+def hashable_only(inference: ValueInference, children: cst.BaseExpression, context: Context) -> bool:
+    """`None`, or a non-empty display of values known to be hashable (literals, ints, strings, shapes)."""
+    if isinstance(children, cst.Name) and children.value == "None":
+        return True
+    if not isinstance(children, (cst.Tuple, cst.List)) or not children.elements:
+        return False
+    for element in children.elements:
+        evidence = [] if isinstance(element, cst.StarredElement) else inference.infer(element.value, context)
+        if not evidence or any(e.kind is not Kind.SAFE or e.leaf in ("callable", "class") for e in evidence):
+            return False
+    return True
+
+
+def array_in(inference: ValueInference, aux: cst.BaseExpression, context: Context) -> Evidence | None:
+    """An array made per instance in a value or in the elements of its display."""
+    elements = [aux]
+    if isinstance(aux, (cst.Tuple, cst.List)):
+        elements = [e.value for e in aux.elements if not isinstance(e, cst.StarredElement)]
+    for element in elements:
+        for evidence in inference.infer(element, context):
+            if evidence.kind is Kind.ARRAY and not evidence.shared:
+                return evidence
+    return None
+
+
 def flatten_context(function: FunctionInfo, registration: Registration,
                     statement: cst.CSTNode | None = None) -> Context:
     """Inside a flatten function, its first parameter is an instance of the registered class."""
@@ -66,9 +91,12 @@ def flatten_context(function: FunctionInfo, registration: Registration,
 
 
 class AuxSiteFinder:
-    def __init__(self, index: ModuleIndex, inference: ValueInference) -> None:
+    def __init__(self, index: ModuleIndex, inference: ValueInference, swapped: set[int]) -> None:
+        """`swapped`: the flatten returns written `(aux_data, children)` (PTL304), by node id: their
+        elements are not judged as aux_data."""
         self.index = index
         self.inference = inference
+        self.swapped = swapped
 
     def sites(self, registrations: list[Registration]) -> list[AuxSite]:
         found: list[AuxSite] = []
@@ -94,6 +122,8 @@ class AuxSiteFinder:
         subject = f"aux_data of `{registration.class_name}`"
         sites = []
         for _children, aux, statement in flatten_returns(function):
+            if id(statement if statement is not None else function.node) in self.swapped:
+                continue
             context = flatten_context(function, registration, statement)
             elements = [aux]
             if isinstance(aux, cst.Tuple):

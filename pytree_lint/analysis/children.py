@@ -31,9 +31,11 @@ class ChildSite:
 
 
 class ChildSiteFinder:
-    def __init__(self, index: ModuleIndex, inference: ValueInference) -> None:
+    def __init__(self, index: ModuleIndex, inference: ValueInference, swapped: set[int]) -> None:
+        """`swapped`: the flatten returns written `(aux_data, children)` (PTL304), by node id."""
         self.index = index
         self.inference = inference
+        self.swapped = swapped
 
     def sites(self, registrations: list[Registration]) -> list[ChildSite]:
         found: list[ChildSite] = []
@@ -50,6 +52,8 @@ class ChildSiteFinder:
         subject = f"a child of `{registration.class_name}`"
         for children, _aux, statement in flatten_returns(function):
             if not isinstance(children, (cst.Tuple, cst.List)):
+                continue
+            if id(statement if statement is not None else function.node) in self.swapped:
                 continue
             context = flatten_context(function, registration, statement)
             for element in children.elements:

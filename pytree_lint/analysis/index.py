@@ -30,6 +30,11 @@ class FunctionInfo:
     def name(self) -> str:
         return self.node.name.value if isinstance(self.node, cst.FunctionDef) else "<lambda>"
 
+    @property
+    def name_node(self) -> cst.CSTNode:
+        """Where the function is named: the `def` line's name, or the lambda itself."""
+        return self.node.name if isinstance(self.node, cst.FunctionDef) else self.node
+
     @cached_property
     def decorator_names(self) -> list[str]:
         if not isinstance(self.node, cst.FunctionDef):

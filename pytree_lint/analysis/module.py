@@ -15,6 +15,8 @@ from .frameworks import Frameworks
 from .index import ModuleIndex
 from .jitted import JittedFinder, JittedFunction
 from .registrations import Registration, RegistrationFinder
+from .structure import Structure, Swap
+from .treecalls import TreeCall, TreeCalls
 from .values import Evidence, ValueInference
 
 _MAX_CODE = 60
@@ -61,7 +63,25 @@ class ModuleAnalysis:
 
     @cached_property
     def aux_sites(self) -> list[AuxSite]:
-        return AuxSiteFinder(self.index, self.values).sites(self.registrations)
+        return AuxSiteFinder(self.index, self.values, set(self.swapped_returns)).sites(self.registrations)
+
+    @cached_property
+    def structure(self) -> Structure:
+        return Structure(self.index, self.values)
+
+    @cached_property
+    def swapped_returns(self) -> dict[int, Swap]:
+        """Flatten returns written `(aux_data, children)`, by the id of the return (or lambda) node."""
+        return {id(swap.node): swap for registration in self.registrations
+                for swap in self.structure.swapped_returns(registration)}
+
+    @cached_property
+    def tree_calls(self) -> TreeCalls:
+        return TreeCalls(self.index)
+
+    @cached_property
+    def tree_call_sites(self) -> list[TreeCall]:
+        return self.tree_calls.find()
 
     @cached_property
     def jitted_functions(self) -> dict[str, JittedFunction]:
@@ -69,7 +89,7 @@ class ModuleAnalysis:
 
     @cached_property
     def child_sites(self) -> list[ChildSite]:
-        return ChildSiteFinder(self.index, self.values).sites(self.registrations)
+        return ChildSiteFinder(self.index, self.values, set(self.swapped_returns)).sites(self.registrations)
 
     @cached_property
     def _module_positions(self):

@@ -1,0 +1,54 @@
+"""PTL201 shape-tuple-as-subtree
+
+What it does:
+    Follows the result of a tree map whose function returns a shape (`lambda x: x.shape`, `jnp.shape`,
+    `np.shape`, `tuple(x.shape)`), directly or through local variables, to a tree function that takes it
+    as its first tree (`jax.tree.map`, `jax.tree.leaves`, `jax.tree.reduce`, ...) without `is_leaf`.
+
+Why is this bad:
+    A shape is a tuple, and a tuple is a pytree node: its ints are the leaves, not the shape (measured,
+    jax 0.10.2). `jax.tree.map(jnp.ones, shapes)` silently returns `[((2,), (3,)), ((3,), (4,))]` (one
+    array per dimension); `jax.tree.leaves(shapes)` is `[2, 3, 3, 4]`, and a parameter count made with
+    `tree.reduce` gives 14 instead of 25. JAX does not warn.
+
+Example:
+    shapes = jax.tree.map(lambda x: x.shape, params)
+    zeros = jax.tree.map(jnp.zeros, shapes)             # PTL201
+
+Use instead:
+    Map over the arrays themselves (`jax.tree.map(jnp.zeros_like, params)`), use `jax.eval_shape`
+    (ShapeDtypeStruct leaves), pass the shapes as a second tree (`jax.tree.map(f, params, shapes)`), or
+    say where the leaves are: `is_leaf=lambda x: isinstance(x, tuple)`.
+
+Known limits:
+    Followed through local and module-level names in one module; a tree of shapes returned by another
+    function is not followed.
+"""
+
+from __future__ import annotations
+
+from .base import TREE_CALL_TRIGGERS, Report, Rule
+
+
+class ShapeTupleAsSubtree(Rule):
+    code = "PTL201"
+    name = "shape-tuple-as-subtree"
+    summary = "a tree of shape tuples is the first tree of a tree map, leaves or reduce (its ints become leaves)"
+    triggers = TREE_CALL_TRIGGERS
+
+    def check(self, analysis):
+        calls = analysis.tree_calls
+        producers = {id(call.node): call for call in analysis.tree_call_sites if call.kind in ("map", "map_with_path")}
+        for call in analysis.tree_call_sites:
+            if call.is_leaf is not None or not call.trees:
+                continue
+            for value in calls.values_of(call.trees[0], call):
+                producer = producers.get(id(value))
+                shape = calls.returns_shape(producer.function, producer) if producer is not None else None
+                if shape is not None:
+                    yield Report(call.node,
+                                 f"the first tree of this `{call.kind}` is a tree of shapes "
+                                 f"({analysis.located(producer.node)} returns `{analysis.snippet(shape)}`): a "
+                                 "shape is a tuple, so its ints become the leaves; map over the arrays, use "
+                                 "`jax.eval_shape`, or pass `is_leaf=lambda x: isinstance(x, tuple)`")
+                    break

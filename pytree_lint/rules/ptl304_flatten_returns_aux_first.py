@@ -1,0 +1,49 @@
+"""PTL304 flatten-returns-aux-first
+
+What it does:
+    Finds a flatten function that returns `(aux_data, children)`: `None`, literals or other hashable
+    values (ints, strings, shapes) first, and arrays second.
+
+Why is this bad:
+    JAX takes the first element as the children and the second as aux_data, whatever they hold
+    (measured, jax 0.10.2). With `None` first it raises `ValueError: The to_iterable function for a custom
+    PyTree node should return a (children, aux_data) tuple where 'children' is iterable, got (None, ...)`.
+    With a tuple of ints first it is silently accepted: the ints become the leaves, the arrays become
+    aux_data (compared with `==` on every jitted call), and `jax.grad` raises `TypeError: grad requires
+    real- or complex-valued inputs ... but got int32`.
+
+Example:
+    def tree_flatten(self):
+        return (self.n,), (self.w, self.b)      # PTL304
+
+Use instead:
+    `return (self.w, self.b), (self.n,)`
+
+Known limits:
+    Reported only when the first element is known to be hashable (a literal, None, an int or a shape)
+    and the second is known to hold an array, or holds the attributes unflatten rebuilds from the
+    children.
+"""
+
+from __future__ import annotations
+
+from .base import Report, Rule
+
+
+class FlattenReturnsAuxFirst(Rule):
+    code = "PTL304"
+    name = "flatten-returns-aux-first"
+    summary = "flatten returns `(aux_data, children)`"
+
+    def check(self, analysis):
+        for swap in analysis.swapped_returns.values():
+            if swap.array is not None:
+                second = f"an array second ({analysis.origin(swap.array)})"
+            else:
+                second = ("second the attributes unflatten rebuilds from the children ("
+                          + ", ".join(f"`{a}`" for a in swap.expected) + ")")
+            yield Report(swap.node,
+                         f"flatten of `{swap.registration.class_name}` returns hashable values first "
+                         f"(`{analysis.snippet(swap.children)}`) and {second}: JAX reads `(children, aux_data)`, "
+                         "so the arrays become aux_data and the hashable values the leaves; swap them",
+                         target=swap.registration.target)
