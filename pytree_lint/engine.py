@@ -60,8 +60,8 @@ def might_match(text: str, words: tuple[str, ...]) -> bool:
 
 def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
     """libcst's tree of the statements that matter (see slicing.py), with the file's own line numbers,
-    and the first line of each of its top-level statements (None when `ast` could not tell); None when
-    nothing but imports matters.
+    the first line of each of its top-level statements and the first lines of those with a suspect tree
+    call (both None when `ast` could not tell); None when nothing but imports matters.
 
     When the running Python's `ast` rejects the file, libcst may still parse it (syntax newer than this
     interpreter, such as PEP 695 on 3.11): the whole file is then parsed, and only if libcst fails too
@@ -74,7 +74,7 @@ def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
                                    called_triggers=CALLED_TRIGGERS, tree_call_triggers=TREE_CALL_TRIGGERS)
         if relevant is None:
             return None
-        sliced, first_lines = relevant
+        sliced, first_lines, tree_call_lines = relevant
     except SyntaxError as error:
         rejected = f"syntax error at line {error.lineno}, column {error.offset}: {error.msg}"
         sliced = None
@@ -85,10 +85,10 @@ def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
     try:
         if sliced is not None:
             try:
-                return cst.parse_module(sliced), first_lines
+                return cst.parse_module(sliced), first_lines, tree_call_lines
             except cst.ParserSyntaxError:
                 pass  # a statement boundary the slicer did not foresee: parse the whole file
-        return cst.parse_module(text), statement_lines(tree) if sliced is not None else None
+        return cst.parse_module(text), statement_lines(tree) if sliced is not None else None, None
     except cst.ParserSyntaxError as error:
         if sliced is None:
             raise LintError(rejected) from None
@@ -111,12 +111,12 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
     parsed = _parse(text, words, tree)
     if parsed is None:
         return []
-    module, first_lines = parsed
+    module, first_lines, tree_call_lines = parsed
     from .analysis.module import ModuleAnalysis
 
     findings = []
     try:
-        analysis = ModuleAnalysis(module, first_lines, config.static_field_functions)
+        analysis = ModuleAnalysis(module, first_lines, config.static_field_functions, tree_call_lines)
         for rule in rules:
             for report in rule.check(analysis):
                 (line, column), (end_line, end_column) = analysis.span(report.node) or ((1, 0), (1, 0))

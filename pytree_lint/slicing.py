@@ -211,14 +211,25 @@ def _returns_shape(node: ast.AST) -> bool:
                or (isinstance(n, ast.Call) and _dotted(n.func).endswith("shape")) for n in ast.walk(node))
 
 
+def _is_tree_function(dotted: str, aliases: set[str]) -> bool:
+    """`jax.tree.map`, `jtu.tree_leaves`, `tree_map` or an alias of one; not the builtins `map`/`all`."""
+    *owner, name = dotted.split(".")
+    if dotted in aliases:
+        return True
+    return name in TREE_FUNCTION_NAMES and (name.startswith("tree_") or bool(owner) and owner[-1] == "tree")
+
+
 def _suspect_tree_call(statement: ast.stmt, functions: dict[str, ast.stmt], aliases: set[str]) -> bool:
     """Could a tree call of this statement be a PTL201-PTL203 finding? (A superset of what they report.)"""
     nodes = list(ast.walk(statement))
-    tree_calls = [n for n in nodes if isinstance(n, ast.Call) and (
-        _dotted(n.func).rsplit(".", 1)[-1] in TREE_FUNCTION_NAMES or _dotted(n.func) in aliases)]
+    tree_calls = [n for n in nodes if isinstance(n, ast.Call) and _is_tree_function(_dotted(n.func), aliases)]
     if not tree_calls:
         return False
-    if any(_makes_iterator(n) for n in nodes):
+    arguments = [a for call in tree_calls for a in [*call.args, *(k.value for k in call.keywords)]]
+    passed = {a.id for a in arguments if isinstance(a, ast.Name)}
+    if any(_makes_iterator(a) for a in arguments) or any(
+            isinstance(n, ast.Assign) and _makes_iterator(n.value)
+            and any(isinstance(t, ast.Name) and t.id in passed for t in n.targets) for n in nodes):
         return True
     local = {n.name: n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for call in tree_calls:
@@ -236,7 +247,7 @@ def _suspect_tree_call(statement: ast.stmt, functions: dict[str, ast.stmt], alia
 def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | None = None,
                     instantiated_triggers: tuple[str, ...] = (),
                     called_triggers: tuple[str, ...] = (),
-                    tree_call_triggers: tuple[str, ...] = ()) -> tuple[str, list[int]] | None:
+                    tree_call_triggers: tuple[str, ...] = ()) -> tuple[str, list[int], set[int]] | None:
     """`text` with the top-level statements no rule can need replaced by blank lines, and the line each
     kept statement starts on (see `_anchor_lines`).
 
@@ -264,13 +275,14 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     functions = {s.name: s for s in statements if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
     keep: set[int] = set()
     pending: list[int] = []
+    suspects: set[int] = set()
     for index, (statement, source) in enumerate(zip(statements, sources)):
-        if (isinstance(statement, (ast.Import, ast.ImportFrom)) or any(t in source for t in primary)
-                or (aliases and _used_names(statement) & aliases)):
-            pending.append(index)
-        elif tree_call_triggers and (any(t in source for t in tree_call_triggers)
-                                     or _used_names(statement) & tree_aliases) and _suspect_tree_call(
+        if tree_call_triggers and (any(t in source for t in tree_call_triggers)
+                                   or _used_names(statement) & tree_aliases) and _suspect_tree_call(
                 statement, functions, tree_aliases):
+            suspects.add(index)
+        if (isinstance(statement, (ast.Import, ast.ImportFrom)) or any(t in source for t in primary)
+                or (aliases and _used_names(statement) & aliases) or index in suspects):
             pending.append(index)
     watched: set[str] = set()
     registered: set[str] = set()
@@ -329,4 +341,5 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     if all(isinstance(statements[index], (ast.Import, ast.ImportFrom)) for index in keep):
         return None  # imports alone: no rule has anything to look at
     sliced = "".join(line if kept_lines[number] else "\n" for number, line in enumerate(lines, start=1))
-    return sliced, _anchor_lines([statements[index] for index in sorted(keep)])
+    return (sliced, _anchor_lines([statements[index] for index in sorted(keep)]),
+            set(_anchor_lines([statements[index] for index in suspects])))

@@ -15,7 +15,7 @@ from conftest import fixture_files
 
 def findings_both_ways(paths, monkeypatch):
     sliced = {p: lint_source(p.read_text(errors="replace"), str(p)) for p in paths}
-    monkeypatch.setattr(engine, "relevant_source", lambda text, triggers, tree, **kwargs: (text, None))
+    monkeypatch.setattr(engine, "relevant_source", lambda text, triggers, tree, **kwargs: (text, None, None))
     # (whole files: nothing is sliced away, not even files with nothing but imports to keep)
     whole = {p: lint_source(p.read_text(errors="replace"), str(p)) for p in paths}
     return sliced, whole
@@ -51,7 +51,8 @@ def test_sliced_text_keeps_line_numbers_and_drops_the_rest():
         "def build():\n"
         "    return Static()\n"
     )
-    sliced, first_lines = relevant_source(source, ("register_static",), instantiated_triggers=("register_static",))
+    sliced, first_lines, _suspects = relevant_source(source, ("register_static",),
+                                                     instantiated_triggers=("register_static",))
     assert first_lines == [1, 2, 7, 10, 13]  # the decorated class starts at `class`, as in libcst
     assert sliced.count("\n") == source.count("\n")
     assert "unrelated" not in sliced

@@ -43,14 +43,18 @@ class ModuleAnalysis:
     """One parsed module and the lazily computed facts about it."""
 
     def __init__(self, module: cst.Module, statement_lines: list[int] | None = None,
-                 static_field_functions: tuple[str, ...] = ()) -> None:
+                 static_field_functions: tuple[str, ...] = (), tree_call_lines: set[int] | None = None) -> None:
         """`statement_lines`: the first line of each top-level statement, when the caller knows them;
         positions are then computed statement by statement instead of over the whole module.
-        `static_field_functions`: the project's own static-field helpers (qualified names)."""
+        `static_field_functions`: the project's own static-field helpers (qualified names).
+        `tree_call_lines`: the first lines of the statements whose tree calls may be misused (the slicer
+        knows them); the tree calls of the other statements are not looked for."""
         self.module = module
         if statement_lines is not None and len(statement_lines) != len(module.body):
             statement_lines = None
         self._statement_lines = statement_lines
+        self._tree_call_statements = module.body if statement_lines is None or tree_call_lines is None else [
+            statement for statement, line in zip(module.body, statement_lines) if line in tree_call_lines]
         self._statement_positions: dict[int, tuple[dict, int]] = {}
         self.index = ModuleIndex.build(module)
         self.frameworks = Frameworks(self.index, static_field_functions)
@@ -81,7 +85,7 @@ class ModuleAnalysis:
 
     @cached_property
     def tree_call_sites(self) -> list[TreeCall]:
-        return self.tree_calls.find()
+        return self.tree_calls.find(self._tree_call_statements)
 
     @cached_property
     def jitted_functions(self) -> dict[str, JittedFunction]:

@@ -155,6 +155,8 @@ class Structure:
     def __init__(self, index: ModuleIndex, inference: ValueInference) -> None:
         self.index = index
         self.inference = inference
+        self._unflattens: dict[int, Unflatten | None] = {}  # several rules ask: each is read once
+        self._constructors: dict[int, Constructor | None] = {}
 
     def swapped_returns(self, registration: Registration):
         """The flatten returns of a registration written `(aux_data, children)`."""
@@ -317,6 +319,11 @@ class Structure:
     def constructor(self, cls: ClassInfo) -> Constructor | None:
         """The parameters calling `cls` takes: its `__init__` written here, or its dataclass fields.
         None when a base class we cannot see may define them."""
+        if id(cls) not in self._constructors:
+            self._constructors[id(cls)] = self._read_constructor(cls)
+        return self._constructors[id(cls)]
+
+    def _read_constructor(self, cls: ClassInfo) -> Constructor | None:
         post_init = self.index.find_method(cls, "__post_init__")
         init = self.index.find_method(cls, "__init__")
         if init is not None:
@@ -375,6 +382,12 @@ class Structure:
 
     # unflatten --------------------------------------------------------------------------------------------
     def unflatten(self, registration: Registration) -> Unflatten | None:
+        """How the registration's unflatten reads its parameters (None: no unflatten of the module's)."""
+        if id(registration) not in self._unflattens:
+            self._unflattens[id(registration)] = self._read_unflatten(registration)
+        return self._unflattens[id(registration)]
+
+    def _read_unflatten(self, registration: Registration) -> Unflatten | None:
         function = registration.unflatten
         if function is None or registration.cls is None:
             return None

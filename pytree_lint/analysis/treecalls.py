@@ -82,9 +82,11 @@ class TreeCalls:
     def __init__(self, index: ModuleIndex) -> None:
         self.index = index
 
-    def find(self) -> list[TreeCall]:
+    def find(self, statements) -> list[TreeCall]:
+        """The tree calls of these top-level statements of the module."""
         collector = _Collector()
-        self.index.module.visit(collector)
+        for statement in statements:
+            statement.visit(collector)
         found = []
         for call, scope, statement in collector.calls:
             known = TREE_FUNCTIONS.get(self.index.qualify(call.func) or "")
