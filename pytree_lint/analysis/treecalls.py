@@ -199,19 +199,31 @@ class TreeCalls:
 
 
 def _none_test_in(function: FunctionInfo, parameter: str) -> cst.Comparison | None:
-    """A test of `parameter` against None in a function's body (`x is None`, `x is not None`, `x == None`)."""
+    """A test of `parameter` against None in a function's body (`x is None`, `x is not None`, `x == None`)
+    whose None branch would change the result; `x if x is None else f(x)` keeps None, as JAX does anyway."""
+    harmless: set[int] = set()
     pending = [function.node.body]
     while pending:
         node = pending.pop()
-        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
-            operands = (node.left, node.comparisons[0].comparator)
-            if isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)) and any(
-                    isinstance(o, cst.Name) and o.value == "None" for o in operands) and any(
-                    isinstance(o, cst.Name) and o.value == parameter for o in operands):
-                return node
+        if isinstance(node, cst.IfExp) and _is_none_test(node.test, parameter):
+            is_none = isinstance(node.test.comparisons[0].operator, (cst.Is, cst.Equal))
+            branch = node.body if is_none else node.orelse
+            if isinstance(branch, cst.Name) and branch.value in (parameter, "None"):
+                harmless.add(id(node.test))
+        if _is_none_test(node, parameter) and id(node) not in harmless:
+            return node
         if not isinstance(node, (cst.FunctionDef, cst.Lambda)):
-            pending.extend(node.children)
+            pending.extend(reversed(node.children))
     return None
+
+
+def _is_none_test(node: cst.CSTNode, parameter: str) -> bool:
+    if not (isinstance(node, cst.Comparison) and len(node.comparisons) == 1):
+        return False
+    operands = (node.left, node.comparisons[0].comparator)
+    return isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)) and any(
+        isinstance(o, cst.Name) and o.value == "None" for o in operands) and any(
+        isinstance(o, cst.Name) and o.value == parameter for o in operands)
 
 
 def _leaf_parameter(function: FunctionInfo, kind: str) -> str | None:
