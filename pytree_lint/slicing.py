@@ -190,6 +190,8 @@ TREE_FUNCTION_NAMES = frozenset({
     "all", "tree_map", "tree_map_with_path", "tree_leaves", "tree_leaves_with_path", "tree_flatten",
     "tree_flatten_with_path", "tree_structure", "tree_reduce", "tree_all",
 })
+# What PTL203 reports as a tree: a dict view, or an iterator made by one of these builtins.
+DICT_VIEWS = frozenset({"values", "keys", "items"})
 ITERATOR_NAMES = frozenset({"zip", "map", "filter", "enumerate", "reversed", "iter"})
 
 
@@ -202,7 +204,7 @@ def _makes_iterator(node: ast.AST) -> bool:
     if isinstance(node, ast.GeneratorExp):
         return True
     return isinstance(node, ast.Call) and (
-        (isinstance(node.func, ast.Attribute) and node.func.attr in ("values", "keys", "items") and not node.args)
+        (isinstance(node.func, ast.Attribute) and node.func.attr in DICT_VIEWS and not node.args)
         or (isinstance(node.func, ast.Name) and node.func.id in ITERATOR_NAMES))
 
 

@@ -7,6 +7,7 @@ gives two sites), a static field of a registered dataclass, or the instance itse
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 
 import libcst as cst
@@ -46,9 +47,10 @@ def _flatten_pair(value: cst.BaseExpression, function: FunctionInfo):
 
 
 def flatten_returns(function: FunctionInfo):
-    """Each (children, aux, return statement) a flatten function returns (no statement for a lambda)."""
+    """Each (children, aux, where) a flatten function returns; `where` is the return statement, or the
+    lambda itself: the place a finding about that return is reported."""
     if isinstance(function.node, cst.Lambda):
-        statements = [(function.node.body, None)]
+        statements = [(function.node.body, function.node)]
     else:
         statements = [(r.value, r) for r in function.return_statements if r.value is not None]
     for value, statement in statements:
@@ -91,7 +93,7 @@ def flatten_context(function: FunctionInfo, registration: Registration,
 
 
 class AuxSiteFinder:
-    def __init__(self, index: ModuleIndex, inference: ValueInference, swapped: set[int]) -> None:
+    def __init__(self, index: ModuleIndex, inference: ValueInference, swapped: Container[int]) -> None:
         """`swapped`: the flatten returns written `(aux_data, children)` (PTL304), by node id: their
         elements are not judged as aux_data."""
         self.index = index
@@ -122,7 +124,7 @@ class AuxSiteFinder:
         subject = f"aux_data of `{registration.class_name}`"
         sites = []
         for _children, aux, statement in flatten_returns(function):
-            if id(statement if statement is not None else function.node) in self.swapped:
+            if id(statement) in self.swapped:
                 continue
             context = flatten_context(function, registration, statement)
             elements = [aux]

@@ -7,6 +7,7 @@ their filter transformations treat non-array leaves as static by design.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 
 import libcst as cst
@@ -31,7 +32,7 @@ class ChildSite:
 
 
 class ChildSiteFinder:
-    def __init__(self, index: ModuleIndex, inference: ValueInference, swapped: set[int]) -> None:
+    def __init__(self, index: ModuleIndex, inference: ValueInference, swapped: Container[int]) -> None:
         """`swapped`: the flatten returns written `(aux_data, children)` (PTL304), by node id."""
         self.index = index
         self.inference = inference
@@ -53,7 +54,7 @@ class ChildSiteFinder:
         for children, _aux, statement in flatten_returns(function):
             if not isinstance(children, (cst.Tuple, cst.List)):
                 continue
-            if id(statement if statement is not None else function.node) in self.swapped:
+            if id(statement) in self.swapped:
                 continue
             context = flatten_context(function, registration, statement)
             for element in children.elements:

@@ -267,6 +267,15 @@ class ModuleIndex:
                 found.append((site.node, method))
         return found
 
+    def module_function(self, name: str) -> FunctionInfo | None:
+        """The module-level def, or the lambda bound once to a module-level name, that `name` refers to."""
+        if not self.aliases.is_module_local(name):
+            return None
+        if name in self.functions:
+            return self.functions[name]
+        values = self.bindings.get(name, [])
+        return FunctionInfo(values[0]) if len(values) == 1 and isinstance(values[0], cst.Lambda) else None
+
     def find_method(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
         for owner in self.class_and_bases(cls):
             if name in owner.methods:
@@ -278,6 +287,17 @@ class ModuleIndex:
         if isinstance(node, cst.Name) and self.aliases.is_module_local(node.value):
             return self.classes.get(node.value)
         return None
+
+
+def nodes_of(node: cst.CSTNode, kind: type) -> list:
+    """Every node of a type inside `node` (itself included), in source order."""
+    found, pending = [], [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, kind):
+            found.append(current)
+        pending.extend(reversed(current.children))
+    return found
 
 
 def live_bindings(entries):

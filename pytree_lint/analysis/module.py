@@ -67,7 +67,7 @@ class ModuleAnalysis:
 
     @cached_property
     def aux_sites(self) -> list[AuxSite]:
-        return AuxSiteFinder(self.index, self.values, set(self.swapped_returns)).sites(self.registrations)
+        return AuxSiteFinder(self.index, self.values, self.swapped_returns).sites(self.registrations)
 
     @cached_property
     def structure(self) -> Structure:
@@ -93,7 +93,7 @@ class ModuleAnalysis:
 
     @cached_property
     def child_sites(self) -> list[ChildSite]:
-        return ChildSiteFinder(self.index, self.values, set(self.swapped_returns)).sites(self.registrations)
+        return ChildSiteFinder(self.index, self.values, self.swapped_returns).sites(self.registrations)
 
     @cached_property
     def _module_positions(self):

@@ -162,12 +162,8 @@ class RegistrationFinder:
             return None
         if isinstance(expr, cst.Lambda):
             return FunctionInfo(expr, parent=scope)
-        if isinstance(expr, cst.Name) and self.index.aliases.is_module_local(expr.value):
-            if expr.value in self.index.functions:
-                return self.index.functions[expr.value]
-            values = self.index.bindings.get(expr.value, [])
-            if len(values) == 1 and isinstance(values[0], cst.Lambda):
-                return FunctionInfo(values[0])
+        if isinstance(expr, cst.Name):
+            return self.index.module_function(expr.value)
         if isinstance(expr, cst.Attribute):
             owner = self.index.resolve_class(expr.value)
             if owner is not None:

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from .index import FunctionInfo, ModuleIndex
+from ..slicing import DICT_VIEWS, ITERATOR_NAMES
+from .index import FunctionInfo, ModuleIndex, nodes_of
 
 # Qualified name -> (what it does, the position of its first tree argument).
 TREE_FUNCTIONS = {
@@ -25,8 +26,6 @@ TREE_FUNCTIONS = {
     "jax.tree_structure": ("structure", 0), "jax.tree_reduce": ("reduce", 1),
 }
 SHAPE_FUNCTIONS = frozenset({"jax.numpy.shape", "numpy.shape"})
-ITERATOR_BUILTINS = frozenset({"zip", "map", "filter", "enumerate", "reversed", "iter"})
-DICT_VIEWS = frozenset({"values", "keys", "items"})
 
 
 @dataclass(eq=False)
@@ -134,13 +133,7 @@ class TreeCalls:
             if local is not None:
                 return FunctionInfo(local[0]) if len(local) == 1 and isinstance(
                     local[0], (cst.FunctionDef, cst.Lambda)) else None
-        if self.index.aliases.is_module_local(expr.value):
-            if expr.value in self.index.functions:
-                return self.index.functions[expr.value]
-            values = self.index.bindings.get(expr.value, [])
-            if len(values) == 1 and isinstance(values[0], cst.Lambda):
-                return FunctionInfo(values[0])
-        return None
+        return self.index.module_function(expr.value)
 
     def returns_shape(self, expr: cst.BaseExpression | None, call: TreeCall) -> cst.CSTNode | None:
         """The shape a mapped function returns (`x.shape`, `jnp.shape(x)`, `tuple(x.shape)`), if it does."""
@@ -178,7 +171,7 @@ class TreeCalls:
         func = expr.func
         if isinstance(func, cst.Attribute) and func.attr.value in DICT_VIEWS and not expr.args:
             return f"a dict view (`.{func.attr.value}()`)"
-        if isinstance(func, cst.Name) and func.value in ITERATOR_BUILTINS and self._is_builtin(func.value):
+        if isinstance(func, cst.Name) and func.value in ITERATOR_NAMES and self._is_builtin(func.value):
             return f"a `{func.value}` object"
         return None
 
@@ -233,10 +226,4 @@ def _leaf_parameter(function: FunctionInfo, kind: str) -> str | None:
 
 
 def _mentions_none(expr: cst.CSTNode) -> bool:
-    pending = [expr]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, cst.Name) and node.value == "None":
-            return True
-        pending.extend(node.children)
-    return False
+    return any(name.value == "None" for name in nodes_of(expr, cst.Name))

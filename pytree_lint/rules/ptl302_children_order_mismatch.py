@@ -57,10 +57,9 @@ class ChildrenOrderMismatch(Rule):
             mismatch = self._first_mismatch(structure, registration, unflatten, attributes)
             if mismatch is not None:
                 node, index, target = mismatch
-                returned = statement if statement is not None else flatten.node
                 yield Report(node, f"unflatten puts child {index} into `{target}` of `{registration.class_name}`, "
                                    f"but flatten returns attribute `{attributes[index]}` there "
-                                   f"({analysis.located(returned)}): every tree.map and every jitted function "
+                                   f"({analysis.located(statement)}): every tree.map and every jitted function "
                                    "returning the object swaps the fields silently; read the children in "
                                    "flatten's order or by keyword",
                              target=registration.target)

@@ -50,7 +50,7 @@ class KeyedFlattenDisagrees(Rule):
             keyed_order = next(iter(keyed_orders))
             for _children, attributes, statement in structure.flatten_children(registration, plain, False):
                 if attributes and None not in attributes and tuple(attributes) != keyed_order:
-                    yield Report(statement if statement is not None else plain.node,
+                    yield Report(statement,
                                  f"the plain flatten of `{registration.class_name}` returns "
                                  f"{_listed(attributes)} but its keyed flatten returns {_listed(keyed_order)}: "
                                  "tree.leaves/tree.map and the *_with_path functions then label different "
