@@ -25,6 +25,8 @@ INSTANTIATED_TRIGGERS = ("register_static",)
 # A function jitted with static arguments is judged by its calls: those that pass something that may be
 # unhashable are parsed too.
 CALLED_TRIGGERS = ("static_argnums", "static_argnames")
+# A jitted function is judged by the classes its parameters are annotated with: only such defs are parsed.
+JITTED_TRIGGERS = ("jit",)
 
 
 @dataclass(frozen=True, order=True)
@@ -36,7 +38,7 @@ class Finding:
     message: str
     end_line: int = field(default=0, compare=False)  # where the reported expression ends (SARIF regions)
     end_column: int = field(default=0, compare=False)
-    target: str | None = field(default=None, compare=False)  # the registered class, for `pytree-lint verify`
+    target: str | None = field(default=None, compare=False)  # what `pytree-lint verify` looks for (see Report)
 
 
 class LintError(Exception):
@@ -71,7 +73,8 @@ def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
         tree = tree if tree is not None else parse_ast(text)
         # A tree call is judged by what it consumes: only statements whose tree calls may be misused count.
         relevant = relevant_source(text, triggers, tree, instantiated_triggers=INSTANTIATED_TRIGGERS,
-                                   called_triggers=CALLED_TRIGGERS, tree_call_triggers=TREE_CALL_TRIGGERS)
+                                   called_triggers=CALLED_TRIGGERS, tree_call_triggers=TREE_CALL_TRIGGERS,
+                                   jitted_triggers=JITTED_TRIGGERS)
         if relevant is None:
             return None
         sliced, first_lines, tree_call_lines = relevant

@@ -22,7 +22,11 @@ What each probe observes (measured on jax 0.10.2):
   line consumed shape tuples as a first tree without `is_leaf`, held None the mapped function never
   received, or was given a dict view, generator or iterator that JAX made one leaf;
 - PTL401: a jitted call with the examples raises "not a valid JAX type" / "Error interpreting argument";
-- PTL403: the module's `reproduce()` raises "Non-hashable static arguments are not supported".
+- PTL402: the module's `reproduce()` raises "Error interpreting argument to <function NAME ...>" naming the
+  jitted function;
+- PTL403: `reproduce()` raises "Non-hashable static arguments are not supported" at the finding's line;
+- PTL404: `reproduce()` raises a ConcretizationTypeError, TracerIntegerConversionError or "Shapes must be
+  1D sequences of concrete values" inside a method of the finding's class.
 """
 
 from __future__ import annotations
@@ -354,15 +358,57 @@ PROBES: dict[str, Callable[[list[Any], str | None], Outcome]] = {
 }
 
 
+@dataclasses.dataclass(frozen=True)
+class Reproduction:
+    """What the module's `reproduce()` must raise to confirm a finding: an error whose message holds one of
+    `symptoms` (or whose class, or a base of it, is named so), tied to the finding by `where`: "line" (the
+    traceback passes the finding's line), "function" (the message names the function the finding is
+    about, as jit's argument errors do) or "method" (the traceback passes a method of the finding's class)."""
+
+    symptoms: tuple[str, ...]
+    where: str
+
+
 # Rules whose finding is a call path, not a pytree: the module's `reproduce()` runs it, and the error
 # it must raise is the symptom.
-REPRODUCED: dict[str, tuple[str, ...]] = {
-    "PTL403": ("Non-hashable static arguments", "unhashable type"),
+REPRODUCED: dict[str, Reproduction] = {
+    "PTL402": Reproduction(("Error interpreting argument to",), "function"),
+    "PTL403": Reproduction(("Non-hashable static arguments", "unhashable type"), "line"),
+    "PTL404": Reproduction(("ConcretizationTypeError", "TracerIntegerConversionError",
+                            "Shapes must be 1D sequences of concrete values"), "method"),
 }
 
 
-def probe_reproduce(module: Any, code: str, line: int) -> Outcome:
-    """Run `reproduce()`: the finding is confirmed when the predicted error comes from its own line."""
+def _shows(error: BaseException, symptoms: tuple[str, ...]) -> bool:
+    names = {kind.__name__ for kind in type(error).__mro__}
+    return any(symptom in str(error) or symptom in names for symptom in symptoms)
+
+
+def _class_methods(module: Any, target: str | None) -> set[str]:
+    """The names of the functions defined on the class `target` of the module and on its bases there."""
+    cls = getattr(module, target or "", None)
+    if not isinstance(cls, type):
+        return set()
+    return {name for klass in cls.__mro__ if klass.__module__ == module.__name__ for name in vars(klass)}
+
+
+def _tie(module: Any, finding: dict, error: BaseException) -> str | None:
+    """Where the error shows it comes from the finding (see Reproduction.where); None if it does not."""
+    module_file = os.path.abspath(module.__file__)
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if os.path.abspath(frame.filename) == module_file]
+    where, target = REPRODUCED[finding["code"]].where, finding.get("target")
+    if where == "line":
+        return f"at line {finding['line']}" if any(f.lineno == finding["line"] for f in frames) else None
+    if where == "function":
+        return f"naming `{target}`" if f"<function {target} at" in str(error) else None
+    methods = _class_methods(module, target)
+    inside = next((f for f in frames if f.name in methods), None)
+    return f"in `{target}.{inside.name}` (line {inside.lineno})" if inside is not None else None
+
+
+def probe_reproduce(module: Any, finding: dict) -> Outcome:
+    """Run `reproduce()`: the finding is confirmed when the predicted error comes from what it reports."""
     hook = getattr(module, "reproduce", None)
     if hook is None:
         return Outcome("no-example", "the module defines no reproduce() hook")
@@ -370,15 +416,13 @@ def probe_reproduce(module: Any, code: str, line: int) -> Outcome:
     try:
         hook()
     except Exception as error:
-        if not any(text in str(error) for text in REPRODUCED[code]):
+        if not _shows(error, REPRODUCED[finding["code"]].symptoms):
             return Outcome("unconfirmed", f"reproduce() raised an unrelated {first_line(error)}")
-        module_file = os.path.abspath(module.__file__)
-        lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__)
-                 if os.path.abspath(frame.filename) == module_file]
-        if line in lines:
-            return Outcome("confirmed", f"reproduce() raised, at line {line}, {first_line(error)}")
-        return Outcome("unconfirmed", f"reproduce() raised {first_line(error)} at line "
-                                      f"{lines[-1] if lines else '?'}, not at this finding's line {line}")
+        tied = _tie(module, finding, error)
+        if tied is not None:
+            return Outcome("confirmed", f"reproduce() raised, {tied}, {first_line(error)}")
+        return Outcome("unconfirmed", f"reproduce() raised {first_line(error)}, but not from what this finding "
+                                      f"reports (line {finding['line']}, `{finding.get('target')}`)")
     return Outcome("unconfirmed", "reproduce() returned without an error")
 
 
@@ -519,7 +563,7 @@ def probe_finding(module: Any, finding: dict) -> Outcome:
     if finding["code"] in OBSERVED_CODES:
         return probe_tree_call(module, finding["code"], finding["line"])
     if finding["code"] in REPRODUCED:
-        return probe_reproduce(module, finding["code"], finding["line"])
+        return probe_reproduce(module, finding)
     probe = PROBES.get(finding["code"])
     if probe is None:
         return Outcome("no-example", f"no runtime probe for {finding['code']}")

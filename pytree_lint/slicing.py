@@ -172,6 +172,33 @@ def _static_arguments(statement: ast.stmt, functions: dict[str, ast.stmt]) -> tu
     return positions, names
 
 
+def _jit_annotated(statement: ast.stmt, functions: dict[str, ast.stmt], classes: set[str],
+                   triggers: tuple[str, ...]) -> list[ast.stmt]:
+    """The jitted defs of a statement that annotate a parameter with a class of this module (PTL402's
+    candidates): the def itself when a decorator names a trigger, or the def that `g = jax.jit(f)` wraps."""
+    declarations = [d for d in _jit_declarations(statement) if any(t in _dotted_or_call(d) for t in triggers)]
+    if not declarations:
+        return []
+    if isinstance(statement, ast.Assign):
+        wrapped = statement.value.args[0] if isinstance(statement.value, ast.Call) and statement.value.args else None
+        statement = functions.get(wrapped.id) if isinstance(wrapped, ast.Name) else None
+    if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
+    arguments = statement.args
+    annotations = [a.annotation for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+                   if a.annotation is not None]
+    if any(_used_names(annotation) & classes or isinstance(annotation, ast.Constant) for annotation in annotations):
+        return [statement]
+    return []
+
+
+def _dotted_or_call(node: ast.expr) -> str:
+    """`jax.jit` for `jax.jit`, `jax.jit(...)` and `partial(jax.jit, ...)`."""
+    if isinstance(node, ast.Call):
+        return " ".join([_dotted(node.func), *(_dotted(a) for a in node.args[:1])])
+    return _dotted(node)
+
+
 def _passes_unhashable(statement: ast.stmt, statics: dict[str, tuple[set[int], set[str]]]) -> bool:
     """Does the statement pass something that may be unhashable at a static argument of `statics`?"""
     for node in ast.walk(statement):
@@ -249,7 +276,8 @@ def _suspect_tree_call(statement: ast.stmt, functions: dict[str, ast.stmt], alia
 def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | None = None,
                     instantiated_triggers: tuple[str, ...] = (),
                     called_triggers: tuple[str, ...] = (),
-                    tree_call_triggers: tuple[str, ...] = ()) -> tuple[str, list[int], set[int]] | None:
+                    tree_call_triggers: tuple[str, ...] = (),
+                    jitted_triggers: tuple[str, ...] = ()) -> tuple[str, list[int], set[int]] | None:
     """`text` with the top-level statements no rule can need replaced by blank lines, and the line each
     kept statement starts on (see `_anchor_lines`).
 
@@ -258,6 +286,8 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     `called_triggers`: for a function defined with one of these (`static_argnums`), the statements that
     call it with a possibly unhashable argument are kept. `tree_call_triggers` (`tree_map`, ...): a statement
     that names one is kept only if one of its tree calls may be misused (`_suspect_tree_call`).
+    `jitted_triggers` (`jit`): a jitted def is kept only if it annotates a parameter with a class of the
+    module (`_jit_annotated`).
     None when nothing but imports would be kept.
     Raises SyntaxError when `text` is not valid Python.
     """
@@ -271,13 +301,23 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
         for name in _defined_names(statement):
             definitions.setdefault(name, []).append(index)
 
-    primary = tuple(t for t in triggers if t not in called_triggers and t not in tree_call_triggers)
+    primary = tuple(t for t in triggers
+                    if t not in called_triggers and t not in tree_call_triggers and t not in jitted_triggers)
+    jitted_triggers = tuple(t for t in jitted_triggers if t in triggers)
     aliases = _trigger_aliases(statements, sources, primary)
     tree_aliases = _trigger_aliases(statements, sources, tree_call_triggers) if tree_call_triggers else set()
     functions = {s.name: s for s in statements if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
     keep: set[int] = set()
     pending: list[int] = []
     suspects: set[int] = set()
+    if jitted_triggers:
+        classes = {s.name for s in statements if isinstance(s, ast.ClassDef)}
+        positions = {id(statement): index for index, statement in enumerate(statements)}
+        for index, source in enumerate(sources):
+            if any(t in source for t in jitted_triggers):
+                jitted = _jit_annotated(statements[index], functions, classes, jitted_triggers)
+                if jitted:
+                    pending.extend([index, *(positions[id(f)] for f in jitted)])
     for index, (statement, source) in enumerate(zip(statements, sources)):
         if tree_call_triggers and (any(t in source for t in tree_call_triggers)
                                    or _used_names(statement) & tree_aliases) and _suspect_tree_call(

@@ -14,8 +14,9 @@ import libcst as cst
 
 from .aux import flatten_context, flatten_returns
 from .frameworks import is_class_var
-from .index import FunctionInfo, ModuleIndex
+from .index import ClassField, ClassInfo, FunctionInfo, ModuleIndex
 from .registrations import Registration
+from .structure import Structure
 from .values import Evidence, ValueInference
 
 # Registrations whose non-static fields are children (by their qualified decorator/base, or JAX's own).
@@ -29,6 +30,15 @@ class ChildSite:
     report_node: cst.CSTNode
     evidence: list[Evidence]
     subject: str  # "a child of `Box`", "field `Box.name`"
+
+
+@dataclass(eq=False)
+class ChildAttribute:
+    """An attribute of the registered class that is a child, and where that is said."""
+
+    registration: Registration
+    attribute: str
+    report_node: cst.CSTNode  # the flatten return (or lambda), or the field declaration
 
 
 class ChildSiteFinder:
@@ -45,8 +55,7 @@ class ChildSiteFinder:
                 found.extend(self._flatten_children(registration, registration.flatten, keyed=False))
             if registration.flatten_with_keys is not None:
                 found.extend(self._flatten_children(registration, registration.flatten_with_keys, keyed=True))
-            if registration.cls is not None and registration.mechanism.startswith(DATACLASS_MECHANISMS):
-                found.extend(self._field_children(registration))
+            found.extend(self._field_children(registration))
         return found
 
     def _flatten_children(self, registration: Registration, function: FunctionInfo, keyed: bool):
@@ -67,16 +76,71 @@ class ChildSiteFinder:
                     child = child.elements[1].value
                 yield ChildSite(registration, child, self.inference.infer(child, context), subject)
 
+    def attributes(self, registrations: list[Registration], structure: Structure) -> list[ChildAttribute]:
+        """The class attributes each registration makes children: by its flatten returns (plain first),
+        or by its non-static fields."""
+        found = []
+        for registration in registrations:
+            for function, keyed in ((registration.flatten, False), (registration.flatten_with_keys, True)):
+                for _children, attributes, statement in (
+                        structure.flatten_children(registration, function, keyed) if function is not None else ()):
+                    if id(statement) not in self.swapped:
+                        found.extend(ChildAttribute(registration, attribute, statement)
+                                     for attribute in attributes or () if attribute is not None)
+            found.extend(ChildAttribute(registration, field.name, field.statement)
+                         for field in self.child_fields(registration))
+        return found
+
+    def child_fields(self, registration: Registration) -> list[ClassField]:
+        """The fields of a dataclass-style registration that are children: not static, not `init=False`."""
+        if registration.cls is None or not registration.mechanism.startswith(DATACLASS_MECHANISMS):
+            return []
+        static = {field.name for field in registration.static_fields}
+        return [field for field in registration.cls.fields.values()
+                if field.annotation is not None and field.name not in static
+                and not is_class_var(self.index, field.annotation) and not self._not_in_init(field)]
+
+    def _not_in_init(self, field: ClassField) -> bool:
+        """`field(init=False)`: not a constructor argument, so not one of the flattened fields either."""
+        return isinstance(field.value, cst.Call) and self.index.qualify(field.value.func) in (
+            "dataclasses.field", "flax.struct.field") and any(
+            a.keyword is not None and a.keyword.value == "init" and isinstance(a.value, cst.Name)
+            and a.value.value == "False" for a in field.value.args)
+
+    def leaf_fields(self, cls: ClassInfo, registrations: list[Registration]) -> list[ClassField] | None:
+        """The fields jit traces as leaves when it is passed a `cls`: every field of a NamedTuple that the
+        module does not register otherwise, the child fields of a dataclass-style registration; None for
+        any other class (its flatten decides, or it is no pytree)."""
+        own = [r for r in registrations if r.cls is cls]
+        if any(r.mechanism.startswith(DATACLASS_MECHANISMS) for r in own):
+            return [field for r in own for field in self.child_fields(r)]
+        if not own and any(self.index.qualify(base.value) == "typing.NamedTuple" for base in cls.node.bases):
+            return [field for field in cls.fields.values()
+                    if field.annotation is not None and not is_class_var(self.index, field.annotation)]
+        return None
+
     def _field_children(self, registration: Registration):
         cls = registration.cls
-        static = {field.name for field in registration.static_fields}
-        for field in cls.fields.values():
-            if field.annotation is None or field.name in static or is_class_var(self.index, field.annotation):
-                continue
-            if isinstance(field.value, cst.Call) and self.index.qualify(field.value.func) in (
-                    "dataclasses.field", "flax.struct.field") and any(
-                    a.keyword is not None and a.keyword.value == "init" and isinstance(a.value, cst.Name)
-                    and a.value.value == "False" for a in field.value.args):
-                continue  # not a constructor argument: not part of the flattened fields either
+        for field in self.child_fields(registration):
             evidence = self.inference.attribute(cls, field.name, field.name)
             yield ChildSite(registration, field.statement, evidence, f"field `{cls.name}.{field.name}`")
+
+    def non_array_leaves(self, cls: ClassInfo, registrations: list[Registration],
+                         seen: frozenset[int] = frozenset()) -> list[tuple[str, Evidence]]:
+        """The fields of `cls` (through nested NamedTuples and registered dataclasses of this module) that
+        jit traces as leaves and that are a str, a class or a function, by annotation or by what is
+        assigned (`Callable` alone is not enough: see Evidence.proves_leaf): (path, evidence)."""
+        fields = self.leaf_fields(cls, registrations)
+        if fields is None or id(cls) in seen:
+            return []
+        found = []
+        for field in fields:
+            evidence = self.inference.attribute(cls, field.name, field.name)
+            leaf = next((e for e in evidence if e.proves_leaf), None)
+            if leaf is not None:
+                found.append((field.name, leaf))
+                continue
+            for nested in {e.cls.name: e.cls for e in evidence if e.cls is not None}.values():
+                found.extend((f"{field.name}.{path}", inner) for path, inner
+                             in self.non_array_leaves(nested, registrations, seen | {id(cls)}))
+        return found

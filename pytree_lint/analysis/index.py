@@ -58,6 +58,11 @@ class FunctionInfo:
             positional = positional[1:]
         return positional
 
+    @property
+    def argument_params(self) -> list[tuple[int | None, cst.Param]]:
+        """Each named parameter a caller fills, with its position (None: keyword-only)."""
+        return [*enumerate(self.params), *((None, p) for p in self.node.params.kwonly_params)]
+
     @cached_property
     def all_params(self) -> dict[str, cst.Param]:
         p = self.node.params

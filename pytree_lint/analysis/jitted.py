@@ -1,8 +1,9 @@
-"""Module-level functions jitted with static arguments, and the positions and names that are static.
+"""Module-level functions compiled with `jax.jit`, and the positions and names that are static.
 
-Understood: `@jax.jit(static_argnums=...)`-style calls (`@partial(jax.jit, static_argnums=(1,))`,
-`@functools.partial(jax.jit, static_argnames="n")`) on a def, and `g = jax.jit(f, static_argnums=0)`.
-As in JAX, a static name also makes its position static, and a static position its name.
+Understood: `@jax.jit` (any alias, `pjit` too), `@jax.jit(static_argnums=...)`,
+`@partial(jax.jit, static_argnums=(1,))` / `@functools.partial(jax.jit, static_argnames="n")` on a def,
+and `g = jax.jit(f, static_argnums=0)` at module level. As in JAX, a static name also makes its position
+static, and a static position its name. `eqx.filter_jit` is not jit: it treats non-array leaves as static.
 """
 
 from __future__ import annotations
@@ -20,8 +21,12 @@ JIT = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
 class JittedFunction:
     name: str
     definition: cst.CSTNode
+    function: FunctionInfo | None  # the def that is compiled, when it is in this module
     static_positions: set[int] = field(default_factory=set)
     static_names: set[str] = field(default_factory=set)
+
+    def is_static(self, position: int | None, name: str) -> bool:
+        return position in self.static_positions or name in self.static_names
 
 
 def _literal_ints(node: cst.BaseExpression) -> set[int]:
@@ -39,42 +44,41 @@ class JittedFinder:
     def __init__(self, index: ModuleIndex) -> None:
         self.index = index
 
-    def _static_keywords(self, call: cst.Call) -> dict[str, cst.BaseExpression] | None:
-        """The static_argnums/static_argnames of a `jax.jit(...)` or `partial(jax.jit, ...)` call."""
-        qualified = self.index.qualify(call.func)
-        if qualified == "functools.partial" and call.args and self.index.qualify(call.args[0].value) in JIT:
-            arguments = call.args[1:]
-        elif qualified in JIT:
-            arguments = call.args
-        else:
+    def _jit_arguments(self, node: cst.BaseExpression) -> list[cst.Arg] | None:
+        """The arguments given to jit by a decorator or call (`jax.jit`: none; `jax.jit(f, ...)`,
+        `partial(jax.jit, ...)`: theirs); None when `node` is not jit."""
+        if self.index.qualify(node) in JIT:
+            return []
+        if not isinstance(node, cst.Call):
             return None
-        keywords = keyword_arguments(arguments)
-        static = {k: v for k, v in keywords.items() if k in ("static_argnums", "static_argnames")}
-        return static or None
+        qualified = self.index.qualify(node.func)
+        if qualified == "functools.partial" and node.args and self.index.qualify(node.args[0].value) in JIT:
+            return list(node.args[1:])
+        return list(node.args) if qualified in JIT else None
 
     def find(self) -> dict[str, JittedFunction]:
         found: dict[str, JittedFunction] = {}
         for name, function in self.index.functions.items():
             for decorator in function.node.decorators:
-                if isinstance(decorator.decorator, cst.Call):
-                    static = self._static_keywords(decorator.decorator)
-                    if static is not None:
-                        found[name] = self._build(name, function.node, static, function)
+                arguments = self._jit_arguments(decorator.decorator)
+                if arguments is not None:
+                    found[name] = self._build(name, function.node, arguments, function)
         for site in self.index.calls:
-            if site.scope is not None or len(site.node.args) < 1:
+            if site.scope is not None or not site.node.args or site.node.args[0].keyword is not None:
                 continue
-            static = self._static_keywords(site.node)
+            arguments = self._jit_arguments(site.node)
             target = self.index.assigned_name(site.node)
-            if static is not None and target is not None:
+            if arguments and target is not None:
                 wrapped = site.node.args[0].value
-                function = (self.index.functions.get(wrapped.value) if isinstance(wrapped, cst.Name) else None)
-                found[target] = self._build(target, site.node, static, function)
+                function = self.index.functions.get(wrapped.value) if isinstance(wrapped, cst.Name) else None
+                found[target] = self._build(target, site.node, arguments, function)
         return found
 
     @staticmethod
-    def _build(name: str, node: cst.CSTNode, static: dict[str, cst.BaseExpression],
+    def _build(name: str, node: cst.CSTNode, arguments: list[cst.Arg],
                function: FunctionInfo | None) -> JittedFunction:
-        jitted = JittedFunction(name, node)
+        jitted = JittedFunction(name, node, function)
+        static = keyword_arguments(arguments)
         if "static_argnums" in static:
             jitted.static_positions = _literal_ints(static["static_argnums"])
         if "static_argnames" in static:

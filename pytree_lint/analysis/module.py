@@ -9,7 +9,8 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from .aux import AuxSite, AuxSiteFinder
-from .children import ChildSite, ChildSiteFinder
+from .children import ChildAttribute, ChildSite, ChildSiteFinder
+from .configuration import ConfigurationUses
 from .classes import ClassSemantics
 from .frameworks import Frameworks
 from .index import ModuleIndex
@@ -92,8 +93,20 @@ class ModuleAnalysis:
         return JittedFinder(self.index).find()
 
     @cached_property
+    def children(self) -> ChildSiteFinder:
+        return ChildSiteFinder(self.index, self.values, self.swapped_returns)
+
+    @cached_property
     def child_sites(self) -> list[ChildSite]:
-        return ChildSiteFinder(self.index, self.values, self.swapped_returns).sites(self.registrations)
+        return self.children.sites(self.registrations)
+
+    @cached_property
+    def child_attributes(self) -> list[ChildAttribute]:
+        return self.children.attributes(self.registrations, self.structure)
+
+    @cached_property
+    def configuration_uses(self) -> ConfigurationUses:
+        return ConfigurationUses(self.index)
 
     @cached_property
     def _module_positions(self):

@@ -47,6 +47,12 @@ class Registration:
         return self.cls.name if self.cls is not None else None
 
     @property
+    def through_jax(self) -> bool:
+        """Registered with jax.tree_util on purpose, not as a side effect of a library's dataclass idiom
+        (flax.struct, netket, chex, ...), whose classes are often never traced."""
+        return self.mechanism in MECHANISMS
+
+    @property
     def class_name(self) -> str:
         return self.cls.name if self.cls is not None else "the registered class"
 

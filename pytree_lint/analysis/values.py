@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from .frameworks import Frameworks
+from .frameworks import Frameworks, is_class_var
 from .index import ClassInfo, FunctionInfo, ModuleIndex, keyword_arguments, live_bindings
 from .kinds import Kind
 
@@ -37,6 +37,12 @@ class Evidence:
     cls: ClassInfo | None = None  # INSTANCE: the class
     constructed: bool = False  # INSTANCE: built by a constructor call, not only annotated
     leaf: str | None = None  # a Python value jit cannot trace as a leaf: "str", "callable" or "class"
+
+    @property
+    def proves_leaf(self) -> bool:
+        """A leaf jit rejects, for certain: a `Callable` annotation alone is not (a `jax.tree_util.Partial`
+        or a flax/equinox module is a callable pytree), an assigned function or lambda is."""
+        return self.leaf is not None and not (self.leaf == "callable" and self.what == "a callable type")
 
     def through(self, via: str, relation: str, node: cst.CSTNode) -> Evidence:
         return replace(self, trail=(Hop(via, relation, node), *self.trail))
@@ -224,6 +230,9 @@ class ValueInference:
             return self._union_annotation([annotation.left, annotation.right])
         if isinstance(annotation, cst.Subscript):
             return self._subscript_annotation(annotation)
+        cls = self.index.resolve_class(annotation)
+        if cls is not None:
+            return [Evidence(Kind.INSTANCE, annotation, f"a `{cls.name}`", cls=cls)]
         name = self._type_name(annotation)
         if name is None:
             return []
@@ -236,9 +245,6 @@ class ValueInference:
             return [Evidence(Kind.SAFE, annotation, "a hashable type", leaf=leaf)]
         if name in CALLABLE_TYPES:
             return [Evidence(Kind.SAFE, annotation, "a callable type", leaf="callable")]
-        cls = self.index.resolve_class(annotation)
-        if cls is not None:
-            return [Evidence(Kind.INSTANCE, annotation, f"a `{cls.name}`", cls=cls)]
         return []
 
     # annotations ---------------------------------------------------------------------------------
@@ -420,9 +426,11 @@ class ValueInference:
                                                          None if position is None else position - 1))
         return found
 
-    def _constructor_arguments(self, cls: ClassInfo, name: str, position: int | None) -> list[Evidence]:
+    def _constructor_arguments(self, cls: ClassInfo, name: str, position: int | None,
+                               via: str | None = None) -> list[Evidence]:
         """What the constructor calls in the class's body or at module level (see
-        ModuleIndex.constructor_calls) pass as the argument `name` (or positional argument `position`)."""
+        ModuleIndex.constructor_calls) pass as the argument `name` (or positional argument `position`);
+        `via` names the value in the trail (default: `name`)."""
         found = []
         for call, method in self.index.constructor_calls(cls):
             positional = [a for a in call.args if a.keyword is None]
@@ -439,7 +447,7 @@ class ValueInference:
                 instances = ((method.self_name, cls),) if method.self_name else ()
                 relation, context = f"is given by `{method.name}()`", Context(method, instances)
             # A value passed at module level is still one per instance: not `shared`.
-            found.extend(replace(e, shared=False).through(name, relation, argument)
+            found.extend(replace(e, shared=False).through(via or name, relation, argument)
                          for e in self.infer(argument, context))
         return found
 
@@ -579,13 +587,29 @@ class ValueInference:
         declared = [owner.fields[attr] for owner in self.index.class_and_bases(cls) if attr in owner.fields]
         for class_field in declared[:1]:
             found.extend(self._field_default(class_field, cls))
-            if self.index.find_method(cls, "__init__") is None:  # a dataclass: fields are keyword arguments
-                found.extend(self._constructor_arguments(cls, attr, None))
+            if self.index.find_method(cls, "__init__") is None:  # a dataclass or NamedTuple: fields in order
+                found.extend(self._constructor_arguments(cls, attr, self._field_position(cls, attr), _PLACEHOLDER))
             # The declared type speaks unless a value built per instance says otherwise.
             if class_field.annotation is not None and all(e.shared for e in found):
                 found.extend(e.through(_PLACEHOLDER, "is annotated", class_field.annotation)
                              for e in self.annotation(class_field.annotation))
         return found
+
+    def _field_position(self, cls: ClassInfo, attr: str) -> int | None:
+        """The position of a generated constructor's argument for field `attr`: annotated fields, bases first
+        (None when a field is keyword-only, or anything else makes the order unsure)."""
+        if any("kw_only" in self.index.code(d.decorator) for d in cls.node.decorators):
+            return None
+        order: list[str] = []
+        for owner in reversed(self.index.class_and_bases(cls)):
+            for name, declared in owner.fields.items():
+                if declared.annotation is None or is_class_var(self.index, declared.annotation):
+                    continue
+                if self.index.qualify(declared.annotation) == "dataclasses.KW_ONLY":
+                    break
+                if name not in order:
+                    order.append(name)
+        return order.index(attr) if attr in order else None
 
     @staticmethod
     def _live_assignments(assignments):

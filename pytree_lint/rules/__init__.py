@@ -17,7 +17,9 @@ from .ptl305_flatten_children_not_a_sequence import FlattenChildrenNotASequence
 from .ptl306_flatten_drops_a_field import FlattenDropsAField
 from .ptl307_keyed_flatten_disagrees import KeyedFlattenDisagrees
 from .ptl401_non_array_child import NonArrayChild
+from .ptl402_non_array_field_into_jit import NonArrayFieldIntoJit
 from .ptl403_unhashable_static_argument import UnhashableStaticArgument
+from .ptl404_static_config_as_child import StaticConfigAsChild
 
 ALL_RULES: tuple[type[Rule], ...] = (
     ArrayInAuxData,
@@ -36,7 +38,9 @@ ALL_RULES: tuple[type[Rule], ...] = (
     FlattenDropsAField,
     KeyedFlattenDisagrees,
     NonArrayChild,
+    NonArrayFieldIntoJit,
     UnhashableStaticArgument,
+    StaticConfigAsChild,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 

@@ -26,7 +26,9 @@ TREE_CALL_TRIGGERS = ("tree_map", "tree.map", "tree_leaves", "tree.leaves", "tre
 class Report:
     node: cst.CSTNode
     message: str
-    target: str | None = None  # the registered class the finding is about (for the runtime verifier)
+    # What the runtime verifier looks for: the registered class the finding is about (for PTL402, the jitted
+    # function, which jit names in its error).
+    target: str | None = None
 
 
 class Rule:

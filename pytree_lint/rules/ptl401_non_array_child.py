@@ -39,11 +39,6 @@ from .base import REGISTRATION_TRIGGERS, Report, Rule
 LEAF_NAMES = {"str": "a string", "callable": "a callable", "class": "a class object"}
 
 
-def _annotated_callable(evidence) -> bool:
-    """`Callable` alone is no evidence: a `jax.tree_util.Partial` or a module is a callable pytree."""
-    return evidence.leaf == "callable" and evidence.what == "a callable type"
-
-
 class NonArrayChild(Rule):
     code = "PTL401"
     name = "non-array-child"
@@ -52,7 +47,7 @@ class NonArrayChild(Rule):
 
     def check(self, analysis):
         for site in analysis.child_sites:
-            evidence = next((e for e in site.evidence if e.leaf and not _annotated_callable(e)), None)
+            evidence = next((e for e in site.evidence if e.proves_leaf), None)
             if evidence is not None:
                 yield Report(site.report_node,
                              f"{LEAF_NAMES[evidence.leaf]} as {site.subject}: {analysis.origin(evidence)}; "
