@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import ast
+import difflib
+import io
 import os
 import sys
+import tokenize
 from concurrent.futures import ProcessPoolExecutor
 
 from . import __version__
 from .config import Config, ConfigError, build_config, find_settings
 from .cache import ResultCache
-from .engine import Finding, LintError, lint_bytes, read_file
+from .engine import Finding, FindingFix, LintError, apply_fixes, decode, lint_bytes, read_file
 from .formats import FORMATS
 from .rules import ALL_RULES, RULES_BY_CODE
 
@@ -59,16 +63,25 @@ def _lint_one(job: tuple[str, Config, ResultCache | None]):
     key = cache.key(data) if cache is not None else None
     entry = cache.get(key) if cache is not None else None
     if entry is not None:
-        return path, [Finding(path, *row) for row in entry["findings"]], entry["error"]
+        return path, [_from_row(path, row) for row in entry["findings"]], entry["error"]
     findings, error = [], None
     try:
         findings = lint_bytes(data, path, config)
     except LintError as failure:
         error = str(failure)
     if cache is not None:
-        rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.target] for f in findings]
+        rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.target,
+                 None if f.fix is None else [f.fix.description, f.fix.safe, f.fix.edits]] for f in findings]
         cache.put(key, {"findings": rows, "error": error})
     return path, findings, error
+
+
+def _from_row(path: str, row: list) -> Finding:
+    *fields, fix = row
+    if fix is not None:
+        description, safe, edits = fix
+        fix = FindingFix(description, safe, tuple(tuple(edit) for edit in edits))
+    return Finding(path, *fields, fix=fix)
 
 
 def run(files: list[str], config: Config, jobs: int, cache: ResultCache | None):
@@ -77,6 +90,74 @@ def run(files: list[str], config: Config, jobs: int, cache: ResultCache | None):
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             return list(pool.map(_lint_one, work, chunksize=8))
     return [_lint_one(job) for job in work]
+
+
+def _print_problems(problems: list[tuple[str, str]]) -> None:
+    for path, reason in sorted(problems):
+        print(f"{path}: error: {reason}", file=sys.stderr)
+
+
+def _by_file(findings: list[Finding]) -> dict[str, list[Finding]]:
+    """The findings that carry a fix, by file."""
+    grouped: dict[str, list[Finding]] = {}
+    for finding in findings:
+        if finding.fix is not None:
+            grouped.setdefault(finding.path, []).append(finding)
+    return grouped
+
+
+def _source(path: str) -> tuple[str, str]:
+    """A file's text and its encoding (a PEP 263 cookie or BOM is kept on writing back)."""
+    data = read_file(path)
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return decode(data), encoding
+
+
+def _diff(path: str, before: str, after: str) -> str:
+    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
+                                        f"a/{path}", f"b/{path}"))
+
+
+def _diffs(findings: list[Finding], problems: list[tuple[str, str]]) -> str:
+    """The safe fixes of each file as one diff; each unsafe fix as its own diff, marked."""
+    out = []
+    for path, fixable in _by_file(findings).items():
+        try:
+            text, _ = _source(path)
+        except LintError as error:
+            problems.append((path, str(error)))
+            continue
+        out.append(_diff(path, text, apply_fixes(text, [f.fix for f in fixable if f.fix.safe])))
+        for finding in fixable:
+            if not finding.fix.safe:
+                out.append(f"# unsafe fix for {path}:{finding.line}:{finding.column + 1} {finding.code} "
+                           f"(--fix does not apply it): {finding.fix.description}\n")
+                out.append(_diff(path, text, apply_fixes(text, [finding.fix])))
+    return "".join(out)
+
+
+def _fix(findings: list[Finding], config: Config, problems: list[tuple[str, str]]) -> list[Finding]:
+    """Apply the safe fixes, file by file, and lint the fixed files again: the findings that are left."""
+    fixed_files, fixed_findings = 0, 0
+    safe = _by_file([f for f in findings if f.fix is not None and f.fix.safe])
+    left = [f for f in findings if f.path not in safe]
+    for path, fixable in safe.items():
+        try:
+            text, encoding = _source(path)
+            fixed = apply_fixes(text, [f.fix for f in fixable])
+            ast.parse(fixed)  # never write what does not parse
+            with open(path, "w", encoding=encoding, newline="") as handle:
+                handle.write(fixed)
+            left.extend(lint_bytes(fixed.encode(encoding), path, config))
+        except (LintError, SyntaxError, OSError) as error:
+            problems.append((path, f"could not apply its fixes: {error}"))
+            left.extend(f for f in findings if f.path == path)
+            continue
+        fixed_files += 1
+        fixed_findings += len(fixable)
+    if fixed_files:
+        print(f"pytree-lint: fixed {fixed_findings} finding(s) in {fixed_files} file(s)", file=sys.stderr)
+    return sorted(left)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -96,6 +177,11 @@ def _parser() -> argparse.ArgumentParser:
                              "(e.g. mylib.fields.static_field): their fields are judged as static fields")
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
                         help="parallel processes (default: the number of cores)")
+    parser.add_argument("--fix", action="store_true",
+                        help="apply the safe fixes (PTL102 list/set -> tuple/frozenset, PTL303 parameter order) "
+                             "and report what is left; unsafe fixes are never applied")
+    parser.add_argument("--diff", action="store_true",
+                        help="print the fixes as a unified diff (the unsafe ones marked) and write nothing")
     parser.add_argument("--no-cache", action="store_true",
                         help="do not read or write the result cache (kept in the user cache directory)")
     parser.add_argument("--version", action="version", version=f"pytree-lint {__version__}")
@@ -141,9 +227,14 @@ def main(argv: list[str] | None = None) -> int:
         if error is not None:
             problems.append((path, error))
     findings.sort()
+    if options.diff:
+        sys.stdout.write(_diffs(findings, problems))
+        _print_problems(problems)
+        return 2 if problems else (1 if any(f.fix is not None and f.fix.safe for f in findings) else 0)
+    if options.fix:
+        findings = _fix(findings, config, problems)
     sys.stdout.write(FORMATS[options.format](findings))
-    for path, reason in sorted(problems):
-        print(f"{path}: error: {reason}", file=sys.stderr)
+    _print_problems(problems)
     if problems:
         return 2
     return 1 if findings else 0

@@ -1,8 +1,8 @@
 """docs/rules.md, generated from the rules' own documentation (`python -m pytree_lint.docs`).
 
 A rule's docstring has sections (`What it does:`, `Why is this bad:`, `Example:`, `Use instead:`,
-`Known limits:`) whose text is indented by four spaces, and code by eight: the same text
-`pytree-lint rule CODE` prints.
+`Known limits:`, and `Fix safety:` for rules with a fix) whose text is indented by four spaces, and code
+by eight: the same text `pytree-lint rule CODE` prints.
 """
 
 from __future__ import annotations

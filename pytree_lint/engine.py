@@ -15,7 +15,7 @@ from .config import DEFAULT_CONFIG, Config
 from .noqa import suppressed
 from .rules import ALL_RULES, Rule
 from .rules.base import TREE_CALL_TRIGGERS
-from .slicing import parse_ast, relevant_source, statement_lines
+from .slicing import parse_ast, python_lines, relevant_source, statement_lines
 
 # Larger files are generated code, not something a person registers pytrees in by hand.
 MAX_FILE_BYTES = 16 * 2**20
@@ -29,6 +29,15 @@ CALLED_TRIGGERS = ("static_argnums", "static_argnames")
 JITTED_TRIGGERS = ("jit",)
 
 
+@dataclass(frozen=True)
+class FindingFix:
+    """A rule's fix in file positions: each edit replaces (line, column) to (end line, end column) by text."""
+
+    description: str
+    safe: bool
+    edits: tuple[tuple[int, int, int, int, str], ...]
+
+
 @dataclass(frozen=True, order=True)
 class Finding:
     path: str
@@ -39,6 +48,7 @@ class Finding:
     end_line: int = field(default=0, compare=False)  # where the reported expression ends (SARIF regions)
     end_column: int = field(default=0, compare=False)
     target: str | None = field(default=None, compare=False)  # what `pytree-lint verify` looks for (see Report)
+    fix: FindingFix | None = field(default=None, compare=False)
 
 
 class LintError(Exception):
@@ -115,6 +125,18 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
     if parsed is None:
         return []
     module, first_lines, tree_call_lines = parsed
+    findings = _check(module, first_lines, tree_call_lines, rules, path, config)
+    if tree_call_lines is not None and any(f.fix is not None for f in findings):
+        # Sliced: whether a fix is safe depends on code the slice left out (who calls the function, who
+        # mutates the list), so files with a fix are judged again on the whole module.
+        import libcst as cst
+        findings = _check(cst.parse_module(text), None, None, rules, path, config)
+    return findings
+
+
+def _check(module, first_lines: list[int] | None, tree_call_lines: set[int] | None, rules: list[Rule],
+           path: str, config: Config) -> list[Finding]:
+    """Run the rules on one parsed module (see ModuleAnalysis for the line arguments)."""
     from .analysis.module import ModuleAnalysis
 
     findings = []
@@ -124,13 +146,47 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
             for report in rule.check(analysis):
                 (line, column), (end_line, end_column) = analysis.span(report.node) or ((1, 0), (1, 0))
                 findings.append(Finding(path, line, column, rule.code, report.message, end_line, end_column,
-                                        report.target))
+                                        report.target, _positioned(analysis, report.fix)))
     except RecursionError:
         raise LintError("too deeply nested to analyse") from None
     except Exception as error:  # a bug of ours must not take down the run over the other files
         raise LintError(f"internal error in pytree-lint ({type(error).__name__}: {error}); "
                         "please report it with this file") from error
     return sorted(set(findings))
+
+
+def _positioned(analysis, fix) -> FindingFix | None:
+    """A rule's fix with its nodes turned into file positions (None if one cannot be placed)."""
+    if fix is None:
+        return None
+    edits = []
+    for first, last, text in fix.edits:
+        start, end = analysis.span(first), analysis.span(last)
+        if start is None or end is None:
+            return None
+        edits.append((*start[0], *end[1], text))
+    return FindingFix(fix.description, fix.safe, tuple(edits))
+
+
+def apply_fixes(text: str, fixes: list[FindingFix]) -> str:
+    """`text` with the fixes' edits made, in one pass; a fix whose edits overlap an earlier one is skipped."""
+    lines = python_lines(text)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(line: int, column: int) -> int:
+        return starts[line - 1] + column
+
+    chosen: list[tuple[int, int, str]] = []
+    for fix in fixes:
+        edits = [(offset(a, b), offset(c, d), replacement) for a, b, c, d, replacement in fix.edits]
+        if not any(start < other_end and other_start < end for start, end, _ in edits
+                   for other_start, other_end, _ in chosen):
+            chosen.extend(edits)
+    for start, end, replacement in sorted(chosen, reverse=True):
+        text = text[:start] + replacement + text[end:]
+    return text
 
 
 def decode(data: bytes) -> str:

@@ -15,8 +15,16 @@ def text(findings) -> str:
 
 
 def as_json(findings) -> str:
-    rows = [{"path": f.path, "line": f.line, "column": f.column + 1, "code": f.code, "message": f.message}
-            for f in findings]
+    rows = []
+    for f in findings:
+        row = {"path": f.path, "line": f.line, "column": f.column + 1, "code": f.code, "message": f.message}
+        if f.fix is not None:  # as ruff spells it: 1-based columns, applicability safe/unsafe
+            row["fix"] = {"applicability": "safe" if f.fix.safe else "unsafe", "message": f.fix.description,
+                          "edits": [{"location": {"row": line, "column": column + 1},
+                                     "end_location": {"row": end_line, "column": end_column + 1},
+                                     "content": content}
+                                    for line, column, end_line, end_column, content in f.fix.edits]}
+        rows.append(row)
     return json.dumps(rows, indent=2) + "\n"
 
 

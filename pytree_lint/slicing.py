@@ -172,24 +172,25 @@ def _static_arguments(statement: ast.stmt, functions: dict[str, ast.stmt]) -> tu
     return positions, names
 
 
-def _jit_annotated(statement: ast.stmt, functions: dict[str, ast.stmt], classes: set[str],
-                   triggers: tuple[str, ...]) -> list[ast.stmt]:
-    """The jitted defs of a statement that annotate a parameter with a class of this module (PTL402's
-    candidates): the def itself when a decorator names a trigger, or the def that `g = jax.jit(f)` wraps."""
+def _jit_annotated(statement: ast.stmt, functions: dict[str, ast.stmt],
+                   classes: set[str], triggers: tuple[str, ...]) -> tuple[ast.stmt | None, set[str]]:
+    """A jitted def of a statement that annotates a parameter with a class of this module (PTL402's
+    candidates: the def itself when a decorator names a trigger, or the def that `g = jax.jit(f)` wraps),
+    and those classes; (None, set()) when there is none."""
     declarations = [d for d in _jit_declarations(statement) if any(t in _dotted_or_call(d) for t in triggers)]
     if not declarations:
-        return []
+        return None, set()
     if isinstance(statement, ast.Assign):
         wrapped = statement.value.args[0] if isinstance(statement.value, ast.Call) and statement.value.args else None
         statement = functions.get(wrapped.id) if isinstance(wrapped, ast.Name) else None
     if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return []
+        return None, set()
     arguments = statement.args
     annotations = [a.annotation for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
                    if a.annotation is not None]
-    if any(_used_names(annotation) & classes or isinstance(annotation, ast.Constant) for annotation in annotations):
-        return [statement]
-    return []
+    named = {name for annotation in annotations for name in _used_names(annotation) & classes}
+    named |= {a.value for a in annotations if isinstance(a, ast.Constant) and a.value in classes}
+    return (statement, named) if named else (None, set())
 
 
 def _dotted_or_call(node: ast.expr) -> str:
@@ -310,14 +311,16 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     keep: set[int] = set()
     pending: list[int] = []
     suspects: set[int] = set()
+    annotated: set[str] = set()
     if jitted_triggers:
         classes = {s.name for s in statements if isinstance(s, ast.ClassDef)}
         positions = {id(statement): index for index, statement in enumerate(statements)}
         for index, source in enumerate(sources):
             if any(t in source for t in jitted_triggers):
-                jitted = _jit_annotated(statements[index], functions, classes, jitted_triggers)
-                if jitted:
-                    pending.extend([index, *(positions[id(f)] for f in jitted)])
+                jitted, named = _jit_annotated(statements[index], functions, classes, jitted_triggers)
+                if jitted is not None:
+                    pending.extend([index, positions[id(jitted)]])
+                    annotated |= named
     for index, (statement, source) in enumerate(zip(statements, sources)):
         if tree_call_triggers and (any(t in source for t in tree_call_triggers)
                                    or _used_names(statement) & tree_aliases) and _suspect_tree_call(
@@ -356,6 +359,9 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     pending.extend(index for index, statement in enumerate(statements)
                    if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Expr))
                    and _used_names(statement) & registered)
+    # The statements that build a class a jitted def is annotated with show what its fields hold.
+    if annotated:
+        pending.extend(index for index, statement in enumerate(statements) if _used_names(statement) & annotated)
     while pending:
         index = pending.pop()
         if index in keep:

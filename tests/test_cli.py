@@ -234,6 +234,6 @@ def test_config_exclude_is_relative_to_the_config_file(project):
     assert pytree_lint(".", cwd=project / "pkg").returncode == 0  # run from below the config file
 
 
-def test_codes_of_rules_not_built_yet_can_be_named(project):
+def test_codes_select_and_ignore_by_prefix(project):
     assert pytree_lint("--ignore", "PTL201,PTL4", cwd=project).returncode == 1
     assert pytree_lint("--select", "PTL3", cwd=project).returncode == 0

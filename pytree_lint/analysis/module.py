@@ -11,10 +11,12 @@ from libcst.metadata.position_provider import PositionProvidingCodegenState
 from .aux import AuxSite, AuxSiteFinder
 from .children import ChildAttribute, ChildSite, ChildSiteFinder
 from .configuration import ConfigurationUses
+from .fixes import Fix, immutable_container, swap_parameters
 from .classes import ClassSemantics
 from .frameworks import Frameworks
 from .index import ModuleIndex
 from .jitted import JittedFinder, JittedFunction
+from .kinds import Kind
 from .registrations import Registration, RegistrationFinder
 from .structure import Structure, Swap
 from .treecalls import TreeCall, TreeCalls
@@ -107,6 +109,18 @@ class ModuleAnalysis:
     @cached_property
     def configuration_uses(self) -> ConfigurationUses:
         return ConfigurationUses(self.index)
+
+    def swap_parameters_fix(self, function) -> Fix | None:
+        """PTL303's fix: the unflatten's two parameters in the order JAX passes them."""
+        return swap_parameters(self.index, function)
+
+    def immutable_container_fix(self, evidence: Evidence, alternatives: list[Evidence]) -> Fix | None:
+        """PTL102's fix: the list or set built as a tuple or frozenset where the evidence says it is built;
+        None when `alternatives` (all that is known of the value) show another container it may be."""
+        if any(e.kind is Kind.MUTABLE and e.node is not evidence.node for e in alternatives):
+            return None  # mending one of two origins would leave a value that is sometimes a list
+        names = [hop.via.rsplit(".", 1)[-1] for hop in evidence.trail]
+        return immutable_container(self.index, evidence.node, names)
 
     @cached_property
     def _module_positions(self):

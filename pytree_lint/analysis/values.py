@@ -588,14 +588,14 @@ class ValueInference:
         for class_field in declared[:1]:
             found.extend(self._field_default(class_field, cls))
             if self.index.find_method(cls, "__init__") is None:  # a dataclass or NamedTuple: fields in order
-                found.extend(self._constructor_arguments(cls, attr, self._field_position(cls, attr), _PLACEHOLDER))
+                found.extend(self._constructor_arguments(cls, attr, self.field_position(cls, attr), _PLACEHOLDER))
             # The declared type speaks unless a value built per instance says otherwise.
             if class_field.annotation is not None and all(e.shared for e in found):
                 found.extend(e.through(_PLACEHOLDER, "is annotated", class_field.annotation)
                              for e in self.annotation(class_field.annotation))
         return found
 
-    def _field_position(self, cls: ClassInfo, attr: str) -> int | None:
+    def field_position(self, cls: ClassInfo, attr: str) -> int | None:
         """The position of a generated constructor's argument for field `attr`: annotated fields, bases first
         (None when a field is keyword-only, or anything else makes the order unsure)."""
         if any("kw_only" in self.index.code(d.decorator) for d in cls.node.decorators):

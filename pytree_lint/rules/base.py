@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, ClassVar, Iterator
 if TYPE_CHECKING:  # rules are imported before a file is known to need libcst
     import libcst as cst
 
+    from ..analysis.fixes import Fix
     from ..analysis.module import ModuleAnalysis
 
 # Text a module must contain to register a pytree: through jax.tree_util, or with a library's static
@@ -29,6 +30,7 @@ class Report:
     # What the runtime verifier looks for: the registered class the finding is about (for PTL402, the jitted
     # function, which jit names in its error).
     target: str | None = None
+    fix: Fix | None = None  # an edit that mends it, labelled safe (applied by --fix) or unsafe (only shown)
 
 
 class Rule:

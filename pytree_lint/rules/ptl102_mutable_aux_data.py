@@ -25,6 +25,12 @@ Known limits:
     reported: no other code holds it, so nothing can mutate it after the call (measured: even when
     unflatten stores it, later outputs do not share it). Containers built outside the module, or
     passed in unannotated, are not followed.
+
+Fix safety:
+    `--fix` builds a tuple or frozenset where the list or set is built (`[...]`, `list(...)`, `{...}`,
+    `set(...)`, a comprehension), when that is the only container the value can be. Safe when nothing in
+    the module mutates it (`.append`, `x[i] = ...`, `+=`, ...) or checks `isinstance` on it; otherwise the
+    fix is only shown (`--diff`). Its printed form changes (`(1, 2)`). Dicts have no fix.
 """
 
 from __future__ import annotations
@@ -47,4 +53,5 @@ class MutableAuxData(Rule):
                              f"mutable {evidence.what.removeprefix('a ').removeprefix('an ')} in "
                              f"{site.subject}: {analysis.origin(evidence)}; jit caches the compiled call "
                              "under this object, so mutating it later silently returns stale results "
-                             "(use a tuple or frozenset)", target=site.registration.target)
+                             "(use a tuple or frozenset)", target=site.registration.target,
+                             fix=analysis.immutable_container_fix(evidence, site.evidence))

@@ -26,6 +26,11 @@ Use instead:
 Known limits:
     Judged by the names and by star-unpacking; an unflatten with other names that reads its parameters
     some other way is not reported.
+
+Fix safety:
+    `--fix` swaps the two parameters in the signature (names and annotations), so each name holds what
+    the body expects. Safe when nothing in the module calls the function itself (JAX always passes
+    `(aux_data, children)`); otherwise the fix is only shown (`--diff`).
 """
 
 from __future__ import annotations
@@ -51,4 +56,5 @@ class UnflattenArgumentsSwapped(Rule):
                              f"unflatten of `{registration.class_name}` takes `({first}, {second})`, but JAX calls "
                              f"it with `(aux_data, children)`: it receives aux_data as `{first}` (with "
                              "`aux_data=None`: `TypeError: ... must be an iterable`; otherwise a silently wrong "
-                             f"object); write `({second}, {first})`", target=registration.target)
+                             f"object); write `({second}, {first})`", target=registration.target,
+                             fix=analysis.swap_parameters_fix(function))
