@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .config import DEFAULT_CONFIG, Config
 from .noqa import suppressed
 from .rules import ALL_RULES, Rule
-from .rules.base import TREE_CALL_TRIGGERS
+from .rules.base import REGISTRATION_TRIGGERS, TREE_CALL_TRIGGERS
 from .slicing import parse_ast, python_lines, relevant_source, statement_lines
 
 # Larger files are generated code, not something a person registers pytrees in by hand.
@@ -65,9 +65,13 @@ def triggers(rules: list[Rule], config: Config) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*(t for rule in rules for t in rule.triggers), *helpers]))
 
 
-def might_match(text: str, words: tuple[str, ...]) -> bool:
-    """The text prefilter: a file that names nothing a rule reacts to is never parsed."""
-    return any(word in text for word in words)
+def concerned_rules(text: str, rules: list[Rule], config: Config) -> list[Rule]:
+    """The text prefilter: the rules whose words the file contains (see Rule.triggers and .requires; the
+    project's static-field helpers count for the rules that read registrations). A file that concerns no
+    rule is never parsed."""
+    helpers = [name.rsplit(".", 1)[-1] for name in config.static_field_functions]
+    return [rule for rule in rules if rule.concerns(text)
+            or (rule.triggers == REGISTRATION_TRIGGERS and any(helper in text for helper in helpers))]
 
 
 def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
@@ -117,10 +121,10 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
 
     `tree`, when the caller already has it (flake8 does), is the module's `ast`: it saves a parse.
     """
-    rules = selected_rules(config)
-    words = triggers(rules, config)
-    if not rules or not might_match(text, words):
+    rules = concerned_rules(text, selected_rules(config), config)
+    if not rules:
         return []
+    words = triggers(rules, config)
     parsed = _parse(text, words, tree)
     if parsed is None:
         return []

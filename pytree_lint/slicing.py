@@ -193,6 +193,25 @@ def _jit_annotated(statement: ast.stmt, functions: dict[str, ast.stmt],
     return (statement, named) if named else (None, set())
 
 
+# How a class whose fields can be jit leaves is declared (PTL402): a NamedTuple, or a decorator or base
+# naming a dataclass, pytree node, struct or module (register_dataclass contains "dataclass").
+RECORD_CLASS_WORDS = ("NamedTuple", "dataclass", "PyTreeNode", "Pytree", "Struct", "Module")
+
+
+def _pytree_record_classes(statements: list[ast.stmt], sources: list[str]) -> set[str]:
+    """Classes whose fields can be jit leaves (PTL402): NamedTuples, dataclass-style classes, and classes
+    given to register_dataclass."""
+    found = set()
+    for statement, source in zip(statements, sources):
+        if isinstance(statement, ast.ClassDef):
+            if any(word in _dotted_or_call(node) for node in [*statement.bases, *statement.decorator_list]
+                   for word in RECORD_CLASS_WORDS):
+                found.add(statement.name)
+        elif "register_dataclass" in source:
+            found.update(_registered_classes(statement, ("register_dataclass",)))
+    return found
+
+
 def _dotted_or_call(node: ast.expr) -> str:
     """`jax.jit` for `jax.jit`, `jax.jit(...)` and `partial(jax.jit, ...)`."""
     if isinstance(node, ast.Call):
@@ -313,14 +332,17 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     suspects: set[int] = set()
     annotated: set[str] = set()
     if jitted_triggers:
-        classes = {s.name for s in statements if isinstance(s, ast.ClassDef)}
+        classes = _pytree_record_classes(statements, sources)
         positions = {id(statement): index for index, statement in enumerate(statements)}
+        callable_fields = {s.name for s in statements if isinstance(s, ast.ClassDef) and s.name in classes
+                           and any(isinstance(n, ast.AnnAssign) and "Callable" in ast.unparse(n.annotation)
+                                   for n in s.body)}
         for index, source in enumerate(sources):
             if any(t in source for t in jitted_triggers):
                 jitted, named = _jit_annotated(statements[index], functions, classes, jitted_triggers)
                 if jitted is not None:
                     pending.extend([index, positions[id(jitted)]])
-                    annotated |= named
+                    annotated |= named & callable_fields
     for index, (statement, source) in enumerate(zip(statements, sources)):
         if tree_call_triggers and (any(t in source for t in tree_call_triggers)
                                    or _used_names(statement) & tree_aliases) and _suspect_tree_call(

@@ -119,21 +119,6 @@ class ChildSiteFinder:
                     if field.annotation is not None and not is_class_var(self.index, field.annotation)]
         return None
 
-    def _passed_anywhere(self, cls: ClassInfo, name: str) -> list[Evidence]:
-        """What any call of `cls` in the module (in any function too) passes for the field `name`, as far as
-        module-level names tell: a `Callable` field given a module function is one jit rejects."""
-        position = self.inference.field_position(cls, name)
-        found = []
-        for call, _in_function in self.index.all_calls:
-            if self.index.resolve_class(call.func) is not cls or any(a.star for a in call.args):
-                continue
-            positional = [a.value for a in call.args if a.keyword is None]
-            argument = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name),
-                            positional[position] if position is not None and position < len(positional) else None)
-            if argument is not None:
-                found.extend(e.through(name, "is given", argument) for e in self.inference.infer(argument))
-        return found
-
     def _field_children(self, registration: Registration):
         cls = registration.cls
         for field in self.child_fields(registration):
@@ -151,8 +136,9 @@ class ChildSiteFinder:
         found = []
         for field in fields:
             evidence = self.inference.attribute(cls, field.name, field.name)
-            if any(e.leaf == "callable" for e in evidence):
-                evidence = evidence + self._passed_anywhere(cls, field.name)
+            if any(e.leaf == "callable" for e in evidence):  # a function passed anywhere proves it
+                evidence = evidence + self.inference.constructor_arguments(
+                    cls, field.name, self.inference.field_position(cls, field.name), everywhere=True)
             leaf = next((e for e in evidence if e.proves_leaf), None)
             if leaf is not None:
                 found.append((field.name, leaf))

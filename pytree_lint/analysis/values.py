@@ -422,17 +422,20 @@ class ValueInference:
         if function is not None and function.cls is not None and function.name == "__init__":
             position = next((i for i, p in enumerate(function.params) if p is param), None)
             if position != 0:  # position 0 is `self`
-                found.extend(self._constructor_arguments(function.cls, name,
+                found.extend(self.constructor_arguments(function.cls, name,
                                                          None if position is None else position - 1))
         return found
 
-    def _constructor_arguments(self, cls: ClassInfo, name: str, position: int | None,
-                               via: str | None = None) -> list[Evidence]:
+    def constructor_arguments(self, cls: ClassInfo, name: str, position: int | None, via: str | None = None,
+                              everywhere: bool = False) -> list[Evidence]:
         """What the constructor calls in the class's body or at module level (see
         ModuleIndex.constructor_calls) pass as the argument `name` (or positional argument `position`);
-        `via` names the value in the trail (default: `name`)."""
+        `via` names the value in the trail (default: `name`). `everywhere`: the calls in every function too,
+        their arguments judged by module-level names only."""
+        calls = self.index.constructor_calls(cls) if not everywhere else [
+            (call, None) for call, _in_function in self.index.all_calls if self.index.resolve_class(call.func) is cls]
         found = []
-        for call, method in self.index.constructor_calls(cls):
+        for call, method in calls:
             positional = [a for a in call.args if a.keyword is None]
             if any(a.star for a in call.args):
                 continue
@@ -588,7 +591,7 @@ class ValueInference:
         for class_field in declared[:1]:
             found.extend(self._field_default(class_field, cls))
             if self.index.find_method(cls, "__init__") is None:  # a dataclass or NamedTuple: fields in order
-                found.extend(self._constructor_arguments(cls, attr, self.field_position(cls, attr), _PLACEHOLDER))
+                found.extend(self.constructor_arguments(cls, attr, self.field_position(cls, attr), _PLACEHOLDER))
             # The declared type speaks unless a value built per instance says otherwise.
             if class_field.annotation is not None and all(e.shared for e in found):
                 found.extend(e.through(_PLACEHOLDER, "is annotated", class_field.annotation)

@@ -39,6 +39,13 @@ class Rule:
     summary: ClassVar[str]
     # A file that contains none of these strings cannot produce a finding and is never parsed.
     triggers: ClassVar[tuple[str, ...]] = REGISTRATION_TRIGGERS
+    # When given, the file must contain one of these too (PTL402: `jit` matters only beside a NamedTuple or
+    # dataclass-style class).
+    requires: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def concerns(cls, text: str) -> bool:
+        return any(t in text for t in cls.triggers) and (not cls.requires or any(r in text for r in cls.requires))
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Report]:
         raise NotImplementedError

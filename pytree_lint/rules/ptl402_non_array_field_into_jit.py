@@ -38,6 +38,7 @@ Known limits:
 
 from __future__ import annotations
 
+from ..slicing import RECORD_CLASS_WORDS
 from .base import Report, Rule
 
 LEAF_NAMES = {"str": "a string", "callable": "a callable", "class": "a class object"}
@@ -49,6 +50,7 @@ class NonArrayFieldIntoJit(Rule):
     summary = ("a jitted function takes a NamedTuple or dataclass pytree whose str, callable or class field is "
                "a leaf")
     triggers = ("jit",)
+    requires = RECORD_CLASS_WORDS
 
     def check(self, analysis):
         for jitted in analysis.jitted_functions.values():
