@@ -423,7 +423,7 @@ class ValueInference:
             position = next((i for i, p in enumerate(function.params) if p is param), None)
             if position != 0:  # position 0 is `self`
                 found.extend(self.constructor_arguments(function.cls, name,
-                                                         None if position is None else position - 1))
+                                                        None if position is None else position - 1))
         return found
 
     def constructor_arguments(self, cls: ClassInfo, name: str, position: int | None, via: str | None = None,
