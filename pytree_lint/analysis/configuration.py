@@ -77,15 +77,15 @@ class ConfigurationUses:
                 found.extend(ConfigurationUse(attribute, method, node, symptom)
                              for attribute in self._attributes(expression, instance, method))
 
-        for call in nodes_of(method.node.body, cst.Call):
-            if isinstance(call.func, cst.Name) and call.func.value == "range" and self._builtin_range(method):
-                record(call, [a.value for a in call.args], "`TracerIntegerConversionError`")
+        for node in nodes_of(method.node.body, (cst.Call, cst.If, cst.While, cst.IfExp)):
+            if not isinstance(node, cst.Call):
+                record(node.test, self._compared(node.test), "`TracerBoolConversionError`")
+            elif isinstance(node.func, cst.Name) and node.func.value == "range" and self._builtin_range(method):
+                record(node, [a.value for a in node.args], "`TracerIntegerConversionError`")
             else:
-                shape = self._shape_arguments(call)
+                shape = self._shape_arguments(node)
                 if shape is not None:
-                    record(call, shape[0], shape[1])
-        for node in nodes_of(method.node.body, (cst.If, cst.While, cst.IfExp)):
-            record(node.test, self._compared(node.test), "`TracerBoolConversionError`")
+                    record(node, shape[0], shape[1])
         return found
 
     def _builtin_range(self, method: FunctionInfo) -> bool:
