@@ -5,16 +5,14 @@ from __future__ import annotations
 import argparse
 import ast
 import difflib
-import io
 import os
 import sys
-import tokenize
 from concurrent.futures import ProcessPoolExecutor
 
 from . import __version__
 from .config import Config, ConfigError, build_config, find_settings
 from .cache import ResultCache
-from .engine import Finding, FindingFix, LintError, apply_fixes, decode, lint_bytes, read_file
+from .engine import Finding, FindingFix, LintError, apply_fixes, lint_bytes, read_file, read_source
 from .formats import FORMATS
 from .rules import ALL_RULES, RULES_BY_CODE
 
@@ -106,13 +104,6 @@ def _by_file(findings: list[Finding]) -> dict[str, list[Finding]]:
     return grouped
 
 
-def _source(path: str) -> tuple[str, str]:
-    """A file's text and its encoding (a PEP 263 cookie or BOM is kept on writing back)."""
-    data = read_file(path)
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    return decode(data), encoding
-
-
 def _diff(path: str, before: str, after: str) -> str:
     return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
                                         f"a/{path}", f"b/{path}"))
@@ -123,7 +114,7 @@ def _diffs(findings: list[Finding], problems: list[tuple[str, str]]) -> str:
     out = []
     for path, fixable in _by_file(findings).items():
         try:
-            text, _ = _source(path)
+            text, _ = read_source(path)
         except LintError as error:
             problems.append((path, str(error)))
             continue
@@ -143,7 +134,7 @@ def _fix(findings: list[Finding], config: Config, problems: list[tuple[str, str]
     left = [f for f in findings if f.path not in safe]
     for path, fixable in safe.items():
         try:
-            text, encoding = _source(path)
+            text, encoding = read_source(path)
             fixed = apply_fixes(text, [f.fix for f in fixable])
             ast.parse(fixed)  # never write what does not parse
             with open(path, "w", encoding=encoding, newline="") as handle:

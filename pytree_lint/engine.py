@@ -195,11 +195,21 @@ def apply_fixes(text: str, fixes: list[FindingFix]) -> str:
 
 def decode(data: bytes) -> str:
     """Source bytes to text, honouring a PEP 263 coding cookie and a UTF-8 BOM."""
+    return _decoded(data)[0]
+
+
+def _decoded(data: bytes) -> tuple[str, str]:
+    """The text and the encoding it was read with (what writing it back must use)."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding)
+        return data.decode(encoding), encoding
     except (SyntaxError, LookupError, UnicodeDecodeError) as error:
         raise LintError(f"cannot decode the file: {error}") from None
+
+
+def read_source(path: str) -> tuple[str, str]:
+    """A file's text and its encoding (a PEP 263 cookie or BOM is kept on writing back)."""
+    return _decoded(read_file(path))
 
 
 def read_file(path: str) -> bytes:

@@ -334,15 +334,16 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     if jitted_triggers:
         classes = _pytree_record_classes(statements, sources)
         positions = {id(statement): index for index, statement in enumerate(statements)}
-        callable_fields = {s.name for s in statements if isinstance(s, ast.ClassDef) and s.name in classes
-                           and any(isinstance(n, ast.AnnAssign) and "Callable" in ast.unparse(n.annotation)
-                                   for n in s.body)}
         for index, source in enumerate(sources):
             if any(t in source for t in jitted_triggers):
                 jitted, named = _jit_annotated(statements[index], functions, classes, jitted_triggers)
                 if jitted is not None:
                     pending.extend([index, positions[id(jitted)]])
-                    annotated |= named & callable_fields
+                    annotated |= named
+        # Only a `Callable` field needs to be seen built (what a str or class field is, its annotation says).
+        annotated = {s.name for s in statements if isinstance(s, ast.ClassDef) and s.name in annotated
+                     and any(isinstance(n, ast.AnnAssign) and "Callable" in ast.unparse(n.annotation)
+                             for n in s.body)}
     for index, (statement, source) in enumerate(zip(statements, sources)):
         if tree_call_triggers and (any(t in source for t in tree_call_triggers)
                                    or _used_names(statement) & tree_aliases) and _suspect_tree_call(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from .aux import flatten_context, flatten_returns
-from .frameworks import is_class_var
+from .frameworks import is_class_var, sets_init_false
 from .index import ClassField, ClassInfo, FunctionInfo, ModuleIndex
 from .registrations import Registration
 from .structure import Structure
@@ -102,10 +102,8 @@ class ChildSiteFinder:
 
     def _not_in_init(self, field: ClassField) -> bool:
         """`field(init=False)`: not a constructor argument, so not one of the flattened fields either."""
-        return isinstance(field.value, cst.Call) and self.index.qualify(field.value.func) in (
-            "dataclasses.field", "flax.struct.field") and any(
-            a.keyword is not None and a.keyword.value == "init" and isinstance(a.value, cst.Name)
-            and a.value.value == "False" for a in field.value.args)
+        return sets_init_false(field.value) and self.index.qualify(field.value.func) in (
+            "dataclasses.field", "flax.struct.field")
 
     def leaf_fields(self, cls: ClassInfo, registrations: list[Registration]) -> list[ClassField] | None:
         """The fields jit traces as leaves when it is passed a `cls`: every field of a NamedTuple that the

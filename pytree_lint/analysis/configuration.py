@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from .index import ClassInfo, FunctionInfo, ModuleIndex, nodes_of
+from .values import Context, ValueInference
 
 SHAPE_ERROR = "`TypeError: Shapes must be 1D sequences of concrete values of integer type`"
 CONCRETIZATION = "`ConcretizationTypeError`"
@@ -54,8 +55,9 @@ class ConfigurationUse:
 
 
 class ConfigurationUses:
-    def __init__(self, index: ModuleIndex) -> None:
+    def __init__(self, index: ModuleIndex, inference: ValueInference) -> None:
         self.index = index
+        self.inference = inference
         self._by_class: dict[int, list[ConfigurationUse]] = {}
 
     def of(self, cls: ClassInfo) -> list[ConfigurationUse]:
@@ -77,20 +79,17 @@ class ConfigurationUses:
                 found.extend(ConfigurationUse(attribute, method, node, symptom)
                              for attribute in self._attributes(expression, instance, method))
 
+        builtin_range = self.inference.is_builtin("range", Context(method))
         for node in nodes_of(method.node.body, (cst.Call, cst.If, cst.While, cst.IfExp)):
             if not isinstance(node, cst.Call):
                 record(node.test, self._compared(node.test), "`TracerBoolConversionError`")
-            elif isinstance(node.func, cst.Name) and node.func.value == "range" and self._builtin_range(method):
+            elif isinstance(node.func, cst.Name) and node.func.value == "range" and builtin_range:
                 record(node, [a.value for a in node.args], "`TracerIntegerConversionError`")
             else:
                 shape = self._shape_arguments(node)
                 if shape is not None:
                     record(node, shape[0], shape[1])
         return found
-
-    def _builtin_range(self, method: FunctionInfo) -> bool:
-        return not (self.index.aliases.is_module_local("range") or self.index.qualify(cst.Name("range"))
-                    or "range" in method.local_bindings or "range" in method.all_params)
 
     def _shape_arguments(self, call: cst.Call) -> tuple[list[cst.BaseExpression], str] | None:
         """The arguments of an array constructor (or `x.reshape(...)`) that take a shape or a size."""

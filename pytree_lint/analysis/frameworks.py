@@ -120,6 +120,13 @@ def is_class_var(index: ModuleIndex, annotation: cst.BaseExpression) -> bool:
     return (index.qualify(target) or "") in ("typing.ClassVar", "typing.Final")
 
 
+def sets_init_false(value: cst.BaseExpression | None) -> bool:
+    """A field declared with `init=False` (`field(init=False)`): it is no constructor argument."""
+    return isinstance(value, cst.Call) and any(
+        a.keyword is not None and a.keyword.value == "init" and isinstance(a.value, cst.Name)
+        and a.value.value == "False" for a in value.args)
+
+
 @dataclass(frozen=True)
 class StaticDeclaration:
     """A field declared static: its name, the statement (or string) to report at, and how."""

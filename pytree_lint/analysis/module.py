@@ -108,7 +108,7 @@ class ModuleAnalysis:
 
     @cached_property
     def configuration_uses(self) -> ConfigurationUses:
-        return ConfigurationUses(self.index)
+        return ConfigurationUses(self.index, self.values)
 
     def swap_parameters_fix(self, function) -> Fix | None:
         """PTL303's fix: the unflatten's two parameters in the order JAX passes them."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from .aux import array_in, flatten_context, flatten_returns, hashable_only
+from .frameworks import sets_init_false
 from .index import ClassInfo, FunctionInfo, ModuleIndex, nodes_of, walk_statements
 from .kinds import Kind
 from .registrations import Registration
@@ -287,7 +288,7 @@ class Structure:
         parameters = []
         for owner in reversed(self.index.class_and_bases(cls)):
             for class_field in owner.fields.values():
-                if class_field.annotation is None or self._not_in_init(class_field.value):
+                if class_field.annotation is None or sets_init_false(class_field.value):
                     continue
                 if "ClassVar" in self.index.code(class_field.annotation):
                     continue
@@ -306,11 +307,6 @@ class Structure:
             if any(self.index.qualify(base.value) in DATACLASS_BASES for base in owner.node.bases):
                 return True
         return False
-
-    def _not_in_init(self, value: cst.BaseExpression | None) -> bool:
-        return isinstance(value, cst.Call) and any(
-            a.keyword is not None and a.keyword.value == "init" and isinstance(a.value, cst.Name)
-            and a.value.value == "False" for a in value.args)
 
     def _is_required_field(self, value: cst.BaseExpression) -> bool:
         """`x: int = field(...)` without a default or default_factory is still required."""

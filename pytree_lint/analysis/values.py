@@ -473,7 +473,7 @@ class ValueInference:
 
     def _call(self, expr: cst.Call, context: Context) -> list[Evidence]:
         func = expr.func
-        if isinstance(func, cst.Name) and self._is_builtin(func.value, context):
+        if isinstance(func, cst.Name) and self.is_builtin(func.value, context):
             return self._builtin_call(func.value, expr, context)
         qualified = self.index.qualify(func)
         if qualified is not None:
@@ -485,7 +485,9 @@ class ValueInference:
             return self._method_call(func, expr, context)
         return []
 
-    def _is_builtin(self, name: str, context: Context) -> bool:
+    def is_builtin(self, name: str, context: Context) -> bool:
+        """`name` means Python's builtin here: neither imported nor bound by the module, nor a local or parameter
+        of the context's function."""
         if self.index.aliases.is_module_local(name) or self.index.aliases.qualify(cst.Name(name)):
             return False
         function = context.function
@@ -651,7 +653,7 @@ class ValueInference:
         """What a `default_factory` builds: `list` builds a list, `lambda: np.zeros(3)` an array."""
         if isinstance(factory, cst.Lambda):
             return self.infer(factory.body)
-        if isinstance(factory, cst.Name) and self._is_builtin(factory.value, MODULE_CONTEXT):
+        if isinstance(factory, cst.Name) and self.is_builtin(factory.value, MODULE_CONTEXT):
             built = self._builtin_call(factory.value, cst.Call(factory), MODULE_CONTEXT)
             return [replace(e, node=factory) for e in built]
         qualified = self.index.qualify(factory)
