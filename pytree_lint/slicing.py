@@ -10,8 +10,11 @@ becomes blank lines: line and column numbers stay those of the original file.
 from __future__ import annotations
 
 import ast
+import builtins
 import io
 import warnings
+
+BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 def python_lines(text: str) -> list[str]:
@@ -38,7 +41,7 @@ def _defined_names(statement: ast.stmt) -> set[str]:
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+                names.update(n.id for n in _nodes(target) if isinstance(n, ast.Name))
         elif isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
             pending.extend(node.body)
             pending.extend(getattr(node, "orelse", []))
@@ -48,8 +51,43 @@ def _defined_names(statement: ast.stmt) -> set[str]:
     return names
 
 
-def _used_names(statement: ast.stmt) -> set[str]:
-    return {node.id for node in ast.walk(statement) if isinstance(node, ast.Name)}
+def _nodes(node: ast.AST, lines: set[int] | None = None) -> list[ast.AST]:
+    """Every node under `node`, itself included, in no particular order; with `lines`, only the nodes whose
+    lines take in one of them (the path to a call written there, not the rest of a long def).
+    `ast.walk` without its generators, which made walking the slicer's main cost."""
+    found = []
+    stack: list = [node]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, ast.AST):
+            continue  # None, or a str in a list field (`global a, b`)
+        if lines is not None and hasattr(node, "lineno") and not any(
+                node.lineno <= line <= (node.end_lineno or node.lineno) for line in lines):
+            continue
+        found.append(node)
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                stack.extend(value)
+            else:
+                stack.append(value)
+    return found
+
+
+def _lines_with(source: str, first_line: int, texts: tuple[str, ...]) -> set[int]:
+    """The lines on which `source`, a statement starting at `first_line`, contains one of `texts`."""
+    found = set()
+    for text in texts:
+        position = source.find(text)
+        while position >= 0:
+            found.add(first_line + source.count("\n", 0, position))
+            position = source.find(text, position + 1)
+    return found
+
+
+def _used_names(node: ast.AST) -> set[str]:
+    """The names a node reads or binds."""
+    return {n.id for n in _nodes(node) if type(n) is ast.Name}
 
 
 def _trigger_aliases(statements: list[ast.stmt], sources: list[str], triggers: tuple[str, ...]) -> set[str]:
@@ -57,6 +95,8 @@ def _trigger_aliases(statements: list[ast.stmt], sources: list[str], triggers: t
     `from flax import struct`, `register = jax.tree_util.register_pytree_node_class`."""
     aliases = set()
     for statement, source in zip(statements, sources):
+        if not isinstance(statement, (ast.Import, ast.ImportFrom, ast.Assign)):
+            continue
         if not any(t in source for t in triggers):
             continue
         if isinstance(statement, ast.Import):
@@ -72,10 +112,12 @@ def _trigger_aliases(statements: list[ast.stmt], sources: list[str], triggers: t
     return aliases
 
 
-def _registered_classes(statement: ast.stmt, triggers: tuple[str, ...]) -> set[str]:
-    """Names a statement hands to a trigger: `@register_static class C`, `register_static(C)`."""
+def _registered_classes(statement: ast.stmt, triggers: tuple[str, ...], nodes: list[ast.AST] | None = None) -> set[str]:
+    """Names a statement hands to a trigger: `@register_static class C`, `register_static(C)` (`nodes`: the
+    statement's, when the caller has them)."""
     def mentions(node: ast.expr) -> bool:
-        return any(t in ast.unparse(node) for t in triggers)
+        text = ast.unparse(node)
+        return any(t in text for t in triggers)
 
     found = set()
     if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and any(
@@ -83,9 +125,11 @@ def _registered_classes(statement: ast.stmt, triggers: tuple[str, ...]) -> set[s
         found.add(statement.name)
     if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call) and mentions(statement.value):
         found.update(t.id for t in statement.targets if isinstance(t, ast.Name))
-    for node in ast.walk(statement):
-        if isinstance(node, ast.Call) and any(t in _dotted(node.func) for t in triggers):
-            found.update(arg.id for arg in node.args if isinstance(arg, ast.Name))
+    for node in nodes if nodes is not None else _nodes(statement):
+        if isinstance(node, ast.Call):
+            function = _dotted(node.func)
+            if function and any(t in function for t in triggers):
+                found.update(arg.id for arg in node.args if isinstance(arg, ast.Name))
     return found
 
 
@@ -154,7 +198,7 @@ def _static_arguments(statement: ast.stmt, functions: dict[str, ast.stmt]) -> tu
     for `g = jax.jit(f, ...)`)."""
     positions: set[int] = set()
     names: set[str] = set()
-    for node in (n for declaration in _jit_declarations(statement) for n in ast.walk(declaration)):
+    for node in (n for declaration in _jit_declarations(statement) for n in _nodes(declaration)):
         for keyword in getattr(node, "keywords", ()):
             values = keyword.value.elts if isinstance(keyword.value, (ast.Tuple, ast.List)) else [keyword.value]
             constants = [v.value for v in values if isinstance(v, ast.Constant)]
@@ -219,9 +263,9 @@ def _dotted_or_call(node: ast.expr) -> str:
     return _dotted(node)
 
 
-def _passes_unhashable(statement: ast.stmt, statics: dict[str, tuple[set[int], set[str]]]) -> bool:
-    """Does the statement pass something that may be unhashable at a static argument of `statics`?"""
-    for node in ast.walk(statement):
+def _passes_unhashable(nodes: list[ast.AST], statics: dict[str, tuple[set[int], set[str]]]) -> bool:
+    """Does a statement (its `nodes`) pass something that may be unhashable at a static argument of `statics`?"""
+    for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in statics:
             positions, names = statics[node.func.id]
             if any(_may_be_unhashable(v) for i, v in enumerate(node.args) if i in positions) or any(
@@ -257,7 +301,7 @@ def _makes_iterator(node: ast.AST) -> bool:
 
 def _returns_shape(node: ast.AST) -> bool:
     return any((isinstance(n, ast.Attribute) and n.attr == "shape")
-               or (isinstance(n, ast.Call) and _dotted(n.func).endswith("shape")) for n in ast.walk(node))
+               or (isinstance(n, ast.Call) and _dotted(n.func).endswith("shape")) for n in _nodes(node))
 
 
 def _is_tree_function(dotted: str, aliases: set[str]) -> bool:
@@ -268,9 +312,9 @@ def _is_tree_function(dotted: str, aliases: set[str]) -> bool:
     return name in TREE_FUNCTION_NAMES and (name.startswith("tree_") or bool(owner) and owner[-1] == "tree")
 
 
-def _suspect_tree_call(statement: ast.stmt, functions: dict[str, ast.stmt], aliases: set[str]) -> bool:
-    """Could a tree call of this statement be a PTL201-PTL203 finding? (A superset of what they report.)"""
-    nodes = list(ast.walk(statement))
+def _suspect_tree_call(nodes: list[ast.AST], functions: dict[str, ast.stmt], aliases: set[str]) -> bool:
+    """Could a tree call of a statement (its `nodes`) be a PTL201-PTL203 finding? (A superset of what they
+    report.)"""
     tree_calls = [n for n in nodes if isinstance(n, ast.Call) and _is_tree_function(_dotted(n.func), aliases)]
     if not tree_calls:
         return False
@@ -286,7 +330,7 @@ def _suspect_tree_call(statement: ast.stmt, functions: dict[str, ast.stmt], alia
         if isinstance(function, ast.Name):
             function = local.get(function.id, functions.get(function.id, function))
         if isinstance(function, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
-            if _returns_shape(function) or any(_is_none_test(n) for n in ast.walk(function)):
+            if _returns_shape(function) or any(_is_none_test(n) for n in _nodes(function)):
                 return True
         elif function is not None and _dotted(function).endswith("shape"):
             return True
@@ -323,10 +367,39 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
 
     primary = tuple(t for t in triggers
                     if t not in called_triggers and t not in tree_call_triggers and t not in jitted_triggers)
-    jitted_triggers = tuple(t for t in jitted_triggers if t in triggers)
+    # Only the words of the rules this file concerns (see engine.concerned_rules) call for their statements.
+    jitted_triggers, called_triggers, tree_call_triggers = (
+        tuple(t for t in kind if t in triggers) for kind in (jitted_triggers, called_triggers, tree_call_triggers))
     aliases = _trigger_aliases(statements, sources, primary)
     tree_aliases = _trigger_aliases(statements, sources, tree_call_triggers) if tree_call_triggers else set()
     functions = {s.name: s for s in statements if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    walked: dict[int, list[ast.AST]] = {}
+    names_of: dict[int, tuple[set[str], set[str]]] = {}
+
+    def nodes_of(index: int) -> list[ast.AST]:  # each statement is walked at most once
+        if index not in walked:
+            walked[index] = _nodes(statements[index])
+        return walked[index]
+
+    def names(index: int) -> tuple[set[str], set[str]]:
+        """The names a statement uses, and those of them it only calls (`f(x)`, never `g(f)`)."""
+        if index not in names_of:
+            uses: dict[str, int] = {}
+            calls: dict[str, int] = {}
+            for node in nodes_of(index):
+                if type(node) is ast.Name:
+                    uses[node.id] = uses.get(node.id, 0) + 1
+                elif type(node) is ast.Call and type(node.func) is ast.Name:
+                    calls[node.func.id] = calls.get(node.func.id, 0) + 1
+            names_of[index] = set(uses), {name for name, count in calls.items() if uses[name] == count}
+        return names_of[index]
+
+    def used(index: int) -> set[str]:
+        return names(index)[0]
+
+    def uses_any(index: int, names: set[str]) -> bool:  # the text first: most statements name none
+        return any(name in sources[index] for name in names) and not used(index).isdisjoint(names)
+
     keep: set[int] = set()
     pending: list[int] = []
     suspects: set[int] = set()
@@ -346,27 +419,29 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
                              for n in s.body)}
     for index, (statement, source) in enumerate(zip(statements, sources)):
         if tree_call_triggers and (any(t in source for t in tree_call_triggers)
-                                   or _used_names(statement) & tree_aliases) and _suspect_tree_call(
-                statement, functions, tree_aliases):
+                                   or uses_any(index, tree_aliases)) and _suspect_tree_call(
+                nodes_of(index), functions, tree_aliases):
             suspects.add(index)
         if (isinstance(statement, (ast.Import, ast.ImportFrom)) or any(t in source for t in primary)
-                or (aliases and _used_names(statement) & aliases) or index in suspects):
+                or uses_any(index, aliases) or index in suspects):
             pending.append(index)
     watched: set[str] = set()
     registered: set[str] = set()
     for index in pending:
         if any(t in sources[index] for t in instantiated_triggers):
-            watched.update(_registered_classes(statements[index], instantiated_triggers))
+            watched.update(_registered_classes(statements[index], instantiated_triggers, nodes_of(index)))
         if isinstance(statements[index], ast.ClassDef):
             registered.add(statements[index].name)
-        registered.update(_registered_classes(statements[index], (*primary, *aliases)))
+        if any(t in sources[index] for t in primary) or uses_any(index, aliases):
+            registered.update(_registered_classes(statements[index], (*primary, *aliases), nodes_of(index)))
     # Functions jitted with static arguments matter only where one is called with something that may
     # be unhashable: then that call and the definition are kept, else neither.
     called: dict[str, int] = {}
     for index, source in enumerate(sources):
         if any(t in source for t in called_triggers):
             statement = statements[index]
-            declared = [d for d in _jit_declarations(statement) if any(t in ast.unparse(d) for t in called_triggers)]
+            declared = [d for d in _jit_declarations(statement)
+                        if any(isinstance(n, ast.keyword) and n.arg in called_triggers for n in _nodes(d))]
             if declared and isinstance(statement, ast.Assign):
                 called.update(dict.fromkeys((t.id for t in statement.targets if isinstance(t, ast.Name)), index))
             elif declared and isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -374,27 +449,38 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     if called:
         statics = {name: _static_arguments(statements[index], functions) for name, index in called.items()}
         calls = tuple(f"{name}(" for name in statics)
-        callers = [i for i, statement in enumerate(statements)
-                   if any(c in sources[i] for c in calls) and _passes_unhashable(statement, statics)]
-        used = {name for i in callers for name in _used_names(statements[i]) if name in called}
-        pending.extend([*callers, *(called[name] for name in used)])
+        call_lines = [_lines_with(source, start, calls) for source, (start, _end) in zip(sources, spans)]
+        callers = [i for i, on in enumerate(call_lines)
+                   if on and _passes_unhashable(_nodes(statements[i], on), statics)]
+        called_names = {name for i in callers for name in used(i) if name in called}
+        pending.extend([*callers, *(called[name] for name in called_names)])
     # Module-level statements that build a registered class show the values its fields receive.
-    pending.extend(index for index, statement in enumerate(statements)
-                   if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Expr))
-                   and _used_names(statement) & registered)
+    if registered:
+        pending.extend(index for index, statement in enumerate(statements)
+                       if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Expr)) and uses_any(index, registered))
     # The statements that build a class a jitted def is annotated with show what its fields hold.
     if annotated:
-        pending.extend(index for index, statement in enumerate(statements) if _used_names(statement) & annotated)
+        pending.extend(index for index in range(len(statements)) if uses_any(index, annotated))
+    stubs: set[int] = set()  # defs kept as their signature alone (see _stub_line)
     while pending:
         index = pending.pop()
         if index in keep:
             continue
         keep.add(index)
-        for name in _used_names(statements[index]):
-            pending.extend(definitions.get(name, ()))
+        stubs.discard(index)
+        used_names, only_called = names(index)
+        for name in used_names:
+            for definition in definitions.get(name, ()):
+                if definition in keep or (definition in stubs and name in only_called):
+                    continue
+                if name in only_called and _stub_line(statements[definition], lines) is not None:
+                    stubs.add(definition)
+                    pending.extend(d for n in _signature_names(statements[definition]) for d in definitions.get(n, ()))
+                else:
+                    pending.append(definition)
     if watched:
-        for index, statement in enumerate(statements):
-            if index not in keep and _used_names(statement) & watched:
+        for index in range(len(statements)):
+            if index not in keep and uses_any(index, watched):
                 keep.add(index)
 
     kept_lines = [False] * (len(lines) + 2)
@@ -411,6 +497,38 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
                 changed = True
     if all(isinstance(statements[index], (ast.Import, ast.ImportFrom)) for index in keep):
         return None  # imports alone: no rule has anything to look at
-    sliced = "".join(line if kept_lines[number] else "\n" for number, line in enumerate(lines, start=1))
-    return (sliced, _anchor_lines([statements[index] for index in sorted(keep)]),
+    replaced: dict[int, str] = {}
+    for index in stubs - keep:
+        first_line = _first_line(statements[index].body[0])
+        for number in range(spans[index][0], first_line):
+            kept_lines[number] = True
+        replaced[first_line] = _stub_line(statements[index], lines)
+    sliced = "".join(replaced.get(number) or (line if kept_lines[number] else "\n")
+                     for number, line in enumerate(lines, start=1))
+    return (sliced, _anchor_lines([statements[index] for index in sorted(keep | stubs)]),
             set(_anchor_lines([statements[index] for index in suspects])))
+
+
+def _stub_line(statement: ast.stmt, lines: list[str]) -> str | None:
+    """The line that stands for the body of a def kept as its signature alone, or None if it cannot be
+    one. A module-level def that kept code only calls is read for its name and signature, never its body
+    (no analysis follows a call into the function it calls), so its body is not parsed: `...` on the
+    body's first line, blank lines after. Not for a def named like a builtin (whether `list` is the
+    builtin matters), nor when its body starts on the line of its signature."""
+    if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) or statement.name in BUILTIN_NAMES:
+        return None
+    first = statement.body[0]
+    number = _first_line(first)
+    line = lines[number - 1]
+    indent = line[:len(line) - len(line.lstrip())]
+    starts_line = line.lstrip().startswith("@") if getattr(first, "decorator_list", None) else (
+        first.col_offset == len(indent))
+    if number <= statement.lineno or not starts_line:
+        return None
+    return f"{indent}...\n"
+
+
+def _signature_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names a def's decorators, parameters and return annotation use."""
+    return {name for node in [*function.decorator_list, function.args, function.returns] if node is not None
+            for name in _used_names(node)}

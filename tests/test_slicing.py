@@ -60,3 +60,45 @@ def test_sliced_text_keeps_line_numbers_and_drops_the_rest():
     assert kept == ["import jax", "import numpy as np", "TABLE = np.arange(3); OTHER = 1",
                     "@jax.tree_util.register_static", "class Static:", "    table = TABLE",
                     "def build():", "    return Static()"]
+
+
+def test_a_def_that_kept_code_only_calls_keeps_its_signature_not_its_body():
+    source = (
+        "import jax\n"                                      # 1
+        "\n"
+        "class Shape:\n"                                    # 3
+        "    pass\n"
+        "\n"
+        "def validate(x: Shape) -> Shape:\n"                # 6
+        "    '''Checks x.'''\n"
+        "    assert x is not None\n"
+        "    return x\n"
+        "\n"
+        "def flatten(node):\n"                              # 11
+        "    return (node.x,), None\n"
+        "\n"
+        "def list(x):\n"                                    # 14: named like a builtin
+        "    return x\n"
+        "\n"
+        "def short(x): return x\n"                          # 17: body on the signature's line
+        "\n"
+        "@jax.tree_util.register_pytree_node_class\n"      # 19
+        "class Node:\n"
+        "    def __init__(self, x):\n"
+        "        self.x = validate(list(short(x)))\n"
+        "    def tree_flatten(self):\n"
+        "        return flatten(self)\n"
+        "    tree_unflatten = classmethod(lambda cls, aux, children: cls(*children))\n"
+        "\n"
+        "jax.tree_util.register_pytree_node(Node, flatten, None)\n"
+    )
+    sliced, first_lines, _suspects = relevant_source(source, ("register_pytree",))
+    assert sliced.count("\n") == source.count("\n")
+    kept = sliced.splitlines()
+    # The signature stays (with the class its annotations name), the body becomes `...` on its first line.
+    assert kept[2:9] == ["class Shape:", "    pass", "", "def validate(x: Shape) -> Shape:", "    ...", "", ""]
+    # Called by `tree_flatten`, but passed as a value by the last statement: kept whole.
+    assert kept[10:12] == ["def flatten(node):", "    return (node.x,), None"]
+    assert kept[13:15] == ["def list(x):", "    return x"]
+    assert kept[16] == "def short(x): return x"
+    assert first_lines == [1, 3, 6, 11, 14, 17, 20, 27]

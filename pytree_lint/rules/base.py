@@ -44,8 +44,9 @@ class Rule:
     requires: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
-    def concerns(cls, text: str) -> bool:
-        return any(t in text for t in cls.triggers) and (not cls.requires or any(r in text for r in cls.requires))
+    def concerns(cls, present: set[str]) -> bool:
+        """Given the words of `triggers` and `requires` that a file contains, could the rule find anything?"""
+        return not present.isdisjoint(cls.triggers) and (not cls.requires or not present.isdisjoint(cls.requires))
 
     def check(self, analysis: ModuleAnalysis) -> Iterator[Report]:
         raise NotImplementedError
