@@ -67,12 +67,19 @@ def dense_file(lines: int) -> str:
 
 
 def best_of(repeat: int, action) -> float:
-    times = []
+    return best_of_each(repeat, action)[0]
+
+
+def best_of_each(repeat: int, *actions) -> list[float]:
+    """The best time of each action over `repeat` rounds in which they take turns, so that a machine
+    getting slower or faster meanwhile does not favour one of them."""
+    best = [float("inf")] * len(actions)
     for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        for index, action in enumerate(actions):
+            start = time.perf_counter()
+            action()
+            best[index] = min(best[index], time.perf_counter() - start)
+    return best
 
 
 def run(command: list[str], env: dict | None = None) -> None:
@@ -133,9 +140,9 @@ def main() -> int:
 
         numpy_dir = jax_dir / "_src" / "numpy"
         flake8 = [sys.executable, "-m", "flake8", "--isolated"]
-        with_plugin = best_of(repeat, lambda: run([*flake8, str(numpy_dir)], env))
-        without_plugin = best_of(repeat, lambda: run([sys.executable, "-c", FLAKE8_WITHOUT_PLUGIN,
-                                                      "--isolated", str(numpy_dir)], env))
+        with_plugin, without_plugin = best_of_each(
+            repeat, lambda: run([*flake8, str(numpy_dir)], env),
+            lambda: run([sys.executable, "-c", FLAKE8_WITHOUT_PLUGIN, "--isolated", str(numpy_dir)], env))
 
         dense = dense_file(2000)
         dense_lines = dense.splitlines(keepends=True)
