@@ -3,8 +3,9 @@
 libcst parses about ten times slower than CPython's `ast`. A file that passes the text prefilter still
 registers its pytrees in a few statements, so `relevant_source` uses `ast` (fast, in C) to keep the
 top-level statements that mention a trigger, every import, and, transitively, the module-level
-definitions those statements name (the registered classes, flatten functions, constants). Everything else
-becomes blank lines: line and column numbers stay those of the original file.
+definitions those statements name (the registered classes, flatten functions, constants); a def that
+kept code only calls keeps its signature, and its body becomes `...`. Everything else becomes blank
+lines: line and column numbers stay those of the original file.
 """
 
 from __future__ import annotations
@@ -397,8 +398,8 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     def used(index: int) -> set[str]:
         return names(index)[0]
 
-    def uses_any(index: int, names: set[str]) -> bool:  # the text first: most statements name none
-        return any(name in sources[index] for name in names) and not used(index).isdisjoint(names)
+    def uses_any(index: int, wanted: set[str]) -> bool:  # the text first: most statements name none
+        return any(name in sources[index] for name in wanted) and not used(index).isdisjoint(wanted)
 
     keep: set[int] = set()
     pending: list[int] = []
