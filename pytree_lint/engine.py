@@ -63,18 +63,21 @@ def selected_rules(config: Config) -> list[Rule]:
 
 def triggers(rules: list[Rule], config: Config) -> tuple[str, ...]:
     """The words a file must contain for a rule to matter: the rules' own and the project's helpers."""
-    helpers = (name.rsplit(".", 1)[-1] for name in config.static_field_functions)
-    return tuple(dict.fromkeys([*(t for rule in rules for t in rule.triggers), *helpers]))
+    return tuple(dict.fromkeys([*(t for rule in rules for t in rule.triggers), *_helper_words(config)]))
+
+
+def _helper_words(config: Config) -> list[str]:
+    """How the project's static-field helpers are spelled where they are used (`static_field(...)`)."""
+    return [name.rsplit(".", 1)[-1] for name in config.static_field_functions]
 
 
 def concerned_rules(text: str, rules: list[Rule], config: Config) -> list[Rule]:
     """The text prefilter: the rules whose words the file contains (see Rule.triggers and .requires; the
     project's static-field helpers count for the rules that read registrations). A file that concerns no
     rule is never parsed. Each word is searched for once, however many rules share it."""
-    helpers = [name.rsplit(".", 1)[-1] for name in config.static_field_functions]
     words = dict.fromkeys(word for rule in rules for word in (*rule.triggers, *rule.requires))
     present = {word for word in words if word in text}
-    has_helper = any(helper in text for helper in helpers)
+    has_helper = any(helper in text for helper in _helper_words(config))
     return [rule for rule in rules
             if rule.concerns(present) or (has_helper and rule.triggers == REGISTRATION_TRIGGERS)]
 

@@ -404,6 +404,7 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     keep: set[int] = set()
     pending: list[int] = []
     suspects: set[int] = set()
+    mentions_trigger: set[int] = set()  # a primary trigger or one of its aliases
     annotated: set[str] = set()
     if jitted_triggers:
         classes = _pytree_record_classes(statements, sources)
@@ -423,8 +424,9 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
                                    or uses_any(index, tree_aliases)) and _suspect_tree_call(
                 nodes_of(index), functions, tree_aliases):
             suspects.add(index)
-        if (isinstance(statement, (ast.Import, ast.ImportFrom)) or any(t in source for t in primary)
-                or uses_any(index, aliases) or index in suspects):
+        if any(t in source for t in primary) or uses_any(index, aliases):
+            mentions_trigger.add(index)
+        if isinstance(statement, (ast.Import, ast.ImportFrom)) or index in mentions_trigger or index in suspects:
             pending.append(index)
     watched: set[str] = set()
     registered: set[str] = set()
@@ -433,7 +435,7 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
             watched.update(_registered_classes(statements[index], instantiated_triggers, nodes_of(index)))
         if isinstance(statements[index], ast.ClassDef):
             registered.add(statements[index].name)
-        if any(t in sources[index] for t in primary) or uses_any(index, aliases):
+        if index in mentions_trigger:
             registered.update(_registered_classes(statements[index], (*primary, *aliases), nodes_of(index)))
     # Functions jitted with static arguments matter only where one is called with something that may
     # be unhashable: then that call and the definition are kept, else neither.
@@ -462,20 +464,20 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     # The statements that build a class a jitted def is annotated with show what its fields hold.
     if annotated:
         pending.extend(index for index in range(len(statements)) if uses_any(index, annotated))
-    stubs: set[int] = set()  # defs kept as their signature alone (see _stub_line)
+    stubs: dict[int, str] = {}  # defs kept as their signature alone: the line that stands for the body
     while pending:
         index = pending.pop()
         if index in keep:
             continue
         keep.add(index)
-        stubs.discard(index)
         used_names, only_called = names(index)
         for name in used_names:
             for definition in definitions.get(name, ()):
                 if definition in keep or (definition in stubs and name in only_called):
                     continue
-                if name in only_called and _stub_line(statements[definition], lines) is not None:
-                    stubs.add(definition)
+                stub = _stub_line(statements[definition], lines) if name in only_called else None
+                if stub is not None:
+                    stubs[definition] = stub
                     pending.extend(d for n in _signature_names(statements[definition]) for d in definitions.get(n, ()))
                 else:
                     pending.append(definition)
@@ -499,14 +501,16 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
     if all(isinstance(statements[index], (ast.Import, ast.ImportFrom)) for index in keep):
         return None  # imports alone: no rule has anything to look at
     replaced: dict[int, str] = {}
-    for index in stubs - keep:
+    for index, stub in stubs.items():
+        if index in keep:  # needed whole after all
+            continue
         first_line = _first_line(statements[index].body[0])
         for number in range(spans[index][0], first_line):
             kept_lines[number] = True
-        replaced[first_line] = _stub_line(statements[index], lines)
+        replaced[first_line] = stub
     sliced = "".join(replaced.get(number) or (line if kept_lines[number] else "\n")
                      for number, line in enumerate(lines, start=1))
-    return (sliced, _anchor_lines([statements[index] for index in sorted(keep | stubs)]),
+    return (sliced, _anchor_lines([statements[index] for index in sorted(keep | stubs.keys())]),
             set(_anchor_lines([statements[index] for index in suspects])))
 
 
