@@ -29,6 +29,9 @@ INSTANTIATED_TRIGGERS = ("register_static",)
 CALLED_TRIGGERS = ("static_argnums", "static_argnames")
 # A jitted function is judged by the classes its parameters are annotated with: only such defs are parsed.
 JITTED_TRIGGERS = ("jit",)
+# Half the prefilter's words contain "tree", and most files never write it (20 of jax.numpy's 24 modules):
+# those words are searched for only in files that do.
+COMMON_PART = "tree"
 
 
 @dataclass(frozen=True)
@@ -61,25 +64,30 @@ def selected_rules(config: Config) -> list[Rule]:
     return [rule() for rule in ALL_RULES if config.enabled(rule.code)]
 
 
-def triggers(rules: list[Rule], config: Config) -> tuple[str, ...]:
-    """The words a file must contain for a rule to matter: the rules' own and the project's helpers."""
-    return tuple(dict.fromkeys([*(t for rule in rules for t in rule.triggers), *_helper_words(config)]))
-
-
-def _helper_words(config: Config) -> list[str]:
-    """How the project's static-field helpers are spelled where they are used (`static_field(...)`)."""
-    return [name.rsplit(".", 1)[-1] for name in config.static_field_functions]
-
-
-def concerned_rules(text: str, rules: list[Rule], config: Config) -> list[Rule]:
+def prefilter(text: str, rules: list[Rule], config: Config) -> tuple[list[Rule], tuple[str, ...]]:
     """The text prefilter: the rules whose words the file contains (see Rule.triggers and .requires; the
-    project's static-field helpers count for the rules that read registrations). A file that concerns no
-    rule is never parsed. Each word is searched for once, however many rules share it."""
+    project's static-field helpers count for the rules that read registrations), and the trigger words of
+    those rules that it contains, which are all the slicer has to look for. A file that concerns no rule is
+    never parsed. Each word is searched for once, however many rules share it."""
     words = dict.fromkeys(word for rule in rules for word in (*rule.triggers, *rule.requires))
-    present = {word for word in words if word in text}
-    has_helper = any(helper in text for helper in _helper_words(config))
-    return [rule for rule in rules
-            if rule.concerns(present) or (has_helper and rule.triggers == REGISTRATION_TRIGGERS)]
+    has_common_part = COMMON_PART in text
+    present = {word for word in words if (has_common_part or COMMON_PART not in word) and word in text}
+    # How the project's static-field helpers are spelled where they are used (`static_field(...)`).
+    helpers = [name.rsplit(".", 1)[-1] for name in config.static_field_functions]
+    present.update(helper for helper in helpers if helper in text)
+    concerned = [rule for rule in rules if rule.concerns(present)
+                 or (rule.triggers == REGISTRATION_TRIGGERS and not present.isdisjoint(helpers))]
+    found = dict.fromkeys(word for rule in concerned for word in (*rule.triggers, *helpers) if word in present)
+    return concerned, tuple(found)
+
+
+def libcst_input(text: str, triggers: tuple[str, ...], tree: ast.Module) -> tuple[str, list[int], set[int]] | None:
+    """What libcst is given to parse: the statements that matter (see slicing.py), the first line of each
+    and those with a suspect tree call; None when nothing but imports matters. Raises SyntaxError."""
+    # A tree call is judged by what it consumes: only statements whose tree calls may be misused count.
+    return relevant_source(text, triggers, tree, instantiated_triggers=INSTANTIATED_TRIGGERS,
+                           called_triggers=CALLED_TRIGGERS, tree_call_triggers=TREE_CALL_TRIGGERS,
+                           jitted_triggers=JITTED_TRIGGERS)
 
 
 def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
@@ -92,11 +100,7 @@ def _parse(text: str, triggers: tuple[str, ...], tree: ast.Module | None):
     is the file reported, with `ast`'s clearer message.
     """
     try:
-        tree = tree if tree is not None else parse_ast(text)
-        # A tree call is judged by what it consumes: only statements whose tree calls may be misused count.
-        relevant = relevant_source(text, triggers, tree, instantiated_triggers=INSTANTIATED_TRIGGERS,
-                                   called_triggers=CALLED_TRIGGERS, tree_call_triggers=TREE_CALL_TRIGGERS,
-                                   jitted_triggers=JITTED_TRIGGERS)
+        relevant = libcst_input(text, triggers, tree if tree is not None else parse_ast(text))
         if relevant is None:
             return None
         sliced, first_lines, tree_call_lines = relevant
@@ -129,11 +133,10 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
 
     `tree`, when the caller already has it (flake8 does), is the module's `ast`: it saves a parse.
     """
-    rules = concerned_rules(text, selected_rules(config), config)
+    rules, words = prefilter(text, selected_rules(config), config)
     if not rules:
         return []
     with _collector_paused():
-        words = triggers(rules, config)
         parsed = _parse(text, words, tree)
         if parsed is None:
             return []

@@ -14,6 +14,8 @@ import ast
 import builtins
 import io
 import warnings
+from bisect import bisect_right
+from itertools import accumulate
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -75,14 +77,22 @@ def _nodes(node: ast.AST, lines: set[int] | None = None) -> list[ast.AST]:
     return found
 
 
-def _lines_with(source: str, first_line: int, texts: tuple[str, ...]) -> set[int]:
-    """The lines on which `source`, a statement starting at `first_line`, contains one of `texts`."""
-    found = set()
-    for text in texts:
-        position = source.find(text)
+def _call_lines(text: str, lines: list[str], spans: list[tuple[int, int]], names) -> dict[int, set[int]]:
+    """Per top-level statement (by index, from its `spans`), the lines on which it writes `name(` for one of
+    `names`: one search of the whole text per name."""
+    line_starts = list(accumulate(map(len, lines), initial=0))
+    statement_at = [-1] * (len(lines) + 2)
+    for index, (start, end) in enumerate(spans):
+        statement_at[start:end + 1] = [index] * (end + 1 - start)
+    found: dict[int, set[int]] = {}
+    for name in names:
+        call = f"{name}("
+        position = text.find(call)
         while position >= 0:
-            found.add(first_line + source.count("\n", 0, position))
-            position = source.find(text, position + 1)
+            line = bisect_right(line_starts, position)
+            if statement_at[line] >= 0:
+                found.setdefault(statement_at[line], set()).add(line)
+            position = text.find(call, position + len(call))
     return found
 
 
@@ -368,7 +378,7 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
 
     primary = tuple(t for t in triggers
                     if t not in called_triggers and t not in tree_call_triggers and t not in jitted_triggers)
-    # Only the words of the rules this file concerns (see engine.concerned_rules) call for their statements.
+    # Only the words the file contains, of the rules it concerns (see engine.prefilter), call for statements.
     jitted_triggers, called_triggers, tree_call_triggers = (
         tuple(t for t in kind if t in triggers) for kind in (jitted_triggers, called_triggers, tree_call_triggers))
     aliases = _trigger_aliases(statements, sources, primary)
@@ -451,10 +461,8 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
                 called[statement.name] = index
     if called:
         statics = {name: _static_arguments(statements[index], functions) for name, index in called.items()}
-        calls = tuple(f"{name}(" for name in statics)
-        call_lines = [_lines_with(source, start, calls) for source, (start, _end) in zip(sources, spans)]
-        callers = [i for i, on in enumerate(call_lines)
-                   if on and _passes_unhashable(_nodes(statements[i], on), statics)]
+        callers = [i for i, on in sorted(_call_lines(text, lines, spans, statics).items())
+                   if _passes_unhashable(_nodes(statements[i], on), statics)]
         called_names = {name for i in callers for name in used(i) if name in called}
         pending.extend([*callers, *(called[name] for name in called_names)])
     # Module-level statements that build a registered class show the values its fields receive.
@@ -492,10 +500,9 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
         changed = False
         for index in keep:
             start, end = spans[index]
-            for number in range(start, end + 1):
-                kept_lines[number] = True
+            kept_lines[start:end + 1] = [True] * (end + 1 - start)
         for index, (start, end) in enumerate(spans):
-            if index not in keep and any(kept_lines[n] for n in range(start, end + 1)):
+            if index not in keep and True in kept_lines[start:end + 1]:
                 keep.add(index)
                 changed = True
     if all(isinstance(statements[index], (ast.Import, ast.ImportFrom)) for index in keep):
