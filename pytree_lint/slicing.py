@@ -81,17 +81,17 @@ def _call_lines(text: str, lines: list[str], spans: list[tuple[int, int]], names
     """Per top-level statement (by index, from its `spans`), the lines on which it writes `name(` for one of
     `names`: one search of the whole text per name."""
     line_starts = list(accumulate(map(len, lines), initial=0))
-    statement_at = [-1] * (len(lines) + 2)
-    for index, (start, end) in enumerate(spans):
-        statement_at[start:end + 1] = [index] * (end + 1 - start)
+    statement_starts = [start for start, _end in spans]
     found: dict[int, set[int]] = {}
     for name in names:
         call = f"{name}("
         position = text.find(call)
         while position >= 0:
             line = bisect_right(line_starts, position)
-            if statement_at[line] >= 0:
-                found.setdefault(statement_at[line], set()).add(line)
+            index = bisect_right(statement_starts, line) - 1
+            while index >= 0 and spans[index][1] >= line:  # every statement on the line (`a = f([1]); b = 2`)
+                found.setdefault(index, set()).add(line)
+                index -= 1
             position = text.find(call, position + len(call))
     return found
 

@@ -102,3 +102,27 @@ def test_a_def_that_kept_code_only_calls_keeps_its_signature_not_its_body():
     assert kept[13:15] == ["def list(x):", "    return x"]
     assert kept[16] == "def short(x): return x"
     assert first_lines == [1, 3, 6, 11, 14, 17, 20, 27]
+
+
+def test_a_call_that_may_pass_an_unhashable_static_argument_is_kept_wherever_it_is_on_its_line():
+    source = (
+        "from functools import partial\n"              # 1
+        "import jax\n"
+        "\n"
+        "@partial(jax.jit, static_argnums=1)\n"        # 4
+        "def run(x, sizes):\n"
+        "    return x\n"
+        "\n"
+        "def unrelated():\n"                            # 8: a tuple is hashable
+        "    return run(1, (2, 3))\n"
+        "\n"
+        "a = run(0, [1, 2]); first = 1\n"              # 11: the call comes first on its line
+        "last = 2; b = run(0, [3])\n"                  # 12: the call comes last
+    )
+    sliced, first_lines, _suspects = relevant_source(source, engine.CALLED_TRIGGERS,
+                                                     called_triggers=engine.CALLED_TRIGGERS)
+    kept = [line for line in sliced.splitlines() if line]
+    assert kept == ["from functools import partial", "import jax", "@partial(jax.jit, static_argnums=1)",
+                    "def run(x, sizes):", "    return x", "a = run(0, [1, 2]); first = 1",
+                    "last = 2; b = run(0, [3])"]
+    assert first_lines == [1, 2, 5, 11, 12]
