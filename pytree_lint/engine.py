@@ -17,7 +17,7 @@ from .config import DEFAULT_CONFIG, Config
 from .noqa import suppressed
 from .rules import ALL_RULES, Rule
 from .rules.base import REGISTRATION_TRIGGERS, TREE_CALL_TRIGGERS
-from .slicing import parse_ast, python_lines, relevant_source, statement_lines
+from .slicing import line_starts, parse_ast, python_lines, relevant_source, statement_lines
 
 # Larger files are generated code, not something a person registers pytrees in by hand.
 MAX_FILE_BYTES = 16 * 2**20
@@ -77,8 +77,8 @@ def prefilter(text: str, rules: list[Rule], config: Config) -> tuple[list[Rule],
     present.update(helper for helper in helpers if helper in text)
     concerned = [rule for rule in rules if rule.concerns(present)
                  or (rule.triggers == REGISTRATION_TRIGGERS and not present.isdisjoint(helpers))]
-    found = dict.fromkeys(word for rule in concerned for word in (*rule.triggers, *helpers) if word in present)
-    return concerned, tuple(found)
+    words = dict.fromkeys([*(word for rule in concerned for word in rule.triggers), *helpers])
+    return concerned, tuple(word for word in words if word in present)
 
 
 def libcst_input(text: str, triggers: tuple[str, ...], tree: ast.Module) -> tuple[str, list[int], set[int]] | None:
@@ -200,10 +200,7 @@ def _positioned(analysis, fix) -> FindingFix | None:
 
 def apply_fixes(text: str, fixes: list[FindingFix]) -> str:
     """`text` with the fixes' edits made, in one pass; a fix whose edits overlap an earlier one is skipped."""
-    lines = python_lines(text)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
+    starts = line_starts(python_lines(text))
 
     def offset(line: int, column: int) -> int:
         return starts[line - 1] + column

@@ -16,6 +16,7 @@ import io
 import warnings
 from bisect import bisect_right
 from itertools import accumulate
+from typing import Iterable
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -24,6 +25,11 @@ def python_lines(text: str) -> list[str]:
     """The lines of `text` as Python numbers them: split at \\n, \\r\\n and \\r only (`str.splitlines`
     also splits at form feeds and Unicode separators, which would shift every later line)."""
     return io.StringIO(text, newline="").readlines()
+
+
+def line_starts(lines: list[str]) -> list[int]:
+    """The offset in the text at which each of its `lines` starts, and the text's length last."""
+    return list(accumulate(map(len, lines), initial=0))
 
 
 def _first_line(statement: ast.stmt) -> int:
@@ -77,17 +83,18 @@ def _nodes(node: ast.AST, lines: set[int] | None = None) -> list[ast.AST]:
     return found
 
 
-def _call_lines(text: str, lines: list[str], spans: list[tuple[int, int]], names) -> dict[int, set[int]]:
+def _call_lines(text: str, lines: list[str], spans: list[tuple[int, int]],
+                names: Iterable[str]) -> dict[int, set[int]]:
     """Per top-level statement (by index, from its `spans`), the lines on which it writes `name(` for one of
     `names`: one search of the whole text per name."""
-    line_starts = list(accumulate(map(len, lines), initial=0))
+    offsets = line_starts(lines)
     statement_starts = [start for start, _end in spans]
     found: dict[int, set[int]] = {}
     for name in names:
         call = f"{name}("
         position = text.find(call)
         while position >= 0:
-            line = bisect_right(line_starts, position)
+            line = bisect_right(offsets, position)
             index = bisect_right(statement_starts, line) - 1
             while index >= 0 and spans[index][1] >= line:  # every statement on the line (`a = f([1]); b = 2`)
                 found.setdefault(index, set()).add(line)
