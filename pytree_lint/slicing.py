@@ -4,8 +4,9 @@ libcst parses about ten times slower than CPython's `ast`. A file that passes th
 registers its pytrees in a few statements, so `relevant_source` uses `ast` (fast, in C) to keep the
 top-level statements that mention a trigger, every import, and, transitively, the module-level
 definitions those statements name (the registered classes, flatten functions, constants); a def that
-kept code only calls keeps its signature, and its body becomes `...`. Everything else becomes blank
-lines: line and column numbers stay those of the original file.
+kept code only calls keeps its signature, and its body becomes `...`. Everything else is left out, blank
+lines included (libcst builds nodes for them too): the first line of each kept statement, returned with
+the text, maps positions back to the file.
 """
 
 from __future__ import annotations
@@ -360,8 +361,8 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
                     called_triggers: tuple[str, ...] = (),
                     tree_call_triggers: tuple[str, ...] = (),
                     jitted_triggers: tuple[str, ...] = ()) -> tuple[str, list[int], set[int]] | None:
-    """`text` with the top-level statements no rule can need replaced by blank lines, and the line each
-    kept statement starts on (see `_anchor_lines`).
+    """`text` with only the top-level statements a rule can need, and the line each kept statement starts
+    on in `text` (see `_anchor_lines`).
 
     `instantiated_triggers`: for a class defined in a statement mentioning one of these (such as
     `register_static`), the statements that use the class are kept too, since a rule asks where it is built.
@@ -522,8 +523,8 @@ def relevant_source(text: str, triggers: tuple[str, ...], tree: ast.Module | Non
         for number in range(spans[index][0], first_line):
             kept_lines[number] = True
         replaced[first_line] = stub
-    sliced = "".join(replaced.get(number) or (line if kept_lines[number] else "\n")
-                     for number, line in enumerate(lines, start=1))
+    sliced = "".join(replaced.get(number) or line for number, line in enumerate(lines, start=1)
+                     if kept_lines[number] or number in replaced)
     return (sliced, _anchor_lines([statements[index] for index in sorted(keep | stubs.keys())]),
             set(_anchor_lines([statements[index] for index in suspects])))
 
@@ -532,7 +533,7 @@ def _stub_line(statement: ast.stmt, lines: list[str]) -> str | None:
     """The line that stands for the body of a def kept as its signature alone, or None if it cannot be
     one. A module-level def that kept code only calls is read for its name and signature, never its body
     (no analysis follows a call into the function it calls), so its body is not parsed: `...` on the
-    body's first line, blank lines after. Not for a def named like a builtin (whether `list` is the
+    body's first line, and nothing after. Not for a def named like a builtin (whether `list` is the
     builtin matters), nor when its body starts on the line of its signature."""
     if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) or statement.name in BUILTIN_NAMES:
         return None

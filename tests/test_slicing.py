@@ -15,7 +15,8 @@ from conftest import fixture_files
 
 def findings_both_ways(paths, monkeypatch):
     sliced = {p: lint_source(p.read_text(errors="replace"), str(p)) for p in paths}
-    monkeypatch.setattr(engine, "relevant_source", lambda text, triggers, tree, **kwargs: (text, None, None))
+    monkeypatch.setattr(engine, "relevant_source",
+                        lambda text, triggers, tree, **kwargs: (text, engine.statement_lines(tree), None))
     # (whole files: nothing is sliced away, not even files with nothing but imports to keep)
     whole = {p: lint_source(p.read_text(errors="replace"), str(p)) for p in paths}
     return sliced, whole
@@ -34,7 +35,7 @@ def test_slicing_keeps_every_finding_in_jax_itself(monkeypatch):
     assert sliced == whole
 
 
-def test_sliced_text_keeps_line_numbers_and_drops_the_rest():
+def test_sliced_text_keeps_the_statements_that_matter_and_where_each_starts():
     source = (
         "import jax\n"
         "import numpy as np\n"
@@ -54,12 +55,9 @@ def test_sliced_text_keeps_line_numbers_and_drops_the_rest():
     sliced, first_lines, _suspects = relevant_source(source, ("register_static",),
                                                      instantiated_triggers=("register_static",))
     assert first_lines == [1, 2, 7, 10, 13]  # the decorated class starts at `class`, as in libcst
-    assert sliced.count("\n") == source.count("\n")
-    assert "unrelated" not in sliced
-    kept = [line for line in sliced.splitlines() if line]
-    assert kept == ["import jax", "import numpy as np", "TABLE = np.arange(3); OTHER = 1",
-                    "@jax.tree_util.register_static", "class Static:", "    table = TABLE",
-                    "def build():", "    return Static()"]
+    assert sliced.splitlines() == ["import jax", "import numpy as np", "TABLE = np.arange(3); OTHER = 1",
+                                   "@jax.tree_util.register_static", "class Static:", "    table = TABLE",
+                                   "def build():", "    return Static()"]
 
 
 def test_a_def_that_kept_code_only_calls_keeps_its_signature_not_its_body():
@@ -93,14 +91,13 @@ def test_a_def_that_kept_code_only_calls_keeps_its_signature_not_its_body():
         "jax.tree_util.register_pytree_node(Node, flatten, None)\n"
     )
     sliced, first_lines, _suspects = relevant_source(source, ("register_pytree",))
-    assert sliced.count("\n") == source.count("\n")
     kept = sliced.splitlines()
     # The signature stays (with the class its annotations name), the body becomes `...` on its first line.
-    assert kept[2:9] == ["class Shape:", "    pass", "", "def validate(x: Shape) -> Shape:", "    ...", "", ""]
+    assert kept[1:5] == ["class Shape:", "    pass", "def validate(x: Shape) -> Shape:", "    ..."]
     # Called by `tree_flatten`, but passed as a value by the last statement: kept whole.
-    assert kept[10:12] == ["def flatten(node):", "    return (node.x,), None"]
-    assert kept[13:15] == ["def list(x):", "    return x"]
-    assert kept[16] == "def short(x): return x"
+    assert kept[5:7] == ["def flatten(node):", "    return (node.x,), None"]
+    assert kept[7:9] == ["def list(x):", "    return x"]
+    assert kept[9] == "def short(x): return x"
     assert first_lines == [1, 3, 6, 11, 14, 17, 20, 27]
 
 
@@ -121,8 +118,52 @@ def test_a_call_that_may_pass_an_unhashable_static_argument_is_kept_wherever_it_
     )
     sliced, first_lines, _suspects = relevant_source(source, engine.CALLED_TRIGGERS,
                                                      called_triggers=engine.CALLED_TRIGGERS)
-    kept = [line for line in sliced.splitlines() if line]
-    assert kept == ["from functools import partial", "import jax", "@partial(jax.jit, static_argnums=1)",
-                    "def run(x, sizes):", "    return x", "a = run(0, [1, 2]); first = 1",
-                    "last = 2; b = run(0, [3])"]
+    assert sliced.splitlines() == ["from functools import partial", "import jax",
+                                   "@partial(jax.jit, static_argnums=1)", "def run(x, sizes):", "    return x",
+                                   "a = run(0, [1, 2]); first = 1", "last = 2; b = run(0, [3])"]
     assert first_lines == [1, 2, 5, 11, 12]
+
+
+LEFT_OUT_BEFORE_A_FINDING = (
+    "import jax\n"                                      # 1
+    "import numpy as np\n"
+    "\n"
+    "def unrelated():\n"                                # 4: left out, with the blank lines
+    "    return 1\n"
+    "\n"
+    "\n"
+    "@jax.tree_util.register_pytree_node_class\n"      # 8
+    "class Node:\n"
+    "    def __init__(self, x):\n"
+    "        self.x = x\n"
+    "        self.table = np.arange(3)\n"
+    "\n"
+    "    def tree_flatten(self):\n"
+    "        return (self.x,), self.table\n"            # 15: PTL101
+    "\n"
+    "    @classmethod\n"
+    "    def tree_unflatten(cls, table, children):\n"
+    "        return cls(*children)\n"
+)
+
+
+def test_a_finding_after_left_out_lines_is_reported_on_the_file_line():
+    sliced, _first_lines, _suspects = engine.libcst_input(LEFT_OUT_BEFORE_A_FINDING, ("register_pytree",),
+                                                          engine.parse_ast(LEFT_OUT_BEFORE_A_FINDING))
+    assert "unrelated" not in sliced and sliced.count("\n") < LEFT_OUT_BEFORE_A_FINDING.count("\n")
+    [finding] = lint_source(LEFT_OUT_BEFORE_A_FINDING, "node.py")
+    assert (finding.code, finding.line, finding.column, finding.end_line, finding.end_column) == (
+        "PTL101", 15, 26, 15, 36)
+
+
+def test_a_slice_whose_statements_libcst_counts_otherwise_is_not_used(monkeypatch):
+    """Without a first line per statement the slice's positions cannot be mapped back: the whole file is
+    parsed instead, and the finding keeps its line."""
+    slice_of = engine.relevant_source
+
+    def one_first_line_short(*args, **kwargs):
+        sliced, first_lines, suspects = slice_of(*args, **kwargs)
+        return sliced, first_lines[:-1], suspects
+    monkeypatch.setattr(engine, "relevant_source", one_first_line_short)
+    [finding] = lint_source(LEFT_OUT_BEFORE_A_FINDING, "node.py")
+    assert (finding.code, finding.line, finding.column) == ("PTL101", 15, 26)
