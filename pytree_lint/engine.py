@@ -141,25 +141,17 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
     if not rules:
         return []
     with _collector_paused():
-        return _parse_and_check(text, words, tree, rules, path, config)
-
-
-def _parse_and_check(text: str, words: tuple[str, ...], tree: ast.Module | None, rules: list[Rule], path: str,
-                     config: Config) -> list[Finding]:
-    """A function of its own so that libcst's tree and its analysis die when it returns, before the collector
-    resumes: otherwise its first pass walks every node of them (about 4 ms of the 70 ms that indexing.py's
-    535 lines cost the flake8 plugin)."""
-    parsed = _parse(text, words, tree)
-    if parsed is None:
-        return []
-    module, first_lines, tree_call_lines = parsed
-    findings = _check(module, first_lines, tree_call_lines, rules, path, config)
-    if tree_call_lines is not None and any(f.fix is not None for f in findings):
-        # Sliced: whether a fix is safe depends on code the slice left out (who calls the function, who
-        # mutates the list), so files with a fix are judged again on the whole module.
-        import libcst as cst
-        findings = _check(cst.parse_module(text), None, None, rules, path, config)
-    return findings
+        parsed = _parse(text, words, tree)
+        if parsed is None:
+            return []
+        module, first_lines, tree_call_lines = parsed
+        findings = _check(module, first_lines, tree_call_lines, rules, path, config)
+        if tree_call_lines is not None and any(f.fix is not None for f in findings):
+            # Sliced: whether a fix is safe depends on code the slice left out (who calls the function, who
+            # mutates the list), so files with a fix are judged again on the whole module.
+            import libcst as cst
+            findings = _check(cst.parse_module(text), None, None, rules, path, config)
+        return findings
 
 
 @contextmanager

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import libcst
 import pytest
 
 from pytree_lint import engine, lint_source
@@ -15,9 +16,9 @@ from conftest import fixture_files
 
 def findings_both_ways(paths, monkeypatch):
     sliced = {p: lint_source(p.read_text(errors="replace"), str(p)) for p in paths}
-    monkeypatch.setattr(engine, "relevant_source",
-                        lambda text, triggers, tree, **kwargs: (text, engine.statement_lines(tree), None))
-    # (whole files: nothing is sliced away, not even files with nothing but imports to keep)
+    # Whole files, with positions over the whole module: nothing is sliced away, not even files with nothing
+    # but imports to keep, and no line is mapped back.
+    monkeypatch.setattr(engine, "_parse", lambda text, triggers, tree: (libcst.parse_module(text), None, None))
     whole = {p: lint_source(p.read_text(errors="replace"), str(p)) for p in paths}
     return sliced, whole
 

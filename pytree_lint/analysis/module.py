@@ -47,8 +47,10 @@ class ModuleAnalysis:
 
     def __init__(self, module: cst.Module, statement_lines: list[int] | None = None,
                  static_field_functions: tuple[str, ...] = (), tree_call_lines: set[int] | None = None) -> None:
-        """`statement_lines`: the first line of each top-level statement, when the caller knows them;
-        positions are then computed statement by statement instead of over the whole module.
+        """`statement_lines`: the line of the file on which each top-level statement starts, when the caller
+        knows them; positions are then computed statement by statement, each moved to its file line. A
+        slice, which leaves lines out, has only these for its positions (engine._parse passes one only when
+        the counts match); a whole module has its own lines, and is read without them when the counts differ.
         `static_field_functions`: the project's own static-field helpers (qualified names).
         `tree_call_lines`: the first lines of the statements whose tree calls may be misused (the slicer
         knows them); the tree calls of the other statements are not looked for."""
