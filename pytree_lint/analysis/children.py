@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from .aux import flatten_context, flatten_returns
-from .frameworks import is_class_var, sets_init_false
+from .frameworks import declared_fields, sets_init_false
 from .index import ClassField, ClassInfo, FunctionInfo, ModuleIndex
 from .registrations import Registration
 from .structure import Structure
@@ -96,9 +96,8 @@ class ChildSiteFinder:
         if registration.cls is None or not registration.mechanism.startswith(DATACLASS_MECHANISMS):
             return []
         static = {field.name for field in registration.static_fields}
-        return [field for field in registration.cls.fields.values()
-                if field.annotation is not None and field.name not in static
-                and not is_class_var(self.index, field.annotation) and not self._not_in_init(field)]
+        return [field for field in declared_fields(self.index, registration.cls)
+                if field.name not in static and not self._not_in_init(field)]
 
     def _not_in_init(self, field: ClassField) -> bool:
         """`field(init=False)`: not a constructor argument, so not one of the flattened fields either."""
@@ -113,8 +112,7 @@ class ChildSiteFinder:
         if any(r.mechanism.startswith(DATACLASS_MECHANISMS) for r in own):
             return [field for r in own for field in self.child_fields(r)]
         if not own and any(self.index.qualify(base.value) == "typing.NamedTuple" for base in cls.node.bases):
-            return [field for field in cls.fields.values()
-                    if field.annotation is not None and not is_class_var(self.index, field.annotation)]
+            return declared_fields(self.index, cls)
         return None
 
     def _field_children(self, registration: Registration):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from .index import ClassInfo, FunctionInfo, ModuleIndex, nodes_of
-from .values import Context, ValueInference
+from .values import ValueInference
 
 SHAPE_ERROR = "`TypeError: Shapes must be 1D sequences of concrete values of integer type`"
 CONCRETIZATION = "`ConcretizationTypeError`"
@@ -79,7 +79,7 @@ class ConfigurationUses:
                 found.extend(ConfigurationUse(attribute, method, node, symptom)
                              for attribute in self._attributes(expression, instance, method))
 
-        builtin_range = self.inference.is_builtin("range", Context(method))
+        builtin_range = self.index.is_builtin("range", method)
         for node in nodes_of(method.node.body, (cst.Call, cst.If, cst.While, cst.IfExp)):
             if not isinstance(node, cst.Call):
                 record(node.test, self._compared(node.test), "`TracerBoolConversionError`")

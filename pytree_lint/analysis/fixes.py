@@ -64,13 +64,8 @@ def _called_elsewhere(index: ModuleIndex, function: FunctionInfo) -> str | None:
         func = call.func
         if (isinstance(func, cst.Name) and func.value == name) or (
                 isinstance(func, cst.Attribute) and func.attr.value == name):
-            return f"`{_snippet(index, call)}`"
+            return f"`{index.snippet(call)}`"
     return None
-
-
-def _snippet(index: ModuleIndex, node: cst.CSTNode) -> str:
-    code = " ".join(index.code(node).split())
-    return code if len(code) <= 60 else code[:57] + "..."
 
 
 def immutable_container(index: ModuleIndex, origin: cst.CSTNode, names: list[str]) -> Fix | None:
@@ -98,7 +93,7 @@ def _immutable_spelling(index: ModuleIndex, node: cst.CSTNode) -> str | None:
     if isinstance(node, cst.SetComp):
         return f"frozenset({code(node)[1:-1].strip()})" if not node.lpar else None
     if (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("list", "set")
-            and not index.aliases.is_module_local(node.func.value) and len(node.args) <= 1
+            and index.is_builtin(node.func.value) and len(node.args) <= 1
             and not any(a.star or a.keyword for a in node.args)):
         contents = code(node.args[0].value) if node.args else ""
         return f"{'tuple' if node.func.value == 'list' else 'frozenset'}({contents})"
@@ -117,16 +112,16 @@ def _mutation(index: ModuleIndex, names: list[str]) -> str | None:
         if isinstance(node, cst.Call):
             func = node.func
             if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS and held(func.value):
-                return f"`{_snippet(index, node)}`"
+                return f"`{index.snippet(node)}`"
             if (isinstance(func, cst.Name) and func.value == "isinstance" and node.args and held(node.args[0].value)):
-                return f"`{_snippet(index, node)}`"
+                return f"`{index.snippet(node)}`"
         elif isinstance(node, cst.AugAssign):
             if held(node.target) or (isinstance(node.target, cst.Subscript) and held(node.target.value)):
-                return f"`{_snippet(index, node)}`"
+                return f"`{index.snippet(node)}`"
         elif isinstance(node, cst.Assign):
             for target in node.targets:
                 if isinstance(target.target, cst.Subscript) and held(target.target.value):
-                    return f"`{_snippet(index, node)}`"
+                    return f"`{index.snippet(node)}`"
         elif isinstance(node.target, cst.Subscript) and held(node.target.value):
-            return f"`{_snippet(index, node)}`"
+            return f"`{index.snippet(node)}`"
     return None

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from .index import ClassInfo, ModuleIndex, keyword_arguments
+from .index import ClassField, ClassInfo, ModuleIndex, keyword_arguments
 
 PYTREE_NODE, STATIC, JAX_DATACLASSES, NUMPYRO = "pytree_node", "static", "jax_dataclasses", "numpyro"
 CHEX = "chex"  # every field is a child: chex has no static fields
@@ -118,6 +118,12 @@ def is_class_var(index: ModuleIndex, annotation: cst.BaseExpression) -> bool:
     """`ClassVar[...]` and `Final` annotations declare class attributes, not dataclass fields."""
     target = annotation.value if isinstance(annotation, cst.Subscript) else annotation
     return (index.qualify(target) or "") in ("typing.ClassVar", "typing.Final")
+
+
+def declared_fields(index: ModuleIndex, cls: ClassInfo) -> list[ClassField]:
+    """The fields a dataclass-style class declares itself: annotated, and not `ClassVar` or `Final`."""
+    return [field for field in cls.fields.values()
+            if field.annotation is not None and not is_class_var(index, field.annotation)]
 
 
 def sets_init_false(value: cst.BaseExpression | None) -> bool:
@@ -225,9 +231,7 @@ class Frameworks:
         if convention == NUMPYRO:
             return self._numpyro_aux_fields(cls)
         found = []
-        for field in cls.fields.values():
-            if field.annotation is None or is_class_var(self.index, field.annotation):
-                continue
+        for field in declared_fields(self.index, cls):
             how = self._static_how(field, convention)
             if how is not None:
                 found.append(StaticDeclaration(field.name, field.statement, how))

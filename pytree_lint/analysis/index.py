@@ -15,6 +15,9 @@ import libcst as cst
 
 from .names import AliasTable, dotted_name
 
+# How long a code snippet quoted in a message may be.
+MAX_SNIPPET = 60
+
 Scope = Union["ClassInfo", "FunctionInfo"]
 
 
@@ -228,6 +231,18 @@ class ModuleIndex:
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
+
+    def snippet(self, node: cst.CSTNode) -> str:
+        """A node's code on one line, cut to `MAX_SNIPPET` characters: how messages quote code."""
+        code = " ".join(self.code(node).split())
+        return code if len(code) <= MAX_SNIPPET else code[:MAX_SNIPPET - 3] + "..."
+
+    def is_builtin(self, name: str, function: FunctionInfo | None = None) -> bool:
+        """`name` means Python's builtin here: neither imported nor bound by the module, nor a local or
+        parameter of `function` (None: at module level)."""
+        if self.aliases.is_module_local(name) or self.aliases.qualify(cst.Name(name)):
+            return False
+        return function is None or (name not in function.local_bindings and name not in function.all_params)
 
     def class_and_bases(self, cls: ClassInfo) -> list[ClassInfo]:
         """`cls` and its base classes defined in this module, nearest first."""

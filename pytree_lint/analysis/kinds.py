@@ -13,6 +13,10 @@ class Kind(enum.Enum):
     SAFE = "safe"  # known hashable with value equality: str, numbers, tuple(...), .shape, ...
 
 
+# How messages name a value jit cannot trace as a leaf (Evidence.leaf).
+LEAF_NAMES = {"str": "a string", "callable": "a callable", "class": "a class object"}
+
+
 class Equality(enum.Enum):
     """How instances of a class compare."""
 

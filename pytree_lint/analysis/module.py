@@ -22,8 +22,6 @@ from .structure import Structure, Swap
 from .treecalls import TreeCall, TreeCalls
 from .values import Evidence, ValueInference
 
-_MAX_CODE = 60
-
 
 def node_positions(module: cst.Module):
     """Node -> CodeRange, as libcst's PositionProvider computes them.
@@ -170,8 +168,7 @@ class ModuleAnalysis:
         return span[0] if span is not None else None
 
     def snippet(self, node: cst.CSTNode) -> str:
-        code = " ".join(self.module.code_for_node(node).split())
-        return code if len(code) <= _MAX_CODE else code[:_MAX_CODE - 3] + "..."
+        return self.index.snippet(node)
 
     def located(self, node: cst.CSTNode) -> str:
         """"`code` at line N" for a node (the line is left out if the node is not in the module)."""

@@ -7,12 +7,9 @@ qualify to the same dotted name, while a local `def register_pytree_node` qualif
 
 from __future__ import annotations
 
-import builtins
-
 import libcst as cst
 
-# `from numpy import *` does not make `int` or `tuple` numpy's.
-BUILTIN_NAMES = frozenset(dir(builtins))
+from ..slicing import BUILTIN_NAMES  # `from numpy import *` does not make `int` or `tuple` numpy's.
 
 # Private module paths that re-export the public API under another name.
 _CANONICAL_MODULES = {

@@ -171,7 +171,7 @@ class TreeCalls:
         func = expr.func
         if isinstance(func, cst.Attribute) and func.attr.value in DICT_VIEWS and not expr.args:
             return f"a dict view (`.{func.attr.value}()`)"
-        if isinstance(func, cst.Name) and func.value in ITERATOR_NAMES and self._is_builtin(func.value):
+        if isinstance(func, cst.Name) and func.value in ITERATOR_NAMES and self.index.is_builtin(func.value):
             return f"a `{func.value}` object"
         return None
 
@@ -185,10 +185,6 @@ class TreeCalls:
         function = self.function_of(call.function, call)
         parameter = _leaf_parameter(function, call.kind) if function is not None else None
         return _none_test_in(function, parameter) if parameter is not None else None
-
-    def _is_builtin(self, name: str) -> bool:
-        return (not self.index.aliases.is_module_local(name) and self.index.qualify(cst.Name(name)) is None
-                and name not in self.index.functions)
 
 
 def _none_test_in(function: FunctionInfo, parameter: str) -> cst.Comparison | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from .frameworks import Frameworks, is_class_var
+from .frameworks import Frameworks, declared_fields
 from .index import ClassInfo, FunctionInfo, ModuleIndex, keyword_arguments, live_bindings
 from .kinds import Kind
 
@@ -36,7 +36,7 @@ class Evidence:
     shared: bool = False  # one module-level object: the same object on every flatten
     cls: ClassInfo | None = None  # INSTANCE: the class
     constructed: bool = False  # INSTANCE: built by a constructor call, not only annotated
-    leaf: str | None = None  # a Python value jit cannot trace as a leaf: "str", "callable" or "class"
+    leaf: str | None = None  # a Python value jit cannot trace as a leaf: a key of kinds.LEAF_NAMES
 
     @property
     def proves_leaf(self) -> bool:
@@ -473,7 +473,7 @@ class ValueInference:
 
     def _call(self, expr: cst.Call, context: Context) -> list[Evidence]:
         func = expr.func
-        if isinstance(func, cst.Name) and self.is_builtin(func.value, context):
+        if isinstance(func, cst.Name) and self.index.is_builtin(func.value, context.function):
             return self._builtin_call(func.value, expr, context)
         qualified = self.index.qualify(func)
         if qualified is not None:
@@ -484,14 +484,6 @@ class ValueInference:
         if isinstance(func, cst.Attribute):
             return self._method_call(func, expr, context)
         return []
-
-    def is_builtin(self, name: str, context: Context) -> bool:
-        """`name` means Python's builtin here: neither imported nor bound by the module, nor a local or parameter
-        of the context's function."""
-        if self.index.aliases.is_module_local(name) or self.index.aliases.qualify(cst.Name(name)):
-            return False
-        function = context.function
-        return function is None or (name not in function.local_bindings and name not in function.all_params)
 
     def _builtin_call(self, name: str, expr: cst.Call, context: Context) -> list[Evidence]:
         if name in MUTABLE_BUILTINS:
@@ -607,13 +599,11 @@ class ValueInference:
             return None
         order: list[str] = []
         for owner in reversed(self.index.class_and_bases(cls)):
-            for name, declared in owner.fields.items():
-                if declared.annotation is None or is_class_var(self.index, declared.annotation):
-                    continue
+            for declared in declared_fields(self.index, owner):
                 if self.index.qualify(declared.annotation) == "dataclasses.KW_ONLY":
                     break
-                if name not in order:
-                    order.append(name)
+                if declared.name not in order:
+                    order.append(declared.name)
         return order.index(attr) if attr in order else None
 
     @staticmethod
@@ -653,7 +643,7 @@ class ValueInference:
         """What a `default_factory` builds: `list` builds a list, `lambda: np.zeros(3)` an array."""
         if isinstance(factory, cst.Lambda):
             return self.infer(factory.body)
-        if isinstance(factory, cst.Name) and self.is_builtin(factory.value, MODULE_CONTEXT):
+        if isinstance(factory, cst.Name) and self.index.is_builtin(factory.value):
             built = self._builtin_call(factory.value, cst.Call(factory), MODULE_CONTEXT)
             return [replace(e, node=factory) for e in built]
         qualified = self.index.qualify(factory)

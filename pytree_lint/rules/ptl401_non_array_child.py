@@ -34,9 +34,8 @@ Known limits:
 
 from __future__ import annotations
 
+from ..analysis.kinds import LEAF_NAMES
 from .base import REGISTRATION_TRIGGERS, Report, Rule
-
-LEAF_NAMES = {"str": "a string", "callable": "a callable", "class": "a class object"}
 
 
 class NonArrayChild(Rule):

@@ -38,10 +38,9 @@ Known limits:
 
 from __future__ import annotations
 
+from ..analysis.kinds import LEAF_NAMES
 from ..slicing import RECORD_CLASS_WORDS
 from .base import Report, Rule
-
-LEAF_NAMES = {"str": "a string", "callable": "a callable", "class": "a class object"}
 
 
 class NonArrayFieldIntoJit(Rule):
