@@ -44,9 +44,10 @@ def code_fingerprint() -> str:
 
 
 class ResultCache:
-    def __init__(self, config: Config, directory: Path | None = None) -> None:
+    def __init__(self, config: Config, fixes: bool = False, directory: Path | None = None) -> None:
+        """`fixes`: whether the results carry fixes (asked for by --fix, --diff and JSON)."""
         self.directory = directory if directory is not None else default_directory()
-        self._salt = f"{code_fingerprint()}|{config!r}".encode()
+        self._salt = f"{code_fingerprint()}|{config!r}|fixes={fixes}".encode()
 
     def key(self, data: bytes) -> str:
         return hashlib.sha256(self._salt + b"\0" + data).hexdigest()

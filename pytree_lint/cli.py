@@ -51,9 +51,9 @@ def collect_files(paths: list[str], config: Config) -> tuple[list[str], list[tup
     return list(dict.fromkeys(files)), missing
 
 
-def _lint_one(job: tuple[str, Config, ResultCache | None]):
+def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
     """(path, findings, error) for one file, from the cache when its content was linted before."""
-    path, config, cache = job
+    path, config, fixes, cache = job
     try:
         data = read_file(path)
     except LintError as error:
@@ -64,7 +64,7 @@ def _lint_one(job: tuple[str, Config, ResultCache | None]):
         return path, [_from_row(path, row) for row in entry["findings"]], entry["error"]
     findings, error = [], None
     try:
-        findings = lint_bytes(data, path, config)
+        findings = lint_bytes(data, path, config, fixes)
     except LintError as failure:
         error = str(failure)
     if cache is not None:
@@ -82,8 +82,8 @@ def _from_row(path: str, row: list) -> Finding:
     return Finding(path, *fields, fix=fix)
 
 
-def run(files: list[str], config: Config, jobs: int, cache: ResultCache | None):
-    work = [(path, config, cache) for path in files]
+def run(files: list[str], config: Config, jobs: int, cache: ResultCache | None, fixes: bool = False):
+    work = [(path, config, fixes, cache) for path in files]
     if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             return list(pool.map(_lint_one, work, chunksize=8))
@@ -139,7 +139,7 @@ def _fix(findings: list[Finding], config: Config, problems: list[tuple[str, str]
             ast.parse(fixed)  # never write what does not parse
             with open(path, "w", encoding=encoding, newline="") as handle:
                 handle.write(fixed)
-            left.extend(lint_bytes(fixed.encode(encoding), path, config))
+            left.extend(lint_bytes(fixed.encode(encoding), path, config, fixes=True))
         except (LintError, SyntaxError, OSError) as error:
             problems.append((path, f"could not apply its fixes: {error}"))
             left.extend(f for f in findings if f.path == path)
@@ -212,8 +212,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     files, problems = collect_files(options.paths, config)
     findings = []
-    cache = None if options.no_cache else ResultCache(config)
-    for path, found, error in run(files, config, options.jobs, cache):
+    # Fixes cost a libcst parse of each file that has one: made only when they are shown or applied.
+    fixes = options.fix or options.diff or options.format == "json"
+    cache = None if options.no_cache else ResultCache(config, fixes)
+    for path, found, error in run(files, config, options.jobs, cache, fixes):
         findings.extend(found)
         if error is not None:
             problems.append((path, error))

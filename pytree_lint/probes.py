@@ -532,8 +532,7 @@ def probe_tree_call(module: Any, code: str, line: int) -> Outcome:
     if hook is None:
         return Outcome("no-example", "the module defines no reproduce() hook")
     import warnings
-    TREE_CALLS.clear()
-    raised = ""
+    raised = ""  # the calls made when the module was imported count too: module-level code is a code path
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

@@ -243,17 +243,29 @@ def test_files_without_registrations_are_not_parsed():
     assert lint_source("this is not python at all (") == []
 
 
-def test_fast_positions_equal_libcst_metadata():
-    import libcst as cst
-    from libcst.metadata import MetadataWrapper, PositionProvider
+def test_columns_count_characters_where_ast_counts_bytes():
+    """`ast` gives UTF-8 byte offsets; findings, fixes and editors count characters (as libcst does)."""
+    source = textwrap.dedent("""\
+        import jax
+        import numpy as np
 
-    from pytree_lint.analysis.module import node_positions
 
-    from conftest import fixture_files
-    for path in fixture_files():
-        module = cst.parse_module(path.read_text())
-        expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-        assert dict(node_positions(module)) == dict(expected)
+        @jax.tree_util.register_pytree_node_class
+        class Box:
+            def __init__(self, x):
+                self.x = x
+                self.table = np.arange(3)
+
+            def tree_flatten(self):
+                étiquette = "ñ"; return (self.x,), (étiquette, self.table)
+
+            @classmethod
+            def tree_unflatten(cls, aux, children):
+                return cls(*children)
+        """)
+    [finding] = lint_source(source, fixes=True)
+    line = source.splitlines()[finding.line - 1]
+    assert line[finding.column:finding.end_column] == "self.table"
 
 
 def test_only_assignments_before_a_use_reach_it():

@@ -37,18 +37,38 @@ def test_linting_neither_imports_jax_nor_runs_the_module(tmp_path):
     assert not marker.exists()
 
 
-def test_libcst_is_loaded_only_for_files_that_pass_the_prefilter():
-    """flake8 loads every plugin in every run: a run over files without pytree code must stay cheap, and
-    so must a file that mentions the words but keeps nothing but imports."""
-    probe = textwrap.dedent("""\
-        import sys
+def test_libcst_is_loaded_only_when_a_fix_is_asked_for(tmp_path):
+    """The analysis runs on `ast`: flake8 and the CLI's report never load libcst, even on a file whose
+    finding has a fix; asking for the fixes (--diff, JSON) loads it."""
+    (tmp_path / "box.py").write_text(textwrap.dedent("""\
+        import jax
+
+        @jax.tree_util.register_pytree_node_class
+        class Box:
+            def __init__(self, x):
+                self.x = x
+                self.sizes = [1, 2]
+
+            def tree_flatten(self):
+                return (self.x,), self.sizes
+
+            @classmethod
+            def tree_unflatten(cls, aux, children):
+                return cls(*children)
+        """))
+    probe = textwrap.dedent(f"""\
+        import contextlib, io, sys
+        from pytree_lint.cli import main
         from pytree_lint.flake8_plugin import Plugin
-        list(Plugin(None, ["import os\\n", "print(os.sep)\\n"], "plain.py").run())
-        list(Plugin(None, ["import jax\\n", "from jax import jit  # static_argnums, register_pytree\\n"],
-                    "imports_only.py").run())
-        print("before", "libcst" in sys.modules)
-        list(Plugin(None, ["import jax\\n", "jax.tree_util.register_static(int)\\n"], "tree.py").run())
-        print("after", "libcst" in sys.modules)
+        path = {str(tmp_path / "box.py")!r}
+        lines = open(path).readlines()
+        found = list(Plugin(None, lines, path).run())
+        with contextlib.redirect_stdout(io.StringIO()):
+            main(["--no-cache", path])
+        print(len(found), "libcst" in sys.modules)
+        with contextlib.redirect_stdout(io.StringIO()):
+            main(["--no-cache", "--format", "json", path])
+        print("libcst" in sys.modules)
         """)
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert result.stdout.split() == ["before", "False", "after", "True"], result.stderr
+    assert result.stdout.split() == ["1", "False", "True"], result.stderr

@@ -7,21 +7,21 @@ gives two sites), a static field of a registered dataclass, or the instance itse
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Container
 from dataclasses import dataclass
 
-import libcst as cst
-
-from .index import FunctionInfo, ModuleIndex
+from ..knowledge.jax import Mechanism
+from .kinds import Kind, Leaf
+from .model import FunctionInfo, ModuleIndex, is_none
 from .registrations import Registration
-from .kinds import Kind
 from .values import Context, Evidence, ValueInference
 
 
 @dataclass(eq=False)
 class AuxSite:
     registration: Registration
-    report_node: cst.CSTNode
+    report_node: ast.AST
     evidence: list[Evidence]
     subject: str  # "aux_data of `Box`", "static field `Box.table`"
     held_by_instance: bool = False  # a static field or a static object: the value lives on the instance
@@ -34,49 +34,61 @@ class AuxSite:
         return None
 
 
-def _flatten_pair(value: cst.BaseExpression, function: FunctionInfo):
+@dataclass(frozen=True, eq=False)
+class FlattenReturn:
+    """What one return of a flatten function gives JAX: `(children, aux_data)`, and where it says so (the
+    return statement, or the lambda itself: the place a finding about that return is reported)."""
+
+    children: ast.expr
+    aux: ast.expr
+    node: ast.AST
+
+
+def _flatten_pair(value: ast.expr, function: FunctionInfo) -> tuple[ast.expr, ast.expr] | None:
     """(children, aux) of a flatten return value: a 2-tuple display, directly or via one local."""
-    if isinstance(value, cst.Name):
-        bound = function.local_bindings.get(value.value, [])
-        if len(bound) == 1 and isinstance(bound[0], cst.BaseExpression):
+    if isinstance(value, ast.Name):
+        bound = function.local_bindings.get(value.id, [])
+        if len(bound) == 1 and isinstance(bound[0], ast.expr):
             value = bound[0]
-    if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == 2:
-        if not any(isinstance(e, cst.StarredElement) for e in value.elements):
-            return value.elements[0].value, value.elements[1].value
+    if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == 2:
+        if not any(isinstance(e, ast.Starred) for e in value.elts):
+            return value.elts[0], value.elts[1]
     return None
 
 
-def flatten_returns(function: FunctionInfo):
-    """Each (children, aux, where) a flatten function returns; `where` is the return statement, or the
-    lambda itself: the place a finding about that return is reported."""
-    if isinstance(function.node, cst.Lambda):
+def flatten_returns(function: FunctionInfo) -> list[FlattenReturn]:
+    """Each `(children, aux_data)` a flatten function returns."""
+    if function.is_lambda:
         statements = [(function.node.body, function.node)]
     else:
         statements = [(r.value, r) for r in function.return_statements if r.value is not None]
+    found = []
     for value, statement in statements:
         pair = _flatten_pair(value, function)
         if pair is not None:
-            yield (*pair, statement)
+            found.append(FlattenReturn(*pair, statement))
+    return found
 
 
-def hashable_only(inference: ValueInference, children: cst.BaseExpression, context: Context) -> bool:
+def hashable_only(inference: ValueInference, children: ast.expr, context: Context) -> bool:
     """`None`, or a non-empty display of values known to be hashable (literals, ints, strings, shapes)."""
-    if isinstance(children, cst.Name) and children.value == "None":
+    if is_none(children):
         return True
-    if not isinstance(children, (cst.Tuple, cst.List)) or not children.elements:
+    if not isinstance(children, (ast.Tuple, ast.List)) or not children.elts:
         return False
-    for element in children.elements:
-        evidence = [] if isinstance(element, cst.StarredElement) else inference.infer(element.value, context)
-        if not evidence or any(e.kind is not Kind.SAFE or e.leaf in ("callable", "class") for e in evidence):
+    for element in children.elts:
+        evidence = [] if isinstance(element, ast.Starred) else inference.infer(element, context)
+        if not evidence or any(e.kind is not Kind.SAFE or e.leaf in (Leaf.CALLABLE, Leaf.CLASS)
+                               for e in evidence):
             return False
     return True
 
 
-def array_in(inference: ValueInference, aux: cst.BaseExpression, context: Context) -> Evidence | None:
+def array_in(inference: ValueInference, aux: ast.expr, context: Context) -> Evidence | None:
     """An array made per instance in a value or in the elements of its display."""
     elements = [aux]
-    if isinstance(aux, (cst.Tuple, cst.List)):
-        elements = [e.value for e in aux.elements if not isinstance(e, cst.StarredElement)]
+    if isinstance(aux, (ast.Tuple, ast.List)):
+        elements = [e for e in aux.elts if not isinstance(e, ast.Starred)]
     for element in elements:
         for evidence in inference.infer(element, context):
             if evidence.kind is Kind.ARRAY and not evidence.shared:
@@ -84,12 +96,11 @@ def array_in(inference: ValueInference, aux: cst.BaseExpression, context: Contex
     return None
 
 
-def flatten_context(function: FunctionInfo, registration: Registration,
-                    statement: cst.CSTNode | None = None) -> Context:
+def flatten_context(function: FunctionInfo, registration: Registration, statement: ast.AST | None = None) -> Context:
     """Inside a flatten function, its first parameter is an instance of the registered class."""
     if registration.cls is None or not function.params:
         return Context(function, statement=statement)
-    return Context(function, ((function.params[0].name.value, registration.cls),), statement)
+    return Context(function, ((function.params[0].name, registration.cls),), statement)
 
 
 class AuxSiteFinder:
@@ -112,10 +123,10 @@ class AuxSiteFinder:
                     # A static field that a method keeps updating marks a stateful object, not a cache key
                     # someone forgot: only a flatten function that returns such a value is reported.
                     evidence = [e for e in self.inference.attribute(cls, static.name, static.name)
-                                if not isinstance(e.node, cst.AugAssign)]
+                                if not isinstance(e.node, ast.AugAssign)]
                     found.append(AuxSite(registration, static.declaration, evidence,
                                          f"static field `{cls.name}.{static.name}` ({static.how})", True))
-            if registration.mechanism == "register_static" and cls is not None:
+            if registration.mechanism is Mechanism.REGISTER_STATIC and cls is not None:
                 found.append(AuxSite(registration, registration.node, self._static_instances(registration),
                                      f"`{cls.name}` (registered static: the whole object is aux_data)", True))
         return found
@@ -123,13 +134,12 @@ class AuxSiteFinder:
     def _flatten_sites(self, registration: Registration, function: FunctionInfo) -> list[AuxSite]:
         subject = f"aux_data of `{registration.class_name}`"
         sites = []
-        for _children, aux, statement in flatten_returns(function):
-            if id(statement) in self.swapped:
+        for returned in flatten_returns(function):
+            if id(returned.node) in self.swapped:
                 continue
-            context = flatten_context(function, registration, statement)
-            elements = [aux]
-            if isinstance(aux, cst.Tuple):
-                elements = [e.value for e in aux.elements if not isinstance(e, cst.StarredElement)]
+            context = flatten_context(function, registration, returned.node)
+            aux = returned.aux
+            elements = [e for e in aux.elts if not isinstance(e, ast.Starred)] if isinstance(aux, ast.Tuple) else [aux]
             for element in elements:
                 sites.append(AuxSite(registration, element, self.inference.infer(element, context), subject))
         return sites

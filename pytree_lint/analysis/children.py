@@ -7,27 +7,25 @@ their filter transformations treat non-array leaves as static by design.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Container
 from dataclasses import dataclass
 
-import libcst as cst
-
+from ..knowledge.flax import INIT_FALSE_FIELDS
+from ..knowledge.python import NAMED_TUPLE
 from .aux import flatten_context, flatten_returns
-from .frameworks import declared_fields, sets_init_false
-from .index import ClassField, ClassInfo, FunctionInfo, ModuleIndex
+from .fields import declared_fields, sets_init_false
+from .kinds import Leaf
+from .model import ClassField, ClassInfo, FunctionInfo, ModuleIndex
 from .registrations import Registration
 from .structure import Structure
 from .values import Evidence, ValueInference
-
-# Registrations whose non-static fields are children (by their qualified decorator/base, or JAX's own).
-DATACLASS_MECHANISMS = ("register_dataclass", "flax.", "jax_dataclasses.", "chex.", "penzai.", "netket.",
-                        "jax_md.", "simple_pytree.")
 
 
 @dataclass(eq=False)
 class ChildSite:
     registration: Registration
-    report_node: cst.CSTNode
+    report_node: ast.AST
     evidence: list[Evidence]
     subject: str  # "a child of `Box`", "field `Box.name`"
 
@@ -38,7 +36,15 @@ class ChildAttribute:
 
     registration: Registration
     attribute: str
-    report_node: cst.CSTNode  # the flatten return (or lambda), or the field declaration
+    report_node: ast.AST  # the flatten return (or lambda), or the field declaration
+
+
+@dataclass(frozen=True, eq=False)
+class NonArrayLeaf:
+    """A field (`batch.meta.split`) that jit traces as a leaf although it is a str, class or function."""
+
+    path: str
+    evidence: Evidence
 
 
 class ChildSiteFinder:
@@ -60,20 +66,18 @@ class ChildSiteFinder:
 
     def _flatten_children(self, registration: Registration, function: FunctionInfo, keyed: bool):
         subject = f"a child of `{registration.class_name}`"
-        for children, _aux, statement in flatten_returns(function):
-            if not isinstance(children, (cst.Tuple, cst.List)):
+        for returned in flatten_returns(function):
+            children = returned.children
+            if not isinstance(children, (ast.Tuple, ast.List)) or id(returned.node) in self.swapped:
                 continue
-            if id(statement) in self.swapped:
-                continue
-            context = flatten_context(function, registration, statement)
-            for element in children.elements:
-                child = element.value
-                if isinstance(element, cst.StarredElement):
+            context = flatten_context(function, registration, returned.node)
+            for child in children.elts:
+                if isinstance(child, ast.Starred):
                     continue
                 if keyed:
-                    if not (isinstance(child, cst.Tuple) and len(child.elements) == 2):
+                    if not (isinstance(child, ast.Tuple) and len(child.elts) == 2):
                         continue
-                    child = child.elements[1].value
+                    child = child.elts[1]
                 yield ChildSite(registration, child, self.inference.infer(child, context), subject)
 
     def attributes(self, registrations: list[Registration], structure: Structure) -> list[ChildAttribute]:
@@ -82,18 +86,17 @@ class ChildSiteFinder:
         found = []
         for registration in registrations:
             for function, keyed in ((registration.flatten, False), (registration.flatten_with_keys, True)):
-                for _children, attributes, statement in (
-                        structure.flatten_children(registration, function, keyed) if function is not None else ()):
-                    if id(statement) not in self.swapped:
-                        found.extend(ChildAttribute(registration, attribute, statement)
-                                     for attribute in attributes or () if attribute is not None)
+                for children in structure.flatten_children(function, keyed) if function is not None else ():
+                    if id(children.node) not in self.swapped:
+                        found.extend(ChildAttribute(registration, attribute, children.node)
+                                     for attribute in children.attributes or () if attribute is not None)
             found.extend(ChildAttribute(registration, field.name, field.statement)
                          for field in self.child_fields(registration))
         return found
 
     def child_fields(self, registration: Registration) -> list[ClassField]:
         """The fields of a dataclass-style registration that are children: not static, not `init=False`."""
-        if registration.cls is None or not registration.mechanism.startswith(DATACLASS_MECHANISMS):
+        if registration.cls is None or not registration.fields_are_children:
             return []
         static = {field.name for field in registration.static_fields}
         return [field for field in declared_fields(self.index, registration.cls)
@@ -101,17 +104,16 @@ class ChildSiteFinder:
 
     def _not_in_init(self, field: ClassField) -> bool:
         """`field(init=False)`: not a constructor argument, so not one of the flattened fields either."""
-        return sets_init_false(field.value) and self.index.qualify(field.value.func) in (
-            "dataclasses.field", "flax.struct.field")
+        return sets_init_false(field.value) and self.index.qualify(field.value.func) in INIT_FALSE_FIELDS
 
     def leaf_fields(self, cls: ClassInfo, registrations: list[Registration]) -> list[ClassField] | None:
         """The fields jit traces as leaves when it is passed a `cls`: every field of a NamedTuple that the
         module does not register otherwise, the child fields of a dataclass-style registration; None for
         any other class (its flatten decides, or it is no pytree)."""
         own = [r for r in registrations if r.cls is cls]
-        if any(r.mechanism.startswith(DATACLASS_MECHANISMS) for r in own):
+        if any(r.fields_are_children for r in own):
             return [field for r in own for field in self.child_fields(r)]
-        if not own and any(self.index.qualify(base.value) == "typing.NamedTuple" for base in cls.node.bases):
+        if not own and any(self.index.qualify(base) == NAMED_TUPLE for base in cls.bases):
             return declared_fields(self.index, cls)
         return None
 
@@ -122,24 +124,25 @@ class ChildSiteFinder:
             yield ChildSite(registration, field.statement, evidence, f"field `{cls.name}.{field.name}`")
 
     def non_array_leaves(self, cls: ClassInfo, registrations: list[Registration],
-                         seen: frozenset[int] = frozenset()) -> list[tuple[str, Evidence]]:
+                         seen: frozenset[int] = frozenset()) -> list[NonArrayLeaf]:
         """The fields of `cls` (through nested NamedTuples and registered dataclasses of this module) that
         jit traces as leaves and that are a str, a class or a function, by annotation or by what is
-        assigned (`Callable` alone is not enough: see Evidence.proves_leaf): (path, evidence)."""
+        assigned (`Callable` alone is not enough: see Evidence.proves_leaf)."""
         fields = self.leaf_fields(cls, registrations)
         if fields is None or id(cls) in seen:
             return []
         found = []
         for field in fields:
             evidence = self.inference.attribute(cls, field.name, field.name)
-            if any(e.leaf == "callable" for e in evidence):  # a function passed anywhere proves it
+            if any(e.leaf is Leaf.CALLABLE for e in evidence):
+                # a function passed anywhere proves it
                 evidence = evidence + self.inference.constructor_arguments(
                     cls, field.name, self.inference.field_position(cls, field.name), everywhere=True)
             leaf = next((e for e in evidence if e.proves_leaf), None)
             if leaf is not None:
-                found.append((field.name, leaf))
+                found.append(NonArrayLeaf(field.name, leaf))
                 continue
             for nested in {e.cls.name: e.cls for e in evidence if e.cls is not None}.values():
-                found.extend((f"{field.name}.{path}", inner) for path, inner
-                             in self.non_array_leaves(nested, registrations, seen | {id(cls)}))
+                found.extend(NonArrayLeaf(f"{field.name}.{inner.path}", inner.evidence)
+                             for inner in self.non_array_leaves(nested, registrations, seen | {id(cls)}))
         return found

@@ -8,34 +8,22 @@ elementwise array.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
-import libcst as cst
-
-from .index import ClassInfo, ModuleIndex
-from .names import dotted_name
+from ..knowledge.python import DATACLASS_DECORATORS, NEUTRAL_BASES, VALUE_BASES
 from .kinds import Equality, Kind
+from .model import ClassInfo, ModuleIndex
+from .names import dotted_name
 from .values import Context, Evidence, ValueInference
-
-
-DATACLASS_DECORATORS = frozenset({
-    "dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass", "jax_dataclasses.pytree_dataclass",
-    "attr.s", "attr.attrs", "attr.define", "attr.frozen", "attr.mutable", "attrs.define",
-    "attrs.frozen", "attrs.mutable", "pydantic.dataclasses.dataclass",
-})
-VALUE_BASES = frozenset({
-    "typing.NamedTuple", "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag",
-    "equinox.Module", "flax.struct.PyTreeNode", "tuple", "int", "str", "float", "frozenset", "bytes",
-})
-NEUTRAL_BASES = frozenset({"object", "abc.ABC", "typing.Generic", "typing.Protocol"})
 
 
 @dataclass(frozen=True)
 class ArrayComparison:
     """A `return` of `__eq__` whose value is an elementwise comparison of arrays."""
 
-    statement: cst.Return
-    comparison: cst.Comparison
+    statement: ast.Return
+    comparison: ast.Compare
     evidence: Evidence
 
 
@@ -45,9 +33,8 @@ class ClassSemantics:
         self.inference = inference
 
     def _decorator_names(self, cls: ClassInfo):
-        for decorator in cls.node.decorators:
-            expr = decorator.decorator
-            call = expr if isinstance(expr, cst.Call) else None
+        for expr in cls.decorators:
+            call = expr if isinstance(expr, ast.Call) else None
             yield self.index.qualify(call.func if call else expr) or "", call
 
     def equality(self, cls: ClassInfo, _seen: frozenset[int] = frozenset()) -> Equality:
@@ -59,14 +46,12 @@ class ClassSemantics:
         for name, call in self._decorator_names(cls):
             if name in DATACLASS_DECORATORS:
                 eq_disabled = call is not None and any(
-                    a.keyword is not None and a.keyword.value == "eq"
-                    and isinstance(a.value, cst.Name) and a.value.value == "False" for a in call.args)
+                    k.arg == "eq" and isinstance(k.value, ast.Constant) and k.value.value is False
+                    for k in call.keywords)
                 return Equality.IDENTITY if eq_disabled else Equality.GENERATED
         verdict = Equality.IDENTITY
-        for base in cls.node.bases:
-            if base.keyword is not None:
-                continue
-            expr = base.value.value if isinstance(base.value, cst.Subscript) else base.value
+        for base in cls.bases:
+            expr = base.value if isinstance(base, ast.Subscript) else base
             parent = self.index.resolve_class(expr)
             if parent is not None:
                 inherited = self.equality(parent, _seen | {id(cls)})
@@ -95,15 +80,15 @@ class ClassSemantics:
     def array_comparisons(self, cls: ClassInfo) -> list[ArrayComparison]:
         """Returns of `cls.__eq__` that compare arrays elementwise (`return self.v == other.v`)."""
         method = self.index.find_method(cls, "__eq__")
-        if method is None or isinstance(method.node, cst.Lambda) or len(method.params) < 2:
+        if method is None or method.is_lambda or len(method.params) < 2:
             return []
         # `other` is compared as the same class: its attributes are this class's attributes.
-        names = tuple((p.name.value, cls) for p in method.params[:2])
+        names = tuple((p.name, cls) for p in method.params[:2])
         found = []
         for statement in method.return_statements:
             context = Context(method, names, statement)
             for value in _returned_comparisons(statement.value):
-                if not all(isinstance(c.operator, (cst.Equal, cst.NotEqual)) for c in value.comparisons):
+                if not all(isinstance(op, (ast.Eq, ast.NotEq)) for op in value.ops):
                     continue
                 arrays = [e for e in self.inference.infer(value.left, context) if e.kind is Kind.ARRAY]
                 if arrays:
@@ -112,13 +97,13 @@ class ClassSemantics:
         return found
 
 
-def _returned_comparisons(value: cst.BaseExpression | None):
-    """Comparisons whose result is the returned value: `a == b`, the right side of `isinstance(...) and
+def _returned_comparisons(value: ast.expr | None):
+    """Comparisons whose result is the returned value: `a == b`, the last operand of `isinstance(...) and
     a == b` (the value of `x and y` is `y` when `x` holds), either branch of a conditional expression."""
-    if isinstance(value, cst.Comparison):
+    if isinstance(value, ast.Compare):
         yield value
-    elif isinstance(value, cst.BooleanOperation):
-        yield from _returned_comparisons(value.right)
-    elif isinstance(value, cst.IfExp):
+    elif isinstance(value, ast.BoolOp):
+        yield from _returned_comparisons(value.values[-1])
+    elif isinstance(value, ast.IfExp):
         yield from _returned_comparisons(value.body)
         yield from _returned_comparisons(value.orelse)

@@ -1,127 +1,145 @@
-"""Source edits that mend a finding, each labelled safe or unsafe.
+"""Which fix mends a finding, and whether it is safe: decided on the `ast`, once per module.
 
-Safe means the edit cannot change what the module does where it is correct: `--fix` applies only those.
-Unsafe fixes are shown (`--diff`, JSON) and never applied. Two fixes exist:
+A `FixPlan` names a codemod and the node it rewrites; the libcst fix engine (pytree_lint.fixes) turns it
+into edits only when a fix is asked for (`--fix`, `--diff`, JSON). Safe means the edit cannot change what
+the module does where it is correct: `--fix` applies only those. Unsafe fixes are shown, never applied.
 - PTL303: an unflatten written `(children, aux_data)` gets its two parameters swapped in the signature, so
   each name holds what its body expects. Safe when nothing in the module calls the function itself (JAX
   calls it with `(aux_data, children)`; a call written for the swapped order would break).
 - PTL102: a list or set held in aux_data, where it is built (`[...]`, `list(...)`, `{...}`, `set(...)`,
   a comprehension), becomes a tuple or frozenset. Safe when nothing in the module mutates it (`.append`,
   `x[i] = ...`, `+=`, ...) or asks whether it is a list or set; its printed form changes (`(1, 2)`).
+
+The module-wide questions (who calls a function, who mutates a name) are answered from one walk of the
+module made the first time a fix asks, so their cost does not grow with the number of findings.
 """
 
 from __future__ import annotations
 
+import ast
+import enum
 from dataclasses import dataclass
+from functools import cached_property
 
-import libcst as cst
+from ..knowledge.python import MUTATING_METHODS
+from .model import FunctionInfo, ModuleIndex, is_name, nodes_of
 
-from .index import FunctionInfo, ModuleIndex, nodes_of
 
-MUTATING_METHODS = frozenset({
-    "append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "add", "discard", "update",
-    "difference_update", "intersection_update", "symmetric_difference_update", "__setitem__", "__delitem__",
-    "__iadd__", "setdefault", "popitem",
-})
+class Codemod(enum.Enum):
+    SWAP_PARAMETERS = "swap-parameters"  # the first two parameters of a def or lambda
+    IMMUTABLE_CONTAINER = "immutable-container"  # a list/set display, comprehension or list()/set() call
 
 
 @dataclass(frozen=True)
-class Fix:
+class FixPlan:
+    """A fix to make: `description` may hold `{replacement}`, which the fix engine fills with the code
+    it writes."""
+
     description: str
     safe: bool
-    # (first node, last node, text): the source from the start of the first to the end of the last is replaced
-    edits: tuple[tuple[cst.CSTNode, cst.CSTNode, str], ...]
+    codemod: Codemod
+    node: ast.AST
+    names: tuple[str, ...] = ()  # SWAP_PARAMETERS: the two parameters, in the order written
 
 
-def swap_parameters(index: ModuleIndex, function: FunctionInfo) -> Fix | None:
+def _held_name(node: ast.AST) -> str | None:
+    """The name a mutation is about: `x` for `x` and for `obj.x`."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+class FixSafety:
+    """The module-wide facts that decide whether a fix is safe, gathered in one walk."""
+
+    def __init__(self, index: ModuleIndex) -> None:
+        self.index = index
+
+    @cached_property
+    def _sites(self) -> tuple[dict[str, ast.Call], dict[str, tuple[int, ast.AST]]]:
+        """The first call of each function name, and the first mutation or isinstance check of each name
+        (with its place in source order)."""
+        calls: dict[str, ast.Call] = {}
+        mutations: dict[str, tuple[int, ast.AST]] = {}
+
+        def mutated(name: str | None, order: int, node: ast.AST) -> None:
+            if name is not None and name not in mutations:
+                mutations[name] = (order, node)
+
+        for order, node in enumerate(nodes_of(self.index.tree, (ast.Call, ast.AugAssign, ast.Assign, ast.Delete))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                called = _held_name(func)
+                if called is not None:
+                    calls.setdefault(called, node)
+                if isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS:
+                    mutated(_held_name(func.value), order, node)
+                if is_name(func, "isinstance") and node.args:
+                    mutated(_held_name(node.args[0]), order, node)
+            elif isinstance(node, ast.AugAssign):
+                target = node.target
+                mutated(_held_name(target.value if isinstance(target, ast.Subscript) else target), order, node)
+            else:
+                for target in node.targets:
+                    if isinstance(target, ast.Subscript):
+                        mutated(_held_name(target.value), order, node)
+        return calls, mutations
+
+    def called(self, function: FunctionInfo) -> ast.Call | None:
+        """A call of the function written in the module (`unflatten(...)`, `cls.tree_unflatten(...)`)."""
+        if function.is_lambda:
+            return None  # a lambda handed to the registration is referenced nowhere else
+        return self._sites[0].get(function.name)
+
+    def mutation(self, names: list[str]) -> ast.AST | None:
+        """Where the module first mutates `x` or `obj.x` for a name x of `names`, or checks it for list/set."""
+        found = [self._sites[1][name] for name in names if name in self._sites[1]]
+        return min(found, key=lambda site: site[0])[1] if found else None
+
+
+def swap_parameters(index: ModuleIndex, safety: FixSafety, function: FunctionInfo) -> FixPlan | None:
     """Swap the two parameters of an unflatten written `(children, aux_data)` (names and annotations)."""
     first, second = function.params
     if first.default is not None or second.default is not None:
         return None
 
-    def spelled(param: cst.Param) -> str:
-        annotation = f": {index.code(param.annotation.annotation)}" if param.annotation is not None else ""
-        return param.name.value + annotation
+    def spelled(param) -> str:
+        return param.name + (f": {index.code(param.annotation)}" if param.annotation is not None else "")
 
-    def span_node(param: cst.Param) -> cst.CSTNode:
-        """The name with its annotation: the Param without its comma and trailing whitespace."""
-        return param.annotation.annotation if param.annotation is not None else param.name
-
-    called = _called_elsewhere(index, function)
+    called = safety.called(function)
     description = f"swap the parameters: `({spelled(second)}, {spelled(first)})`"
-    if called:
-        description += f" (unsafe: the module also calls `{function.name}` itself, at {called})"
-    return Fix(description, safe=not called, edits=(
-        (first.name, span_node(first), spelled(second)), (second.name, span_node(second), spelled(first))))
+    if called is not None:
+        description += f" (unsafe: the module also calls `{function.name}` itself, at `{index.snippet(called)}`)"
+    return FixPlan(description.replace("{", "{{").replace("}", "}}"), called is None, Codemod.SWAP_PARAMETERS,
+                   function.node, (first.name, second.name))
 
 
-def _called_elsewhere(index: ModuleIndex, function: FunctionInfo) -> str | None:
-    """A call of the function written in the module (`unflatten(...)`, `cls.tree_unflatten(...)`)."""
-    if not isinstance(function.node, cst.FunctionDef):
-        return None  # a lambda handed to the registration is referenced nowhere else
-    name = function.name
-    for call in nodes_of(index.module, cst.Call):
-        func = call.func
-        if (isinstance(func, cst.Name) and func.value == name) or (
-                isinstance(func, cst.Attribute) and func.attr.value == name):
-            return f"`{index.snippet(call)}`"
-    return None
-
-
-def immutable_container(index: ModuleIndex, origin: cst.CSTNode, names: list[str]) -> Fix | None:
+def immutable_container(index: ModuleIndex, safety: FixSafety, origin: ast.AST, names: list[str]) -> FixPlan | None:
     """Build the tuple or frozenset where the list or set is built; `names`: the attributes and locals
     that hold it on its way to aux_data, checked for mutation."""
-    replacement = _immutable_spelling(index, origin)
-    if replacement is None:
+    built = _immutable_kind(index, origin)
+    if built is None:
         return None
-    mutated = _mutation(index, names)
-    description = f"build a {'frozenset' if replacement.startswith('frozenset') else 'tuple'}: `{replacement}`"
-    if mutated:
-        description += f" (unsafe: the module changes or type-checks it: {mutated})"
-    return Fix(description, safe=not mutated, edits=((origin, origin, replacement),))
+    mutated = safety.mutation(names)
+    description = f"build a {built}: `{{replacement}}`"
+    if mutated is not None:
+        snippet = index.snippet(mutated).replace("{", "{{").replace("}", "}}")
+        description += f" (unsafe: the module changes or type-checks it: `{snippet}`)"
+    return FixPlan(description, mutated is None, Codemod.IMMUTABLE_CONTAINER, origin)
 
 
-def _immutable_spelling(index: ModuleIndex, node: cst.CSTNode) -> str | None:
-    code = index.code
-    if isinstance(node, cst.List) and not any(isinstance(e, cst.StarredElement) for e in node.elements):
-        items = [code(e.value) for e in node.elements]
-        return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
-    if isinstance(node, cst.Set):
-        return f"frozenset({code(node)})"
-    if isinstance(node, cst.ListComp):
-        return f"tuple({code(node)[1:-1].strip()})" if not node.lpar else None
-    if isinstance(node, cst.SetComp):
-        return f"frozenset({code(node)[1:-1].strip()})" if not node.lpar else None
-    if (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("list", "set")
-            and index.is_builtin(node.func.value) and len(node.args) <= 1
-            and not any(a.star or a.keyword for a in node.args)):
-        contents = code(node.args[0].value) if node.args else ""
-        return f"{'tuple' if node.func.value == 'list' else 'frozenset'}({contents})"
-    return None
-
-
-def _mutation(index: ModuleIndex, names: list[str]) -> str | None:
-    """Where the module mutates `x` or `obj.x` for a name x of `names`, or checks it for list/set."""
-    watched = set(names)
-
-    def held(node: cst.CSTNode) -> bool:
-        return (isinstance(node, cst.Name) and node.value in watched) or (
-            isinstance(node, cst.Attribute) and node.attr.value in watched)
-
-    for node in nodes_of(index.module, (cst.Call, cst.AugAssign, cst.Assign, cst.Del)):
-        if isinstance(node, cst.Call):
-            func = node.func
-            if isinstance(func, cst.Attribute) and func.attr.value in MUTATING_METHODS and held(func.value):
-                return f"`{index.snippet(node)}`"
-            if (isinstance(func, cst.Name) and func.value == "isinstance" and node.args and held(node.args[0].value)):
-                return f"`{index.snippet(node)}`"
-        elif isinstance(node, cst.AugAssign):
-            if held(node.target) or (isinstance(node.target, cst.Subscript) and held(node.target.value)):
-                return f"`{index.snippet(node)}`"
-        elif isinstance(node, cst.Assign):
-            for target in node.targets:
-                if isinstance(target.target, cst.Subscript) and held(target.target.value):
-                    return f"`{index.snippet(node)}`"
-        elif isinstance(node.target, cst.Subscript) and held(node.target.value):
-            return f"`{index.snippet(node)}`"
+def _immutable_kind(index: ModuleIndex, node: ast.AST) -> str | None:
+    """"tuple" or "frozenset": what the container built at `node` can become (None: no fix)."""
+    if isinstance(node, ast.List) and not any(isinstance(e, ast.Starred) for e in node.elts):
+        return "tuple"
+    if isinstance(node, ast.ListComp):
+        return "tuple"
+    if isinstance(node, (ast.Set, ast.SetComp)):
+        return "frozenset"
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "set")
+            and index.is_builtin(node.func.id) and len(node.args) <= 1 and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args)):
+        return "tuple" if node.func.id == "list" else "frozenset"
     return None

@@ -8,19 +8,18 @@ static, and a static position its name. `eqx.filter_jit` is not jit: it treats n
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
-import libcst as cst
-
-from .index import FunctionInfo, ModuleIndex, keyword_arguments
-
-JIT = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
+from ..knowledge.jax import JIT
+from ..knowledge.python import PARTIAL
+from .model import FunctionInfo, ModuleIndex, is_literal_int, literal_string
 
 
 @dataclass(eq=False)
 class JittedFunction:
     name: str
-    definition: cst.CSTNode
+    definition: ast.AST
     function: FunctionInfo | None  # the def that is compiled, when it is in this module
     static_positions: set[int] = field(default_factory=set)
     static_names: set[str] = field(default_factory=set)
@@ -29,62 +28,63 @@ class JittedFunction:
         return position in self.static_positions or name in self.static_names
 
 
-def _literal_ints(node: cst.BaseExpression) -> set[int]:
-    items = [e.value for e in node.elements] if isinstance(node, (cst.Tuple, cst.List)) else [node]
-    return {int(item.value) for item in items if isinstance(item, cst.Integer)}
+def _items(node: ast.expr) -> list[ast.expr]:
+    return node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
 
 
-def _literal_strings(node: cst.BaseExpression) -> set[str]:
-    items = [e.value for e in node.elements] if isinstance(node, (cst.Tuple, cst.List)) else [node]
-    return {item.evaluated_value for item in items
-            if isinstance(item, cst.SimpleString) and isinstance(item.evaluated_value, str)}
+def _literal_ints(node: ast.expr) -> set[int]:
+    return {item.value for item in _items(node) if is_literal_int(item)}
+
+
+def _literal_strings(node: ast.expr) -> set[str]:
+    return {item.value for item in _items(node) if literal_string(item) is not None}
 
 
 class JittedFinder:
     def __init__(self, index: ModuleIndex) -> None:
         self.index = index
 
-    def _jit_arguments(self, node: cst.BaseExpression) -> list[cst.Arg] | None:
-        """The arguments given to jit by a decorator or call (`jax.jit`: none; `jax.jit(f, ...)`,
+    def _jit_keywords(self, node: ast.expr) -> dict[str, ast.expr] | None:
+        """The keywords given to jit by a decorator or call (`jax.jit`: none; `jax.jit(f, ...)`,
         `partial(jax.jit, ...)`: theirs); None when `node` is not jit."""
         if self.index.qualify(node) in JIT:
-            return []
-        if not isinstance(node, cst.Call):
+            return {}
+        if not isinstance(node, ast.Call):
             return None
         qualified = self.index.qualify(node.func)
-        if qualified == "functools.partial" and node.args and self.index.qualify(node.args[0].value) in JIT:
-            return list(node.args[1:])
-        return list(node.args) if qualified in JIT else None
+        if qualified == PARTIAL and node.args and self.index.qualify(node.args[0]) in JIT:
+            return {k.arg: k.value for k in node.keywords if k.arg is not None}
+        return {k.arg: k.value for k in node.keywords if k.arg is not None} if qualified in JIT else None
 
     def find(self) -> dict[str, JittedFunction]:
         found: dict[str, JittedFunction] = {}
         for name, function in self.index.functions.items():
-            for decorator in function.node.decorators:
-                arguments = self._jit_arguments(decorator.decorator)
-                if arguments is not None:
-                    found[name] = self._build(name, function.node, arguments, function)
+            for decorator in function.node.decorator_list:
+                keywords = self._jit_keywords(decorator)
+                if keywords is not None:
+                    found[name] = self._build(name, function.node, keywords, function)
         for site in self.index.calls:
-            if site.scope is not None or not site.node.args or site.node.args[0].keyword is not None:
+            call = site.node
+            if site.scope is not None or not call.args or isinstance(call.args[0], ast.Starred):
                 continue
-            arguments = self._jit_arguments(site.node)
-            target = self.index.assigned_name(site.node)
-            if arguments and target is not None:
-                wrapped = site.node.args[0].value
-                function = self.index.functions.get(wrapped.value) if isinstance(wrapped, cst.Name) else None
-                found[target] = self._build(target, site.node, arguments, function)
+            keywords = self._jit_keywords(call)
+            target = self.index.assigned_name(call)
+            bare_partial = self.index.qualify(call.func) == PARTIAL and len(call.args) == 1 and not call.keywords
+            if keywords is not None and not bare_partial and target is not None:
+                wrapped = call.args[0]
+                function = self.index.functions.get(wrapped.id) if isinstance(wrapped, ast.Name) else None
+                found[target] = self._build(target, call, keywords, function)
         return found
 
     @staticmethod
-    def _build(name: str, node: cst.CSTNode, arguments: list[cst.Arg],
-               function: FunctionInfo | None) -> JittedFunction:
+    def _build(name: str, node: ast.AST, static: dict[str, ast.expr], function: FunctionInfo | None) -> JittedFunction:
         jitted = JittedFunction(name, node, function)
-        static = keyword_arguments(arguments)
         if "static_argnums" in static:
             jitted.static_positions = _literal_ints(static["static_argnums"])
         if "static_argnames" in static:
             jitted.static_names = _literal_strings(static["static_argnames"])
         if function is not None:  # JAX maps each to the other through the signature
-            parameters = [p.name.value for p in function.params]
+            parameters = [p.name for p in function.params]
             jitted.static_names |= {parameters[i] for i in jitted.static_positions if 0 <= i < len(parameters)}
             jitted.static_positions |= {i for i, p in enumerate(parameters) if p in jitted.static_names}
         return jitted

@@ -1,4 +1,4 @@
-"""The vocabulary rules use to ask about values and classes; importable without libcst."""
+"""The vocabulary rules use to ask about values and classes."""
 
 import enum
 
@@ -13,8 +13,12 @@ class Kind(enum.Enum):
     SAFE = "safe"  # known hashable with value equality: str, numbers, tuple(...), .shape, ...
 
 
-# How messages name a value jit cannot trace as a leaf (Evidence.leaf).
-LEAF_NAMES = {"str": "a string", "callable": "a callable", "class": "a class object"}
+class Leaf(enum.Enum):
+    """A Python value jit cannot trace as a leaf, by how messages name it."""
+
+    STR = "a string"
+    CALLABLE = "a callable"
+    CLASS = "a class object"
 
 
 class Equality(enum.Enum):

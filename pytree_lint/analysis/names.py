@@ -1,47 +1,35 @@
 """Which library object a local name stands for, from the module's own import statements.
 
-One cheap pass over the imports replaces libcst's QualifiedNameProvider: `jtu.register_pytree_node`,
-`reg` (from `... import register_pytree_node as reg`) and `jax.tree_util.register_pytree_node` all
-qualify to the same dotted name, while a local `def register_pytree_node` qualifies to nothing.
+`jtu.register_pytree_node`, `reg` (from `... import register_pytree_node as reg`) and
+`jax.tree_util.register_pytree_node` all qualify to the same dotted name, while a local
+`def register_pytree_node` qualifies to nothing.
 """
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
-from ..slicing import BUILTIN_NAMES  # `from numpy import *` does not make `int` or `tuple` numpy's.
-
-# Private module paths that re-export the public API under another name.
-_CANONICAL_MODULES = {
-    "jax._src.tree_util": "jax.tree_util",
-    "jax._src.tree": "jax.tree",
-    "jax._src.numpy": "jax.numpy",
-    "jax._src.random": "jax.random",
-    "jax.experimental.numpy": "jax.numpy",
-}
+from ..knowledge.jax import CANONICAL_MODULES
+from ..knowledge.python import BUILTIN_NAMES
 
 
-def dotted_name(node: cst.CSTNode) -> str | None:
+def dotted_name(node: ast.AST) -> str | None:
     """`a.b.c` for a Name/Attribute chain, None for anything else (calls, subscripts, ...)."""
     parts: list[str] = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
         node = node.value
-    if not isinstance(node, cst.Name):
+    if not isinstance(node, ast.Name):
         return None
-    parts.append(node.value)
+    parts.append(node.id)
     return ".".join(reversed(parts))
 
 
 def canonical(qualified: str) -> str:
-    for private, public in _CANONICAL_MODULES.items():
+    for private, public in CANONICAL_MODULES.items():
         if qualified == private or qualified.startswith(private + "."):
             return public + qualified[len(private):]
     return qualified
-
-
-def _module_name(node: cst.BaseExpression | None) -> str:
-    return dotted_name(node) if node is not None else ""
 
 
 class AliasTable:
@@ -52,29 +40,25 @@ class AliasTable:
         self._star_modules: list[str] = []
         self._module_level_locals: set[str] = set()
 
-    def add_import(self, node: cst.Import, module_level: bool) -> None:
+    def add_import(self, node: ast.Import, module_level: bool) -> None:
         for alias in node.names:
-            full = dotted_name(alias.name) or ""
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self._bind(alias.asname.name.value, full, module_level)
+            if alias.asname is not None:
+                self._bind(alias.asname, alias.name, module_level)
             else:
                 # `import jax.numpy` binds `jax`; the attribute chain does the rest.
-                head = full.split(".")[0]
+                head = alias.name.split(".")[0]
                 self._bind(head, head, module_level)
 
-    def add_import_from(self, node: cst.ImportFrom, module_level: bool) -> None:
+    def add_import_from(self, node: ast.ImportFrom, module_level: bool) -> None:
         # A relative import keeps its dots (`.fields.static_field`): never a library name, but a project's
         # own helper named in the configuration can still be recognised through it.
-        module = "." * len(node.relative) + _module_name(node.module)
-        if isinstance(node.names, cst.ImportStar):
-            self._star_modules.append(canonical(module))
-            return
+        module = "." * node.level + (node.module or "")
         for alias in node.names:
-            name = dotted_name(alias.name) or ""
-            local = name
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                local = alias.asname.name.value
-            self._bind(local, f"{module}.{name}" if not module.endswith(".") else f"{module}{name}",
+            if alias.name == "*":
+                self._star_modules.append(canonical(module))
+                return
+            self._bind(alias.asname or alias.name,
+                       f"{module}.{alias.name}" if not module.endswith(".") else f"{module}{alias.name}",
                        module_level)
 
     def bind_alias(self, name: str, qualified: str) -> None:
@@ -95,14 +79,15 @@ class AliasTable:
             # An import inside a function: used where the module has no binding of its own.
             self._aliases[local] = canonical(qualified)
 
+    def items(self):
+        """(local name, qualified name) of every import and module-level alias."""
+        return self._aliases.items()
+
     def is_module_local(self, name: str) -> bool:
         return name in self._module_level_locals
 
-    def qualify(self, node: cst.CSTNode) -> str | None:
-        """The dotted library name `node` refers to, or None when it is not an imported name."""
-        dotted = dotted_name(node)
-        if dotted is None:
-            return None
+    def qualify_name(self, dotted: str) -> str | None:
+        """The dotted library name a dotted local spelling refers to, or None when it is not imported."""
         head, _, rest = dotted.partition(".")
         target = self._aliases.get(head)
         if target is None:
@@ -112,3 +97,8 @@ class AliasTable:
             else:
                 return None
         return canonical(f"{target}.{rest}" if rest else target)
+
+    def qualify(self, node: ast.AST) -> str | None:
+        """The dotted library name `node` refers to, or None when it is not an imported name."""
+        dotted = dotted_name(node)
+        return None if dotted is None else self.qualify_name(dotted)

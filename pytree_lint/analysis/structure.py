@@ -8,50 +8,37 @@ constructor unflatten runs (which JAX also calls with None, `object()` sentinels
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
-import libcst as cst
-
-from .aux import array_in, flatten_context, flatten_returns, hashable_only
-from .frameworks import sets_init_false
-from .index import ClassInfo, FunctionInfo, ModuleIndex, nodes_of, walk_statements
+from ..knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSIONS, SCALAR_ANNOTATIONS
+from ..knowledge.python import NAMED_TUPLE, OBJECT_NEW
+from .aux import FlattenReturn, array_in, flatten_context, flatten_returns, hashable_only
+from .fields import sets_init_false
 from .kinds import Kind
+from .model import (ClassInfo, FunctionInfo, ModuleIndex, elements, is_literal_int, keyword_arguments, nodes_of,
+                    walk_statements)
 from .registrations import Registration
 from .values import Evidence, ValueInference
 
-# Conversions that fail on None, `object()` and ShapeDtypeStruct leaves (measured: jacobian, eval_shape).
-CONVERSIONS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "numpy.asarray", "numpy.array",
-                         "numpy.asanyarray"})
-# Array attributes whose use in a test fails on None and `object()` leaves.
-CHECKED_ATTRIBUTES = frozenset({"ndim", "shape", "dtype", "size"})
-DATACLASS_BASES = frozenset({"typing.NamedTuple", "flax.struct.PyTreeNode"})
+DATACLASS_BASES = frozenset({NAMED_TUPLE, "flax.struct.PyTreeNode"})
 # How unflatten parameters are named, to tell `(aux_data, children)` from `(children, aux_data)`.
 CHILDREN_NAMES = frozenset({"children", "child", "leaves", "leaf", "xs", "flat", "flat_leaves", "kids", "ch",
                             "childs", "flat_children", "arrays"})
 AUX_NAMES = frozenset({"aux", "aux_data", "auxdata", "aux_info", "metadata", "meta", "static", "static_data",
                        "treedef_data"})
-SEQUENCES = (cst.Tuple, cst.List, cst.ListComp, cst.GeneratorExp)
+SEQUENCES = (ast.Tuple, ast.List, ast.ListComp, ast.GeneratorExp)
+VALUE_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
 
 
-def names_in(node: cst.CSTNode) -> set[str]:
-    """Every plain name an expression mentions."""
-    found: set[str] = set()
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        if isinstance(current, cst.Name):
-            found.add(current.value)
-        elif isinstance(current, cst.Attribute):
-            pending.append(current.value)  # `x.shape` mentions x, not shape
-        else:
-            pending.extend(current.children)
-    return found
+def names_in(node: ast.AST) -> set[str]:
+    """Every plain name an expression mentions (`x.shape` mentions x, not shape)."""
+    return {n.id for n in nodes_of(node, ast.Name)}
 
 
-def self_attributes(node: cst.CSTNode, self_name: str) -> set[str]:
+def self_attributes(node: ast.AST, self_name: str) -> set[str]:
     """The attributes of `self_name` an expression reads: `self.w.ndim` reads `w`."""
-    return {a.attr.value for a in nodes_of(node, cst.Attribute)
-            if isinstance(a.value, cst.Name) and a.value.value == self_name}
+    return {a.attr for a in nodes_of(node, ast.Attribute) if isinstance(a.value, ast.Name) and a.value.id == self_name}
 
 
 @dataclass(eq=False)
@@ -78,8 +65,25 @@ class ChildRead:
     """Unflatten reading child `index` into an attribute: `obj.a, obj.b = children`."""
 
     index: int
-    node: cst.CSTNode  # the assignment that reads it
+    node: ast.AST  # the assignment that reads it
     attribute: str
+
+
+@dataclass(frozen=True, eq=False)
+class ChildTarget:
+    """Where unflatten puts a child: the attribute, and the read that says so."""
+
+    attribute: str
+    node: ast.AST
+
+
+@dataclass(frozen=True, eq=False)
+class ChildrenNeed:
+    """How many children an unflatten needs, why, and where it says so."""
+
+    count: int
+    why: str
+    node: ast.AST
 
 
 @dataclass(eq=False)
@@ -89,13 +93,43 @@ class Unflatten:
     cls: ClassInfo  # the registered class
     aux: str | None
     children: str | None
-    constructor_calls: list[cst.Call] = field(default_factory=list)
+    constructor_calls: list[ast.Call] = field(default_factory=list)
     builds_with_new: bool = False  # `object.__new__(cls)` / `cls.__new__(cls)`
-    unpacked: list[tuple[cst.CSTNode, int]] = field(default_factory=list)  # `a, b = children`: (node, count)
-    indexed: list[tuple[cst.CSTNode, int]] = field(default_factory=list)  # `children[2]`: (node, index)
+    unpacked: list[tuple[ast.AST, int]] = field(default_factory=list)  # `a, b = children`: (node, count)
+    indexed: list[tuple[ast.AST, int]] = field(default_factory=list)  # `children[2]`: (node, index)
     attribute_reads: list[ChildRead] = field(default_factory=list)  # `obj.a, obj.b = children`
-    child_names: dict[str, tuple[int, cst.CSTNode]] = field(default_factory=dict)  # name -> (index, read)
+    child_names: dict[str, tuple[int, ast.AST]] = field(default_factory=dict)  # name -> (index, read)
     aliases: set[str] = field(default_factory=set)  # the children parameter and names bound to it
+
+
+@dataclass(frozen=True, eq=False)
+class FlattenChildren:
+    """The children one flatten return gives, and the attribute each is (None: not an attribute; the
+    list is None when the children are not a display of known length)."""
+
+    children: ast.expr
+    attributes: list[str | None] | None
+    node: ast.AST
+
+
+@dataclass(frozen=True, eq=False)
+class DroppedChildren:
+    """A flatten return with fewer children than its unflatten needs."""
+
+    node: ast.AST
+    count: int
+    need: ChildrenNeed
+
+
+@dataclass(frozen=True, eq=False)
+class BareArrayChildren:
+    """A flatten return whose children are one array; proved by its evidence or by the unflatten read
+    that puts child 0 back whole (one of the two is None)."""
+
+    node: ast.AST
+    children: ast.expr
+    array: Evidence | None
+    read: ast.AST | None
 
 
 @dataclass(frozen=True)
@@ -104,10 +138,27 @@ class Swap:
     attributes unflatten rebuilds from the children."""
 
     registration: Registration
-    node: cst.CSTNode  # the return statement, or the flatten lambda
-    children: cst.BaseExpression
+    node: ast.AST  # the return statement, or the flatten lambda
+    children: ast.expr
     array: Evidence | None  # the array in the second element, when that is the evidence
     expected: tuple[str, ...] = ()  # else: the attributes unflatten fills from the children
+
+
+@dataclass(frozen=True)
+class SwappedParameters:
+    """An unflatten written `(children, aux_data)`: its two parameter names, in its order."""
+
+    first: str
+    second: str
+
+
+@dataclass(frozen=True)
+class Validation:
+    """A statement of a constructor that fails on the leaves JAX passes to unflatten."""
+
+    method: FunctionInfo
+    node: ast.AST  # the test, assertion or conversion
+    what: str  # "raises", "asserts", "checks `.ndim`", "converts with `jnp.asarray`"
 
 
 class Structure:
@@ -124,143 +175,146 @@ class Structure:
         for function in (registration.flatten, registration.flatten_with_keys):
             if function is None:
                 continue
-            for children, aux, statement in flatten_returns(function):
-                context = flatten_context(function, registration, statement)
+            for returned in flatten_returns(function):
+                children, aux = returned.children, returned.aux
+                context = flatten_context(function, registration, returned.node)
                 if not hashable_only(self.inference, children, context):
                     continue
                 array = array_in(self.inference, aux, context)
                 if array is not None:
-                    yield Swap(registration, statement, children, array)
+                    yield Swap(registration, returned.node, children, array)
                     continue
                 attributes = self.child_attributes(function, aux, keyed=False)
                 unflatten = self.unflatten(registration)
                 if attributes and None not in attributes and unflatten is not None:
-                    expected = [target[0] if target else None for target in
-                                self.children_targets(unflatten, len(attributes))]
+                    expected = [target.attribute if target else None
+                                for target in self.children_targets(unflatten, len(attributes))]
                     if expected == attributes:
-                        yield Swap(registration, statement, children, None, tuple(expected))
+                        yield Swap(registration, returned.node, children, None, tuple(expected))
 
     # flatten ----------------------------------------------------------------------------------------------
-    def child_attributes(self, function: FunctionInfo, children: cst.BaseExpression,
-                         keyed: bool) -> list[str | None] | None:
+    def child_attributes(self, function: FunctionInfo, children: ast.expr, keyed: bool) -> list[str | None] | None:
         """The attribute each child is (`self.x` -> "x"; None for anything else), for a children display;
         None when the children are not a display of known length."""
-        children = _display(children, function)
-        if children is None:
+        display = _display(children, function)
+        if display is None:
             return None
-        instance = function.params[0].name.value if function.params else None
+        instance = function.params[0].name if function.params else None
         attributes = []
-        for element in children.elements:
-            value = element.value
+        for value in display:
             if keyed:
-                if not (isinstance(value, cst.Tuple) and len(value.elements) == 2):
+                if not (isinstance(value, ast.Tuple) and len(value.elts) == 2):
                     return None
-                value = value.elements[1].value
+                value = value.elts[1]
             attributes.append(self._attribute_of(value, instance, function))
         return attributes
 
-    def _attribute_of(self, value: cst.BaseExpression, instance: str | None, function: FunctionInfo) -> str | None:
-        if isinstance(value, cst.Name):
-            bound = function.local_bindings.get(value.value, [])
-            if len(bound) == 1 and isinstance(bound[0], cst.BaseExpression):
+    @staticmethod
+    def _attribute_of(value: ast.expr, instance: str | None, function: FunctionInfo) -> str | None:
+        if isinstance(value, ast.Name):
+            bound = function.local_bindings.get(value.id, [])
+            if len(bound) == 1 and isinstance(bound[0], ast.expr):
                 value = bound[0]
-        if (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)
-                and value.value.value == instance):
-            return value.attr.value
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == instance:
+            return value.attr
         return None
 
-    def flatten_children(self, registration: Registration, function: FunctionInfo, keyed: bool):
-        """(children expression, attributes or None, the return or lambda) per flatten return."""
-        for children, _aux, statement in flatten_returns(function):
-            yield children, self.child_attributes(function, children, keyed), statement
+    def flatten_children(self, function: FunctionInfo, keyed: bool) -> list[FlattenChildren]:
+        """The children of each flatten return, with the attributes they are."""
+        return [FlattenChildren(r.children, self.child_attributes(function, r.children, keyed), r.node)
+                for r in flatten_returns(function)]
 
     def child_count(self, registration: Registration) -> int | None:
         """How many children flatten returns, when every return says the same with a display."""
         counts = set()
         for function in (registration.flatten, registration.flatten_with_keys):
-            for children, _aux, _statement in flatten_returns(function) if function is not None else ():
-                display = _display(children, function)
+            for returned in flatten_returns(function) if function is not None else ():
+                display = _display(returned.children, function)
                 if display is None:
                     return None
-                counts.add(len(display.elements))
+                counts.add(len(display))
         return counts.pop() if len(counts) == 1 else None
 
-    def dropped_children(self, registration: Registration):
-        """(return node, children count, (needed, why, where)) for each flatten return with fewer children
-        than its unflatten needs."""
+    def dropped_children(self, registration: Registration) -> list[DroppedChildren]:
+        """Each flatten return with fewer children than its unflatten needs."""
         unflatten = self.unflatten(registration)
         if unflatten is None:
-            return
+            return []
+        found = []
         for function in (registration.flatten, registration.flatten_with_keys):
-            for children, aux, statement in flatten_returns(function) if function is not None else ():
-                children, aux = _display(children), _display(aux)
+            for returned in flatten_returns(function) if function is not None else ():
+                children, aux = _display(returned.children), _display(returned.aux)
                 if children is None:
                     continue
-                aux_length = len(aux.elements) if aux is not None else None
-                need = self._children_needed(registration, unflatten, aux_length)
-                if need is not None and need[0] > len(children.elements):
-                    yield statement, len(children.elements), need
+                need = self._children_needed(unflatten, len(aux) if aux is not None else None)
+                if need is not None and need.count > len(children):
+                    found.append(DroppedChildren(returned.node, len(children), need))
+        return found
 
-    def _children_needed(self, registration: Registration, unflatten: Unflatten, aux_length: int | None):
-        """(children needed, why, where) from the strictest read of unflatten, or None."""
-        needs = [(count, f"it unpacks {count} names", node) for node, count in unflatten.unpacked]
-        needs += [(index + 1, f"it reads index {index}", node) for node, index in unflatten.indexed]
-        constructor = self.constructor(registration.cls) if unflatten.constructor_calls else None
+    def _children_needed(self, unflatten: Unflatten, aux_length: int | None) -> ChildrenNeed | None:
+        """The strictest read of unflatten, or None."""
+        needs = [ChildrenNeed(count, f"it unpacks {count} names", node) for node, count in unflatten.unpacked]
+        needs += [ChildrenNeed(index + 1, f"it reads index {index}", node) for node, index in unflatten.indexed]
+        constructor = self.constructor(unflatten.cls) if unflatten.constructor_calls else None
         if constructor is not None and not constructor.star:
             for call in unflatten.constructor_calls:
                 positional = [p for p in constructor.parameters if p.required]
                 fixed, star_children, unknown = 0, False, False
                 for argument in call.args:
-                    if argument.keyword is not None:
-                        positional = [p for p in positional if p.name != argument.keyword.value]
-                    elif argument.star == "*" and self.is_children(unflatten, argument.value):
+                    if isinstance(argument, ast.Starred) and self.is_children(unflatten, argument.value):
                         star_children = True
-                    elif (argument.star == "*" and aux_length is not None and isinstance(argument.value, cst.Name)
-                          and argument.value.value == unflatten.aux):
+                    elif (isinstance(argument, ast.Starred) and aux_length is not None
+                          and isinstance(argument.value, ast.Name) and argument.value.id == unflatten.aux):
                         fixed += aux_length
-                    elif argument.star:
+                    elif isinstance(argument, ast.Starred):
                         unknown = True
                     else:
                         fixed += 1
+                for keyword in call.keywords:
+                    if keyword.arg is None:
+                        unknown = True
+                    else:
+                        positional = [p for p in positional if p.name != keyword.arg]
                 required = len(positional) - fixed
                 if star_children and not unknown and required > 0:
-                    needs.append((required, f"the constructor it calls with `*{unflatten.children}` requires "
-                                            f"{len(positional)} positional arguments", call))
-        return max(needs, key=lambda need: need[0], default=None)
+                    needs.append(ChildrenNeed(required, f"the constructor it calls with `*{unflatten.children}` "
+                                                        f"requires {len(positional)} positional arguments", call))
+        return max(needs, key=lambda need: need.count, default=None)
 
-    def bare_array_children(self, registration: Registration, function: FunctionInfo):
-        """(return node, children, array evidence, the read that puts child 0 back whole) for each flatten
-        return whose children are one array rather than a sequence of children (one of the two proofs is
-        None)."""
-        for children, _aux, statement in flatten_returns(function):
-            if not isinstance(children, (cst.Name, cst.Attribute)):
+    def bare_array_children(self, registration: Registration, function: FunctionInfo) -> list[BareArrayChildren]:
+        """Each flatten return whose children are one array rather than a sequence of children."""
+        found = []
+        for returned in flatten_returns(function):
+            children = returned.children
+            if not isinstance(children, (ast.Name, ast.Attribute)):
                 continue
-            evidence = self.inference.infer(children, flatten_context(function, registration, statement))
+            evidence = self.inference.infer(children, flatten_context(function, registration, returned.node))
             if any(not _one_array(e) for e in evidence):
                 continue  # a sequence, or something else that may be one
             if evidence:
-                yield statement, children, evidence[0], None
+                found.append(BareArrayChildren(returned.node, children, evidence[0], None))
                 continue
-            attributes = self.child_attributes(function, cst.Tuple([cst.Element(children)]), keyed=False)
+            attributes = self.child_attributes(function, ast.Tuple([children]), keyed=False)
             unflatten = self.unflatten(registration)
             if attributes and attributes[0] is not None and unflatten is not None:
                 target = self.children_targets(unflatten, 1)[0]
-                if target is not None and target[0] == attributes[0]:
-                    yield statement, children, None, target[1]
+                if target is not None and target.attribute == attributes[0]:
+                    found.append(BareArrayChildren(returned.node, children, None, target.node))
+        return found
 
-    def swapped_parameters(self, function: FunctionInfo) -> tuple[str, str] | None:
+    def swapped_parameters(self, function: FunctionInfo) -> SwappedParameters | None:
         """The two parameter names of an unflatten written `(children, aux_data)`: named so, or, with
         neutral names, the first is star-passed to a call (`cls(*a)`) and the second is not."""
         params = function.params
         if len(params) != 2:
             return None
-        first, second = (p.name.value for p in params)
+        first, second = (p.name for p in params)
         if first in AUX_NAMES or second in CHILDREN_NAMES:
             return None
         by_name = first in CHILDREN_NAMES or second in AUX_NAMES
         body = function.node.body
         by_use = _star_passed(body, first) and not _star_passed(body, second)
-        return (first, second) if by_name or by_use else None
+        return SwappedParameters(first, second) if by_name or by_use else None
 
     def validation(self, constructor: Constructor, child_parameters: set[str]) -> Validation | None:
         return find_validation(self.index, constructor, child_parameters)
@@ -277,12 +331,10 @@ class Structure:
         post_init = self.index.find_method(cls, "__post_init__")
         init = self.index.find_method(cls, "__init__")
         if init is not None:
-            node = init.node.params
-            parameters = [Parameter(p.name.value, p.default is None, None)
-                          for p in [*node.posonly_params, *node.params][1:]]
+            parameters = [Parameter(p.name, p.default is None, None) for p in init.positional_params[1:]]
             for parameter in parameters:
                 parameter.attribute = self._stored_attribute(init, parameter.name)
-            return Constructor(parameters, init, post_init, star=isinstance(node.star_arg, cst.Param))
+            return Constructor(parameters, init, post_init, star=init.star_param is not None)
         if not self._is_dataclass(cls):
             return None
         parameters = []
@@ -299,30 +351,28 @@ class Structure:
 
     def _is_dataclass(self, cls: ClassInfo) -> bool:
         for owner in self.index.class_and_bases(cls):
-            for decorator in owner.node.decorators:
-                expr = decorator.decorator
-                name = self.index.qualify(expr.func if isinstance(expr, cst.Call) else expr) or ""
+            for expr in owner.decorators:
+                name = self.index.qualify(expr.func if isinstance(expr, ast.Call) else expr) or ""
                 if name.endswith("dataclass"):
                     return True
-            if any(self.index.qualify(base.value) in DATACLASS_BASES for base in owner.node.bases):
+            if any(self.index.qualify(base) in DATACLASS_BASES for base in owner.bases):
                 return True
         return False
 
-    def _is_required_field(self, value: cst.BaseExpression) -> bool:
+    def _is_required_field(self, value: ast.expr) -> bool:
         """`x: int = field(...)` without a default or default_factory is still required."""
-        if not (isinstance(value, cst.Call) and (self.index.qualify(value.func) or "").endswith("field")):
+        if not (isinstance(value, ast.Call) and (self.index.qualify(value.func) or "").endswith("field")):
             return False
-        keywords = {a.keyword.value for a in value.args if a.keyword is not None}
-        return not keywords & {"default", "default_factory"}
+        return not set(keyword_arguments(value)) & {"default", "default_factory"}
 
     @staticmethod
     def _stored_attribute(init: FunctionInfo, parameter: str) -> str | None:
         """The attribute `__init__` stores a parameter in: `self.w = w` or `self.w = jnp.asarray(w)`."""
         if init.cls is None:
             return None
+        names = {p.name for p in init.params}
         stored = [a.attr for assignments in init.cls.assignments.values() for a in assignments
-                  if a.method is init and a.value is not None and names_in(a.value) & set(
-                      p.name.value for p in init.params) == {parameter}]
+                  if a.method is init and a.value is not None and names_in(a.value) & names == {parameter}]
         return stored[0] if len(set(stored)) == 1 else None
 
     # unflatten --------------------------------------------------------------------------------------------
@@ -337,22 +387,20 @@ class Structure:
         if function is None or registration.cls is None:
             return None
         params = function.params
-        if isinstance(function.node, cst.FunctionDef) and function.cls is not None and not (
+        if not function.is_lambda and function.cls is not None and not (
                 function.is_classmethod or function.is_staticmethod):
             return None  # an instance method cannot be an unflatten function
-        aux = params[0].name.value if len(params) >= 1 else None
-        children = params[1].name.value if len(params) >= 2 else None
+        aux = params[0].name if len(params) >= 1 else None
+        children = params[1].name if len(params) >= 2 else None
         model = Unflatten(registration.cls, aux, children)
         cls_names = {registration.cls.name}
         if function.is_classmethod:
             cls_names.add(ClassInfo.name_of_cls(function) or "cls")
-        body = function.node.body
-        for call in nodes_of(body, cst.Call):
+        for call in nodes_of(function.node.body, ast.Call):
             func = call.func
-            if isinstance(func, cst.Name) and func.value in cls_names:
+            if isinstance(func, ast.Name) and func.id in cls_names:
                 model.constructor_calls.append(call)
-            elif (isinstance(func, cst.Attribute) and func.attr.value == "__new__") or (
-                    self.index.qualify(func) == "object.__new__"):
+            elif (isinstance(func, ast.Attribute) and func.attr == "__new__") or self.index.qualify(func) == OBJECT_NEW:
                 model.builds_with_new = True
         if children is not None:
             self._children_reads(function, model)
@@ -361,156 +409,132 @@ class Structure:
     def _children_reads(self, function: FunctionInfo, model: Unflatten) -> None:
         aliases = model.aliases
         aliases.add(model.children)
-        if isinstance(function.node, cst.Lambda):
-            statements = []
-        else:
-            statements = [s for s, _depth in walk_statements(function.node.body)]
+        statements = [] if function.is_lambda else [s for s, _depth in walk_statements(function.node.body)]
         for statement in statements:
-            if isinstance(statement, cst.Assign) and isinstance(statement.value, cst.Name) \
-                    and statement.value.value in aliases and len(statement.targets) == 1:
-                target = statement.targets[0].target
-                if isinstance(target, cst.Name):
-                    aliases.add(target.value)  # `leaves = children`
-                elif isinstance(target, (cst.Tuple, cst.List)):
-                    starred = next((i for i, e in enumerate(target.elements) if isinstance(e, cst.StarredElement)),
-                                   None)
+            if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
+                continue
+            target = statement.targets[0]
+            if isinstance(statement.value, ast.Name) and statement.value.id in aliases:
+                if isinstance(target, ast.Name):
+                    aliases.add(target.id)  # `leaves = children`
+                elif isinstance(target, (ast.Tuple, ast.List)):
+                    starred = next((i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)), None)
                     if starred is None:
-                        model.unpacked.append((statement, len(target.elements)))
-                    elements = [e.value for e in target.elements[:starred]]  # indexes after a star are unknown
-                    for index, element in enumerate(elements):
-                        if isinstance(element, cst.Name):
-                            model.child_names[element.value] = (index, statement)
-                        elif isinstance(element, cst.Attribute):
-                            model.attribute_reads.append(ChildRead(index, statement, element.attr.value))
-            elif isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+                        model.unpacked.append((statement, len(target.elts)))
+                    for index, element in enumerate(target.elts[:starred]):  # indexes after a star are unknown
+                        if isinstance(element, ast.Name):
+                            model.child_names[element.id] = (index, statement)
+                        elif isinstance(element, ast.Attribute):
+                            model.attribute_reads.append(ChildRead(index, statement, element.attr))
+            else:
                 index = _literal_index(statement.value, aliases)
-                target = statement.targets[0].target
-                if index is not None and isinstance(target, cst.Name):
-                    model.child_names[target.value] = (index, statement)
-                elif index is not None and isinstance(target, cst.Attribute):
-                    model.attribute_reads.append(ChildRead(index, statement, target.attr.value))
+                if index is not None and isinstance(target, ast.Name):
+                    model.child_names[target.id] = (index, statement)
+                elif index is not None and isinstance(target, ast.Attribute):
+                    model.attribute_reads.append(ChildRead(index, statement, target.attr))
         model.child_names = {k: v for k, v in model.child_names.items() if k not in aliases}
-        for subscript in nodes_of(function.node.body, cst.Subscript):
+        for subscript in nodes_of(function.node.body, ast.Subscript):
             index = _literal_index(subscript, aliases)
             if index is not None:
                 model.indexed.append((subscript, index))
 
-    def child_read(self, model: Unflatten, expr: cst.BaseExpression) -> tuple[int, cst.CSTNode] | None:
+    def child_read(self, model: Unflatten, expr: ast.expr) -> tuple[int, ast.AST] | None:
         """(index, the expression or statement that reads it) when an expression is a child: `children[1]`,
         or a name unpacked from the children (`y, x = children`)."""
-        if isinstance(expr, cst.Name) and expr.value in model.child_names:
-            return model.child_names[expr.value]
+        if isinstance(expr, ast.Name) and expr.id in model.child_names:
+            return model.child_names[expr.id]
         index = _literal_index(expr, model.aliases)
         return (index, expr) if index is not None else None
 
-    def children_targets(self, model: Unflatten, count: int) -> list[tuple[str, cst.CSTNode] | None]:
-        """(attribute, the read) for each of the first `count` children: where unflatten puts it, through
-        `obj.a, obj.b = children`, `cls(*children)` or `cls(children[1], ...)` (None: not known). A
-        `cls(*children)` that needs more than `count` arguments is left to PTL306."""
-        targets: list[tuple[str, cst.CSTNode] | None] = [None] * count
+    def children_targets(self, model: Unflatten, count: int) -> list[ChildTarget | None]:
+        """Where unflatten puts each of the first `count` children, through `obj.a, obj.b = children`,
+        `cls(*children)` or `cls(children[1], ...)` (None: not known). A `cls(*children)` that needs more
+        than `count` arguments is left to PTL306."""
+        targets: list[ChildTarget | None] = [None] * count
 
-        def fill(index: int, attribute: str | None, node: cst.CSTNode) -> None:
+        def fill(index: int, attribute: str | None, node: ast.AST) -> None:
             if 0 <= index < count and targets[index] is None and attribute is not None:
-                targets[index] = (attribute, node)
+                targets[index] = ChildTarget(attribute, node)
 
         for read in model.attribute_reads:
             fill(read.index, read.attribute, read.node)
         constructor = self.constructor(model.cls) if model.constructor_calls else None
         for call in model.constructor_calls if constructor is not None else ():
             parameters, position = constructor.parameters, 0
-            for argument in call.args:
-                if argument.star == "*" and self.is_children(model, argument.value):
+            for argument in _arguments_in_order(call):
+                if isinstance(argument, ast.Starred) and self.is_children(model, argument.value):
                     if sum(p.required for p in parameters[position:]) <= count:
                         for index in range(count):
                             if position + index < len(parameters):
                                 fill(index, parameters[position + index].attribute, call)
                     break
-                if argument.star:
+                if isinstance(argument, ast.Starred) or (isinstance(argument, ast.keyword) and argument.arg is None):
                     break
-                if argument.keyword is not None:
-                    parameter = next((p for p in parameters if p.name == argument.keyword.value), None)
+                if isinstance(argument, ast.keyword):
+                    parameter = next((p for p in parameters if p.name == argument.arg), None)
+                    value = argument.value
                 else:
                     parameter = parameters[position] if position < len(parameters) else None
                     position += 1
-                read = self.child_read(model, argument.value)
+                    value = argument
+                read = self.child_read(model, value)
                 if parameter is not None and read is not None:
                     fill(read[0], parameter.attribute, read[1])
         return targets
 
-    def is_children(self, model: Unflatten, expr: cst.BaseExpression) -> bool:
-        return isinstance(expr, cst.Name) and expr.value in model.aliases
+    @staticmethod
+    def is_children(model: Unflatten, expr: ast.expr) -> bool:
+        return isinstance(expr, ast.Name) and expr.id in model.aliases
 
 
-def _display(expr: cst.BaseExpression, function: FunctionInfo | None = None) -> cst.Tuple | cst.List | None:
-    """A tuple or list display without starred elements (its length is known), written there or bound
-    once to a local name of `function`."""
-    if isinstance(expr, cst.Name) and function is not None:
-        bound = function.local_bindings.get(expr.value, [])
-        expr = bound[0] if len(bound) == 1 and isinstance(bound[0], cst.BaseExpression) else expr
-    if isinstance(expr, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
-        return expr
-    return None
+def _arguments_in_order(call: ast.Call) -> list[ast.expr | ast.keyword]:
+    """A call's positional and keyword arguments in the order they are written."""
+    return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
 
 
-def _literal_index(expr: cst.BaseExpression, names: set[str]) -> int | None:
+def _display(expr: ast.expr, function: FunctionInfo | None = None) -> list[ast.expr] | None:
+    """The elements of a tuple or list display without starred elements (its length is known), written
+    there or bound once to a local name of `function`."""
+    if isinstance(expr, ast.Name) and function is not None:
+        bound = function.local_bindings.get(expr.id, [])
+        expr = bound[0] if len(bound) == 1 and isinstance(bound[0], ast.expr) else expr
+    return elements(expr)
+
+
+def _literal_index(expr: ast.expr, names: set[str]) -> int | None:
     """`children[2]` -> 2 when `children` is one of `names`."""
-    if (isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and expr.value.value in names
-            and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index)
-            and isinstance(expr.slice[0].slice.value, cst.Integer)):
-        return int(expr.slice[0].slice.value.value)
+    if (isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id in names
+            and is_literal_int(expr.slice)):
+        return expr.slice.value
     return None
+
+
+def _is_compound(statement: ast.stmt) -> bool:
+    return hasattr(statement, "body") or isinstance(statement, ast.Match)
 
 
 def guarded_statements(function: FunctionInfo):
     """(statement, the if/while tests around it) for each statement of a body, nested blocks included."""
-    def walk(block, tests):
-        body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
-        for statement in body:
-            if isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
-                    yield small, tests
-            elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+    def walk(block: list[ast.stmt], tests: tuple):
+        for statement in block:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
-            elif isinstance(statement, (cst.If, cst.While)):
-                yield statement, tests
+            yield statement, tests
+            if isinstance(statement, (ast.If, ast.While)):
                 inner = (*tests, statement.test)
                 yield from walk(statement.body, inner)
-                orelse = statement.orelse
-                while isinstance(orelse, cst.If):
-                    yield orelse, inner
-                    inner = (*inner, orelse.test)
-                    yield from walk(orelse.body, inner)
-                    orelse = orelse.orelse
-                if orelse is not None:
-                    yield from walk(orelse.body, inner)
+                yield from walk(statement.orelse, inner)
+            elif isinstance(statement, ast.Match):
+                for case in statement.cases:
+                    yield from walk(case.body, tests)
             else:
-                yield statement, tests
                 for name in ("body", "orelse", "finalbody"):
-                    inner = getattr(statement, name, None)
-                    if isinstance(inner, cst.BaseSuite):
-                        yield from walk(inner, tests)
-                    elif inner is not None and isinstance(getattr(inner, "body", None), cst.BaseSuite):
-                        yield from walk(inner.body, tests)
+                    yield from walk(getattr(statement, name, None) or [], tests)
                 for handler in getattr(statement, "handlers", ()):
                     yield from walk(handler.body, tests)
 
-    if isinstance(function.node, cst.FunctionDef):
+    if not function.is_lambda:
         yield from walk(function.node.body, ())
-
-
-@dataclass(frozen=True)
-class Validation:
-    """A statement of a constructor that fails on the leaves JAX passes to unflatten."""
-
-    method: FunctionInfo
-    node: cst.CSTNode  # the test, assertion or conversion
-    what: str  # "raises", "asserts", "checks `.ndim`", "converts with `jnp.asarray`"
-
-
-ARRAY_TYPE_SUFFIXES = ("Array", "ndarray", "NDArray")
-SCALAR_TYPES = frozenset({"int", "float", "complex", "bool", "numbers.Number", "numbers.Real"})
-VALUE_COMPARISONS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal,
-                     cst.NotEqual, cst.Is, cst.IsNot)
 
 
 def find_validation(index: ModuleIndex, constructor: Constructor, child_parameters: set[str]) -> Validation | None:
@@ -525,67 +549,65 @@ def find_validation(index: ModuleIndex, constructor: Constructor, child_paramete
             continue
         self_name = method.self_name
 
-        def is_child(node: cst.CSTNode) -> bool:
-            return (isinstance(node, cst.Name) and node.value in names) or (
-                isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)
-                and node.value.value == self_name and node.attr.value in attributes)
+        def is_child(node: ast.AST) -> bool:
+            return (isinstance(node, ast.Name) and node.id in names) or (
+                isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id == self_name and node.attr in attributes)
 
-        def mentions(node: cst.CSTNode) -> bool:
+        def mentions(node: ast.AST) -> bool:
             return bool(names_in(node) & names or self_attributes(node, self_name) & attributes)
 
-        def leaf_check(test: cst.CSTNode) -> str | None:
+        def leaf_check(test: ast.AST) -> str | None:
             """What in a test fails on a leaf that is None, `object()` or a ShapeDtypeStruct."""
             pending = [test]
             while pending:
                 node = pending.pop()
-                if isinstance(node, cst.Attribute) and node.attr.value in CHECKED_ATTRIBUTES and is_child(node.value):
-                    return f"checks `.{node.attr.value}`"
-                if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len":
+                if isinstance(node, ast.Attribute) and node.attr in CHECKED_ATTRIBUTES and is_child(node.value):
+                    return f"checks `.{node.attr}`"
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
                     continue
-                if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "isinstance":
-                    if len(node.args) == 2 and is_child(node.args[0].value) and _array_types(index, node.args[1].value):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
+                    if len(node.args) == 2 and is_child(node.args[0]) and _array_types(index, node.args[1]):
                         return "checks `isinstance`"
                     continue
-                if isinstance(node, cst.Comparison) and any(isinstance(t.operator, VALUE_COMPARISONS)
-                                                            for t in node.comparisons):
-                    operands = [node.left, *(t.comparator for t in node.comparisons)]
-                    if any(mentions(o) and not _only_in_len(o) for o in operands):
+                if isinstance(node, ast.Compare) and any(isinstance(op, VALUE_COMPARISONS) for op in node.ops):
+                    if any(mentions(o) and not _only_in_len(o) for o in (node.left, *node.comparators)):
                         return "compares values"
-                pending.extend(node.children)
+                pending.extend(ast.iter_child_nodes(node))
             return None
 
         for statement, tests in guarded_statements(method):
-            if isinstance(statement, cst.Raise):
+            if isinstance(statement, ast.Raise):
                 guard = next(((t, check) for t in tests if (check := leaf_check(t))), None)
                 if guard is not None:
                     return Validation(method, guard[0], f"raises when it {guard[1]}")
-            if isinstance(statement, cst.Assert) and (check := leaf_check(statement.test)):
+            if isinstance(statement, ast.Assert) and (check := leaf_check(statement.test)):
                 return Validation(method, statement.test, f"asserts and {check}")
-            if isinstance(statement, (cst.If, cst.While)):
-                attribute = next((n for n in nodes_of(statement.test, cst.Attribute)
-                                  if n.attr.value in CHECKED_ATTRIBUTES and is_child(n.value)), None)
+            if isinstance(statement, (ast.If, ast.While)):
+                attribute = next((n for n in nodes_of(statement.test, ast.Attribute)
+                                  if n.attr in CHECKED_ATTRIBUTES and is_child(n.value)), None)
                 if attribute is not None:
-                    return Validation(method, statement.test, f"checks `.{attribute.attr.value}`")
+                    return Validation(method, statement.test, f"checks `.{attribute.attr}`")
                 continue
-            if isinstance(statement, cst.BaseCompoundStatement):
+            if _is_compound(statement):
                 continue
-            for call in nodes_of(statement, cst.Call):
-                qualified = index.qualify(call.func)
-                if qualified in CONVERSIONS and any(mentions(a.value) for a in call.args):
+            for call in nodes_of(statement, ast.Call):
+                if index.qualify(call.func) in CONVERSIONS and any(
+                        mentions(a) for a in [*call.args, *(k.value for k in call.keywords)]):
                     return Validation(method, call, f"converts with `{index.code(call.func)}`")
     return None
 
 
-def _only_in_len(operand: cst.BaseExpression) -> bool:
-    return isinstance(operand, cst.Call) and isinstance(operand.func, cst.Name) and operand.func.value == "len"
+def _only_in_len(operand: ast.expr) -> bool:
+    return isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name) and operand.func.id == "len"
 
 
-def _array_types(index: ModuleIndex, types: cst.BaseExpression) -> bool:
+def _array_types(index: ModuleIndex, types: ast.expr) -> bool:
     """An isinstance type (or tuple of types) that a None, `object()` or ShapeDtypeStruct leaf fails."""
-    candidates = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+    candidates = types.elts if isinstance(types, ast.Tuple) else [types]
     for candidate in candidates:
-        name = index.qualify(candidate) or (candidate.value if isinstance(candidate, cst.Name) else "")
-        if name in SCALAR_TYPES or name.endswith(ARRAY_TYPE_SUFFIXES):
+        name = index.qualify(candidate) or (candidate.id if isinstance(candidate, ast.Name) else "")
+        if name in SCALAR_ANNOTATIONS or name.endswith(ARRAY_TYPE_SUFFIXES):
             return True
     return False
 
@@ -596,15 +618,15 @@ def _one_array(evidence: Evidence) -> bool:
         isinstance(hop.node, SEQUENCES) for hop in evidence.trail)
 
 
-def _star_passed(body: cst.CSTNode, name: str) -> bool:
+def _star_passed(body: list[ast.stmt] | ast.expr, name: str) -> bool:
     """Is `*name` passed to a call inside `body` (`cls(*name)`)? Unpacking by assignment proves nothing:
     aux_data is unpacked as often as the children."""
-    pending = [body]
+    pending: list[ast.AST] = list(body) if isinstance(body, list) else [body]
     while pending:
         node = pending.pop()
-        if isinstance(node, cst.Arg) and node.star == "*" and isinstance(node.value, cst.Name) \
-                and node.value.value == name:
+        if isinstance(node, ast.Call) and any(isinstance(a, ast.Starred) and isinstance(a.value, ast.Name)
+                                              and a.value.id == name for a in node.args):
             return True
-        if not isinstance(node, (cst.FunctionDef, cst.Lambda)) or node is body:
-            pending.extend(node.children)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
     return False

@@ -9,13 +9,19 @@ it cannot follow yields no evidence, and rules stay silent on it.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field, replace
 
-import libcst as cst
+from ..knowledge import jax as jax_knowledge
+from ..knowledge import numpy as np_knowledge
+from ..knowledge import python as py
+from ..knowledge.jax_dataclasses import LIBRARY as JAX_DATACLASSES
+from .fields import Frameworks, declared_fields, parse_string_annotation
+from .kinds import Kind, Leaf
+from .model import ClassInfo, FunctionInfo, ModuleIndex, Param, keyword_arguments, live_bindings
 
-from .frameworks import Frameworks, declared_fields
-from .index import ClassInfo, FunctionInfo, ModuleIndex, keyword_arguments, live_bindings
-from .kinds import Kind
+ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
+_MAX_DEPTH = 12
 
 
 @dataclass(frozen=True)
@@ -24,27 +30,27 @@ class Hop:
 
     via: str
     relation: str
-    node: cst.CSTNode
+    node: ast.AST
 
 
 @dataclass(frozen=True)
 class Evidence:
     kind: Kind
-    node: cst.CSTNode
+    node: ast.AST
     what: str
     trail: tuple[Hop, ...] = ()
     shared: bool = False  # one module-level object: the same object on every flatten
     cls: ClassInfo | None = None  # INSTANCE: the class
     constructed: bool = False  # INSTANCE: built by a constructor call, not only annotated
-    leaf: str | None = None  # a Python value jit cannot trace as a leaf: a key of kinds.LEAF_NAMES
+    leaf: Leaf | None = None  # a Python value jit cannot trace as a leaf
 
     @property
     def proves_leaf(self) -> bool:
         """A leaf jit rejects, for certain: a `Callable` annotation alone is not (a `jax.tree_util.Partial`
         or a flax/equinox module is a callable pytree), an assigned function or lambda is."""
-        return self.leaf is not None and not (self.leaf == "callable" and self.what == "a callable type")
+        return self.leaf is not None and not (self.leaf is Leaf.CALLABLE and self.what == "a callable type")
 
-    def through(self, via: str, relation: str, node: cst.CSTNode) -> Evidence:
+    def through(self, via: str, relation: str, node: ast.AST) -> Evidence:
         return replace(self, trail=(Hop(via, relation, node), *self.trail))
 
     @property
@@ -60,7 +66,7 @@ class Context:
 
     function: FunctionInfo | None = None
     instances: tuple[tuple[str, ClassInfo], ...] = ()
-    statement: cst.CSTNode | None = None  # the statement being evaluated: only earlier assignments reach it
+    statement: ast.AST | None = None  # the statement being evaluated: only earlier assignments reach it
 
     def instance_class(self, name: str) -> ClassInfo | None:
         for known, cls in self.instances:
@@ -71,119 +77,16 @@ class Context:
 
 MODULE_CONTEXT = Context()
 
-ARRAY_TYPES = frozenset({
-    "jaxsim.typing.Array", "jaxsim.typing.Matrix", "jaxsim.typing.Vector",
-    "jax.Array", "jax.numpy.ndarray", "jax.numpy.DeviceArray", "numpy.ndarray", "numpy.typing.NDArray",
-    "jaxtyping.Array", "jaxtyping.PRNGKeyArray", "chex.Array", "chex.ArrayNumpy", "chex.ArrayDevice",
-    "chex.PRNGKey", "flax.typing.Array", "jax.random.KeyArray",
-})
-# A type imported from anywhere under one of these names is an array type.
-ARRAY_TYPE_NAMES = frozenset({"Array", "ndarray", "NDArray"})
-JAXTYPING_DTYPES = frozenset({
-    "Float", "Float16", "Float32", "Float64", "BFloat16", "Int", "Int8", "Int16", "Int32", "Int64",
-    "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Integer", "Bool", "Complex", "Complex64",
-    "Complex128", "Inexact", "Real", "Num", "Shaped", "Key", "Scalar", "ScalarLike",
-})
-MUTABLE_TYPES = frozenset({
-    "list", "dict", "set", "bytearray", "typing.List", "typing.Dict", "typing.Set",
-    "typing.DefaultDict", "typing.OrderedDict", "typing.MutableMapping", "typing.MutableSequence",
-    "typing.MutableSet", "collections.abc.MutableMapping", "collections.abc.MutableSequence",
-    "collections.abc.MutableSet", "collections.OrderedDict", "collections.defaultdict",
-    "collections.deque", "collections.Counter",
-})
-SAFE_TYPES = frozenset({
-    "int", "float", "str", "bool", "bytes", "complex", "frozenset", "type", "None",
-    "typing.FrozenSet", "typing.Hashable", "numpy.dtype",
-})
-TUPLE_TYPES = frozenset({"tuple", "typing.Tuple"})
-CALLABLE_TYPES = frozenset({"typing.Callable", "collections.abc.Callable", "Callable"})
-WRAPPER_TYPES = frozenset({"typing.Optional", "typing.Annotated", "jax_dataclasses.Static",
-                           "typing_extensions.Annotated"})
-UNION_TYPES = frozenset({"typing.Union"})
-
-MUTABLE_BUILTINS = frozenset({"list", "dict", "set", "bytearray", "sorted"})
-SAFE_BUILTINS = frozenset({
-    "tuple", "frozenset", "int", "float", "str", "bool", "bytes", "complex", "len", "hash", "repr",
-    "range", "type", "abs", "round", "ord", "chr", "format",
-})
-MUTABLE_CALLS = frozenset({
-    "collections.OrderedDict", "collections.defaultdict", "collections.deque", "collections.Counter",
-})
-COPY_CALLS = frozenset({"copy.copy", "copy.deepcopy"})  # a copy is what it copies
-# Reductions that give a NumPy scalar (hashable, compared by value) unless an axis keeps an array.
-NUMPY_REDUCTIONS = frozenset({
-    "sum", "prod", "max", "min", "amax", "amin", "mean", "median", "std", "var", "any", "all", "ptp",
-    "argmax", "argmin", "count_nonzero", "average", "nansum", "nanmax", "nanmin", "nanmean", "linalg.norm",
-    "linalg.det", "trace", "dot", "vdot", "inner",
-})
-VOLATILE_CALLS = frozenset({
-    "time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns", "time.monotonic",
-    "time.monotonic_ns", "time.process_time", "datetime.datetime.now", "datetime.datetime.utcnow",
-    "datetime.now", "datetime.utcnow", "datetime.datetime.today", "uuid.uuid1", "uuid.uuid3",
-    "uuid.uuid4", "uuid.uuid5", "os.urandom", "itertools.count", "functools.partial",
-    # JAX transformations return a new function object, compared by identity, on every call.
-    "jax.jit", "jax.vmap", "jax.pmap", "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev",
-    "jax.hessian", "jax.checkpoint", "jax.remat", "jax.custom_jvp", "jax.custom_vjp",
-})
-VOLATILE_MODULES = ("random.", "secrets.")
-# Attributes that are plain hashable metadata of an array.
-SAFE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes", "weak_type"})
-ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
-ARRAY_METHODS = frozenset({
-    "astype", "reshape", "copy", "flatten", "ravel", "squeeze", "transpose", "swapaxes", "clip",
-    "round", "conj", "view", "set", "add", "multiply", "get", "repeat", "cumsum", "cumprod",
-    "block_until_ready", "__array__",
-})
-SAFE_METHODS = frozenset({"item", "tobytes", "__hash__"})
-
-# numpy names that are arrays whatever their arguments.
-NUMPY_ARRAY_CONSTRUCTORS = frozenset({
-    "array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "arange",
-    "linspace", "logspace", "geomspace", "zeros", "ones", "empty", "full", "zeros_like", "ones_like",
-    "empty_like", "full_like", "eye", "identity", "diag", "diagflat", "tri", "tril", "triu", "vander",
-    "meshgrid", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack", "block",
-    "tile", "repeat", "reshape", "ravel", "transpose", "swapaxes", "moveaxis", "expand_dims",
-    "squeeze", "flip", "fliplr", "flipud", "roll", "rot90", "broadcast_to", "atleast_1d",
-    "atleast_2d", "atleast_3d", "outer", "kron", "cumsum", "cumprod", "sort", "argsort", "unique",
-    "nonzero", "argwhere", "flatnonzero", "frombuffer", "fromfunction", "fromiter", "fromstring",
-    "loadtxt", "genfromtxt", "load", "indices", "packbits", "unpackbits", "pad", "cross", "diff",
-    "linalg.inv", "linalg.pinv", "linalg.cholesky", "linalg.qr", "linalg.svd", "linalg.eig",
-    "linalg.eigh", "linalg.solve", "linalg.lstsq", "linalg.matrix_power",
-    "random.permutation", "random.rand", "random.randn",
-})
-# numpy/jax.numpy names that never return an array.
-NON_ARRAY_FUNCTIONS = frozenset({
-    "dtype", "iinfo", "finfo", "issubdtype", "isdtype", "result_type", "promote_types", "can_cast",
-    "shape", "ndim", "size", "isscalar", "iscomplexobj", "isrealobj", "array_equal", "array_equiv",
-    "allclose", "printoptions", "set_printoptions", "get_printoptions", "errstate", "seterr",
-    "ndarray", "broadcast_shapes", "obj2sctype", "sctype2char", "format_float_positional",
-    "array2string", "array_repr", "array_str", "save", "savez", "savetxt",
-    "random.seed", "random.default_rng", "random.RandomState", "random.Generator",
-})
-NUMPY_SCALAR_TYPES = frozenset({
-    "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
-    "float32", "float64", "complex64", "complex128", "intp", "uintp", "longlong", "double", "single",
-    "half", "int_", "float_", "complex_", "str_", "bytes_", "longdouble", "clongdouble",
-})
-JAX_ARRAY_MODULES = ("jax.numpy.", "jax.random.", "jax.scipy.", "jax.nn.", "jax.lax.")
-JAX_NON_ARRAY = frozenset({
-    "jax.nn.initializers", "jax.lax.Precision", "jax.lax.DotAlgorithm", "jax.lax.RoundingMethod",
-    "jax.lax.FftType", "jax.lax.GatherDimensionNumbers", "jax.lax.ScatterDimensionNumbers",
-    "jax.lax.ConvDimensionNumbers", "jax.lax.conv_dimension_numbers", "jax.lax.GatherScatterMode",
-    "jax.random.key_impl", "jax.random.PRNGKeyArray", "jax.lax.cond", "jax.lax.switch",
-    "jax.lax.stop_gradient_p", "jax.random.default_prng_impl",
-})
-JAX_ARRAY_FUNCTIONS = frozenset({"jax.device_put", "jax.device_get"})
-
-CONSTRUCTOR_METHODS = frozenset({"__init__", "__post_init__", "__new__", "setup", "__setstate__"})
-_MAX_DEPTH = 12
-
 
 def _union(groups) -> list[Evidence]:
     found: list[Evidence] = []
     for group in groups:
         found.extend(group)
     return found
+
+
+def _is_none(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 @dataclass
@@ -194,7 +97,7 @@ class ValueInference:
     _active: set[int] = field(default_factory=set)
 
     # public --------------------------------------------------------------------------------------
-    def infer(self, expr: cst.BaseExpression, context: Context = MODULE_CONTEXT) -> list[Evidence]:
+    def infer(self, expr: ast.expr, context: Context = MODULE_CONTEXT) -> list[Evidence]:
         key = id(expr)
         if key in self._active or len(self._active) > _MAX_DEPTH:
             return []
@@ -217,18 +120,17 @@ class ValueInference:
                 self._active = outer
         return [_rename(e, via) for e in self._attribute_cache[key]]
 
-    def annotation(self, annotation: cst.BaseExpression) -> list[Evidence]:
+    def annotation(self, annotation: ast.expr) -> list[Evidence]:
         """What an annotation says a value is (an array, a mutable container, an instance, ...)."""
-        if isinstance(annotation, cst.SimpleString):
-            try:
-                parsed = cst.parse_expression(annotation.evaluated_value)
-            except (cst.ParserSyntaxError, TypeError, ValueError):
-                return []
+        parsed = parse_string_annotation(annotation)
+        if parsed is not None:
             # The parsed nodes are not in the module: report the string itself.
             return [replace(e, node=annotation) for e in self.annotation(parsed)]
-        if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            return []
+        if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
             return self._union_annotation([annotation.left, annotation.right])
-        if isinstance(annotation, cst.Subscript):
+        if isinstance(annotation, ast.Subscript):
             return self._subscript_annotation(annotation)
         cls = self.index.resolve_class(annotation)
         if cls is not None:
@@ -236,33 +138,34 @@ class ValueInference:
         name = self._type_name(annotation)
         if name is None:
             return []
-        if name in ARRAY_TYPES or name.rsplit(".", 1)[-1] in ARRAY_TYPE_NAMES:
+        if name in ARRAY_TYPES or name.rsplit(".", 1)[-1] in np_knowledge.ARRAY_TYPE_NAMES:
             return [Evidence(Kind.ARRAY, annotation, "an array type")]
-        if name in MUTABLE_TYPES:
+        if name in py.MUTABLE_TYPES:
             return [Evidence(Kind.MUTABLE, annotation, f"a `{name.rsplit('.', 1)[-1]}`")]
-        if name in SAFE_TYPES or name in TUPLE_TYPES:
-            leaf = {"str": "str", "type": "class"}.get(name)
+        if name in py.SAFE_TYPES or name in py.TUPLE_TYPES:
+            leaf = {"str": Leaf.STR, "type": Leaf.CLASS}.get(name)
             return [Evidence(Kind.SAFE, annotation, "a hashable type", leaf=leaf)]
-        if name in CALLABLE_TYPES:
-            return [Evidence(Kind.SAFE, annotation, "a callable type", leaf="callable")]
+        if name in py.CALLABLE_TYPES:
+            return [Evidence(Kind.SAFE, annotation, "a callable type", leaf=Leaf.CALLABLE)]
         return []
 
     # annotations ---------------------------------------------------------------------------------
-    def _type_name(self, node: cst.BaseExpression) -> str | None:
+    def _type_name(self, node: ast.expr) -> str | None:
         """`jax.Array`, `list`, `typing.Optional`, ... for a type expression, builtins included."""
+        if _is_none(node):
+            return "None"
         qualified = self.index.qualify(node)
         if qualified is not None:
             return qualified
-        if isinstance(node, cst.Name):
-            if node.value == "None" or not self.index.aliases.is_module_local(node.value):
-                return node.value
+        if isinstance(node, ast.Name):
+            if node.id == "None" or not self.index.aliases.is_module_local(node.id):
+                return node.id
         return None
 
-    def _union_annotation(self, alternatives: list[cst.BaseExpression]) -> list[Evidence]:
+    def _union_annotation(self, alternatives: list[ast.expr]) -> list[Evidence]:
         """`A | B | None`: an array (a container, a leaf jit rejects, ...) only when every alternative but
         None is one (`int | Array` is no array, `str | Array` neither)."""
-        evidence = [self.annotation(a) for a in alternatives
-                    if not (isinstance(a, cst.Name) and a.value == "None")]
+        evidence = [self.annotation(a) for a in alternatives if not _is_none(a)]
         found: list[Evidence] = []
         for concern in (lambda e: e.kind is Kind.ARRAY, lambda e: e.kind is Kind.MUTABLE,
                         lambda e: e.kind is Kind.INSTANCE, lambda e: e.leaf is not None):
@@ -270,27 +173,28 @@ class ValueInference:
                 found.extend(e for alternative in evidence for e in alternative if concern(e))
         return found
 
-    def _subscript_annotation(self, annotation: cst.Subscript) -> list[Evidence]:
+    def _subscript_annotation(self, annotation: ast.Subscript) -> list[Evidence]:
         base = self._type_name(annotation.value) or ""
         short = base.rsplit(".", 1)[-1]
-        args = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
-        if not args:
+        inner = annotation.slice
+        args = list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
+        if not args or isinstance(inner, ast.Slice):
             return []
-        if base in WRAPPER_TYPES or short in ("Optional", "Annotated", "Static"):
+        if base in py.WRAPPER_TYPES or base in JAX_DATACLASSES.static_annotations or short in py.WRAPPER_SHORT_NAMES:
             return self.annotation(args[0])
-        if base in UNION_TYPES or short == "Union":
+        if base in py.UNION_TYPES or short == "Union":
             return self._union_annotation(args)
-        if base in MUTABLE_TYPES or short in ("List", "Dict", "Set", "DefaultDict"):
+        if base in py.MUTABLE_TYPES or short in py.MUTABLE_TYPE_SHORT_NAMES:
             return [Evidence(Kind.MUTABLE, annotation, f"a `{short}`")]
-        if base in CALLABLE_TYPES:
-            return [Evidence(Kind.SAFE, annotation, "a callable type", leaf="callable")]
-        if base in ("typing.Type", "type"):
-            return [Evidence(Kind.SAFE, annotation, "a class", leaf="class")]
-        if base in TUPLE_TYPES:
-            inner = [e for a in args for e in self.annotation(a) if e.kind is Kind.ARRAY]
-            return [replace(e, node=annotation, what="a tuple of arrays") for e in inner[:1]] or [
+        if base in py.CALLABLE_TYPES:
+            return [Evidence(Kind.SAFE, annotation, "a callable type", leaf=Leaf.CALLABLE)]
+        if base in py.CLASS_TYPES:
+            return [Evidence(Kind.SAFE, annotation, "a class", leaf=Leaf.CLASS)]
+        if base in py.TUPLE_TYPES:
+            arrays = [e for a in args for e in self.annotation(a) if e.kind is Kind.ARRAY]
+            return [replace(e, node=annotation, what="a tuple of arrays") for e in arrays[:1]] or [
                 Evidence(Kind.SAFE, annotation, "a tuple")]
-        if base.startswith("jaxtyping.") and short in JAXTYPING_DTYPES:
+        if base.startswith(jax_knowledge.JAXTYPING) and short in jax_knowledge.JAXTYPING_DTYPES:
             if any(e.kind is Kind.ARRAY for e in self.annotation(args[0])):
                 return [Evidence(Kind.ARRAY, annotation, "an array type")]
             return []
@@ -299,49 +203,49 @@ class ValueInference:
         return []
 
     # expressions ---------------------------------------------------------------------------------
-    def _infer(self, expr: cst.BaseExpression, context: Context) -> list[Evidence]:
-        if isinstance(expr, cst.Name):
+    def _infer(self, expr: ast.expr, context: Context) -> list[Evidence]:
+        if isinstance(expr, ast.Name):
             return self._name(expr, context)
-        if isinstance(expr, cst.Attribute):
+        if isinstance(expr, ast.Attribute):
             return self._attribute(expr, context)
-        if isinstance(expr, cst.Call):
+        if isinstance(expr, ast.Call):
             return self._call(expr, context)
-        if isinstance(expr, cst.FormattedString):
-            volatile = [e for part in expr.parts if isinstance(part, cst.FormattedStringExpression)
-                        for e in self.infer(part.expression, context) if e.kind is Kind.VOLATILE]
-            return volatile or [Evidence(Kind.SAFE, expr, "a string", leaf="str")]
-        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
-            return [Evidence(Kind.SAFE, expr, "a string", leaf="str")]
-        if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary)):
-            return [Evidence(Kind.SAFE, expr, "a literal")]
-        if isinstance(expr, cst.Tuple):
-            return self._elements(expr.elements, context)
-        if isinstance(expr, (cst.List, cst.Set)):
-            kind = "list" if isinstance(expr, cst.List) else "set"
-            return [Evidence(Kind.MUTABLE, expr, f"a {kind} display"),
-                    *self._elements(expr.elements, context)]
-        if isinstance(expr, cst.Dict):
-            values = [e.value for e in expr.elements if isinstance(e, cst.DictElement)]
+        if isinstance(expr, ast.JoinedStr):
+            volatile = [e for part in expr.values if isinstance(part, ast.FormattedValue)
+                        for e in self.infer(part.value, context) if e.kind is Kind.VOLATILE]
+            return volatile or [Evidence(Kind.SAFE, expr, "a string", leaf=Leaf.STR)]
+        if isinstance(expr, ast.Constant):
+            if isinstance(expr.value, (str, bytes)):
+                return [Evidence(Kind.SAFE, expr, "a string", leaf=Leaf.STR)]
+            if isinstance(expr.value, (int, float, complex)) and not isinstance(expr.value, bool):
+                return [Evidence(Kind.SAFE, expr, "a literal")]
+            return []  # None, True, False, bytes, ...: placeholders say nothing against an annotation
+        if isinstance(expr, ast.Tuple):
+            return self._elements(expr.elts, context)
+        if isinstance(expr, (ast.List, ast.Set)):
+            kind = "list" if isinstance(expr, ast.List) else "set"
+            return [Evidence(Kind.MUTABLE, expr, f"a {kind} display"), *self._elements(expr.elts, context)]
+        if isinstance(expr, ast.Dict):
             return [Evidence(Kind.MUTABLE, expr, "a dict display"),
-                    *_union(self.infer(v, context) for v in values)]
-        if isinstance(expr, (cst.ListComp, cst.SetComp)):
-            kind = "list" if isinstance(expr, cst.ListComp) else "set"
+                    *_union(self.infer(v, context) for k, v in zip(expr.keys, expr.values) if k is not None)]
+        if isinstance(expr, (ast.ListComp, ast.SetComp)):
+            kind = "list" if isinstance(expr, ast.ListComp) else "set"
             return [Evidence(Kind.MUTABLE, expr, f"a {kind} comprehension"),
                     *self._problems(self.infer(expr.elt, context))]
-        if isinstance(expr, cst.DictComp):
+        if isinstance(expr, ast.DictComp):
             return [Evidence(Kind.MUTABLE, expr, "a dict comprehension"),
                     *self._problems(self.infer(expr.value, context))]
-        if isinstance(expr, cst.Lambda):
-            return [Evidence(Kind.VOLATILE, expr, "a lambda", leaf="callable")]
-        if isinstance(expr, (cst.BinaryOperation, cst.Comparison, cst.UnaryOperation)):
+        if isinstance(expr, ast.Lambda):
+            return [Evidence(Kind.VOLATILE, expr, "a lambda", leaf=Leaf.CALLABLE)]
+        if isinstance(expr, (ast.BinOp, ast.Compare, ast.UnaryOp)):
             return self._arithmetic(expr, context)
-        if isinstance(expr, cst.BooleanOperation):
-            return self.infer(expr.left, context) + self.infer(expr.right, context)
-        if isinstance(expr, cst.IfExp):
+        if isinstance(expr, ast.BoolOp):
+            return _union(self.infer(value, context) for value in expr.values)
+        if isinstance(expr, ast.IfExp):
             return self.infer(expr.body, context) + self.infer(expr.orelse, context)
-        if isinstance(expr, cst.NamedExpr):
+        if isinstance(expr, ast.NamedExpr):
             return self.infer(expr.value, context)
-        if isinstance(expr, cst.Subscript):
+        if isinstance(expr, ast.Subscript):
             return self._subscript(expr, context)
         return []
 
@@ -349,36 +253,33 @@ class ValueInference:
     def _problems(evidence: list[Evidence]) -> list[Evidence]:
         return [e for e in evidence if e.kind is not Kind.SAFE]
 
-    def _elements(self, elements, context: Context) -> list[Evidence]:
-        found = [self.infer(e.value, context) for e in elements if not isinstance(e, cst.StarredElement)]
-        return _union(found)
+    def _elements(self, elements: list[ast.expr], context: Context) -> list[Evidence]:
+        return _union(self.infer(e, context) for e in elements if not isinstance(e, ast.Starred))
 
     def _arithmetic(self, expr, context: Context) -> list[Evidence]:
-        if isinstance(expr, cst.UnaryOperation):
-            if isinstance(expr.operator, cst.Not):
+        if isinstance(expr, ast.UnaryOp):
+            if isinstance(expr.op, ast.Not):
                 return [Evidence(Kind.SAFE, expr, "a bool")]
-            operands = [expr.expression]
-        elif isinstance(expr, cst.BinaryOperation):
+            operands = [expr.operand]
+        elif isinstance(expr, ast.BinOp):
             operands = [expr.left, expr.right]
         else:
-            if all(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn))
-                   for c in expr.comparisons):
+            if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
                 return [Evidence(Kind.SAFE, expr, "a bool")]
-            operands = [expr.left, *(c.comparator for c in expr.comparisons)]
-        arrays = [e for operand in operands for e in self.infer(operand, context)
-                  if e.kind is Kind.ARRAY]
+            operands = [expr.left, *expr.comparators]
+        arrays = [e for operand in operands for e in self.infer(operand, context) if e.kind is Kind.ARRAY]
         return arrays[:1]
 
-    def _subscript(self, expr: cst.Subscript, context: Context) -> list[Evidence]:
-        sliced = any(isinstance(e.slice, cst.Slice) for e in expr.slice)
+    def _subscript(self, expr: ast.Subscript, context: Context) -> list[Evidence]:
+        index = expr.slice
+        sliced = isinstance(index, ast.Slice) or (
+            isinstance(index, ast.Tuple) and any(isinstance(e, ast.Slice) for e in index.elts))
         if not sliced:
             return []
         return [e for e in self.infer(expr.value, context) if e.kind is Kind.ARRAY][:1]
 
-    def _name(self, expr: cst.Name, context: Context) -> list[Evidence]:
-        name = expr.value
-        if name in ("None", "True", "False"):
-            return []  # placeholders such as `x: jax.Array = None` say nothing against the annotation
+    def _name(self, expr: ast.Name, context: Context) -> list[Evidence]:
+        name = expr.id
         function = context.function
         if function is not None:
             found: list[Evidence] = []
@@ -386,9 +287,9 @@ class ValueInference:
             param = function.all_params.get(name)
             for binding in bound:
                 value = binding.value
-                if isinstance(value, cst.FunctionDef):
-                    found.append(Evidence(Kind.VOLATILE, value,
-                                          f"a function defined inside `{function.name}`", leaf="callable"))
+                if isinstance(value, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found.append(Evidence(Kind.VOLATILE, value, f"a function defined inside `{function.name}`",
+                                          leaf=Leaf.CALLABLE))
                 elif value is not None:
                     found.extend(e.through(name, "is assigned", value)
                                  for e in self.infer(value, replace(context, statement=binding.statement)))
@@ -399,9 +300,9 @@ class ValueInference:
         if not self.index.aliases.is_module_local(name):
             return []
         if name in self.index.functions:
-            return [Evidence(Kind.SAFE, expr, f"the function `{name}`", leaf="callable")]
+            return [Evidence(Kind.SAFE, expr, f"the function `{name}`", leaf=Leaf.CALLABLE)]
         if name in self.index.classes:
-            return [Evidence(Kind.SAFE, expr, f"the class `{name}`", leaf="class")]
+            return [Evidence(Kind.SAFE, expr, f"the class `{name}`", leaf=Leaf.CLASS)]
         found = []
         for value in self.index.bindings.get(name, ()):
             if value is not None:
@@ -409,18 +310,17 @@ class ValueInference:
                              for e in self.infer(value, MODULE_CONTEXT))
         return found
 
-    def _parameter(self, param: cst.Param, context: Context) -> list[Evidence]:
-        name = param.name.value
+    def _parameter(self, param: Param, context: Context) -> list[Evidence]:
+        name = param.name
         found: list[Evidence] = []
         if param.annotation is not None:
-            annotation = param.annotation.annotation
-            found.extend(e.through(name, "is annotated", annotation) for e in self.annotation(annotation))
+            found.extend(e.through(name, "is annotated", param.annotation) for e in self.annotation(param.annotation))
         if param.default is not None:
             found.extend(replace(e, shared=True).through(name, "defaults to", param.default)
                          for e in self.infer(param.default, context))
         function = context.function
         if function is not None and function.cls is not None and function.name == "__init__":
-            position = next((i for i, p in enumerate(function.params) if p is param), None)
+            position = next((i for i, p in enumerate(function.params) if p.node is param.node), None)
             if position != 0:  # position 0 is `self`
                 found.extend(self.constructor_arguments(function.cls, name,
                                                         None if position is None else position - 1))
@@ -436,12 +336,11 @@ class ValueInference:
             (call, None) for call, _in_function in self.index.all_calls if self.index.resolve_class(call.func) is cls]
         found = []
         for call, method in calls:
-            positional = [a for a in call.args if a.keyword is None]
-            if any(a.star for a in call.args):
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
                 continue
-            argument = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
-            if argument is None and position is not None and position < len(positional):
-                argument = positional[position].value
+            argument = keyword_arguments(call).get(name)
+            if argument is None and position is not None and position < len(call.args):
+                argument = call.args[position]
             if argument is None:
                 continue
             if method is None:
@@ -454,110 +353,115 @@ class ValueInference:
                          for e in self.infer(argument, context))
         return found
 
-    def _attribute(self, expr: cst.Attribute, context: Context) -> list[Evidence]:
-        owner, attr = expr.value, expr.attr.value
-        if isinstance(owner, cst.Name):
-            cls = context.instance_class(owner.value)
+    def _attribute(self, expr: ast.Attribute, context: Context) -> list[Evidence]:
+        owner, attr = expr.value, expr.attr
+        if isinstance(owner, ast.Name):
+            cls = context.instance_class(owner.id)
             if cls is not None:
-                return self.attribute(cls, attr, f"{owner.value}.{attr}")
-        if attr in SAFE_ATTRIBUTES:
+                return self.attribute(cls, attr, f"{owner.id}.{attr}")
+        if attr in np_knowledge.SAFE_ATTRIBUTES:
             return [Evidence(Kind.SAFE, expr, f"`.{attr}`")]
         qualified = self.index.qualify(expr)
         if qualified is not None:
-            if qualified.startswith("jax.nn.") and attr.islower() and attr not in ("initializers",):
-                return [Evidence(Kind.SAFE, expr, f"the function `{qualified}`", leaf="callable")]
+            if qualified.startswith(jax_knowledge.ACTIVATIONS) and attr.islower() and attr not in ("initializers",):
+                return [Evidence(Kind.SAFE, expr, f"the function `{qualified}`", leaf=Leaf.CALLABLE)]
             return []  # a library constant such as `np.pi` or `jnp.float32`
-        if attr in ARRAY_ATTRIBUTES:
+        if attr in np_knowledge.ARRAY_ATTRIBUTES:
             return [e for e in self.infer(owner, context) if e.kind is Kind.ARRAY][:1]
         return []
 
-    def _call(self, expr: cst.Call, context: Context) -> list[Evidence]:
+    def _call(self, expr: ast.Call, context: Context) -> list[Evidence]:
         func = expr.func
-        if isinstance(func, cst.Name) and self.index.is_builtin(func.value, context.function):
-            return self._builtin_call(func.value, expr, context)
+        if isinstance(func, ast.Name) and self.index.is_builtin(func.id, context.function):
+            return self._builtin_call(func.id, expr, context)
         qualified = self.index.qualify(func)
         if qualified is not None:
             return self._library_call(qualified, expr, context)
         cls = self.index.resolve_class(func)
         if cls is not None:
             return [Evidence(Kind.INSTANCE, expr, f"a new `{cls.name}`", cls=cls, constructed=True)]
-        if isinstance(func, cst.Attribute):
+        if isinstance(func, ast.Attribute):
             return self._method_call(func, expr, context)
         return []
 
-    def _builtin_call(self, name: str, expr: cst.Call, context: Context) -> list[Evidence]:
-        if name in MUTABLE_BUILTINS:
+    def _builtin_call(self, name: str, expr: ast.Call | ast.expr, context: Context,
+                      arguments: list[ast.expr] | None = None) -> list[Evidence]:
+        if arguments is None:
+            arguments = [*expr.args, *(k.value for k in expr.keywords)]
+        if name in py.MUTABLE_BUILTINS:
             return [Evidence(Kind.MUTABLE, expr, f"a `{name}`" if name != "sorted" else "a list")]
-        if name in ("id", "object") and (name == "id" or not expr.args):
+        if name in ("id", "object") and (name == "id" or not arguments):
             return [Evidence(Kind.VOLATILE, expr, f"`{name}()`")]
-        if name in SAFE_BUILTINS:
+        if name in py.SAFE_BUILTINS:
             # A conversion is hashable, but keeps what makes its input volatile (`str(uuid4())`), and a
             # tuple keeps the arrays it is built from (`tuple(np.asarray(v) for v in vs)`).
             kept = (Kind.VOLATILE, Kind.ARRAY) if name in ("tuple", "frozenset") else (Kind.VOLATILE,)
-            inner = [e for arg in expr.args for e in self._contents(arg.value, context) if e.kind in kept]
-            return inner or [Evidence(Kind.SAFE, expr, f"`{name}(...)`", leaf="str" if name == "str" else None)]
+            inner = [e for arg in arguments for e in self._contents(_unstarred(arg), context) if e.kind in kept]
+            return inner or [Evidence(Kind.SAFE, expr, f"`{name}(...)`", leaf=Leaf.STR if name == "str" else None)]
         return []
 
-    def _contents(self, expr: cst.BaseExpression, context: Context) -> list[Evidence]:
+    def _contents(self, expr: ast.expr, context: Context) -> list[Evidence]:
         """Evidence about what an iterable yields (the elements of a display or comprehension)."""
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-            return self._elements(expr.elements, context)
-        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        if isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
+            return self._elements(expr.elts, context)
+        if isinstance(expr, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
             return self.infer(expr.elt, context)
         return self.infer(expr, context)
 
-    def _library_call(self, qualified: str, expr: cst.Call, context: Context) -> list[Evidence]:
-        if qualified in VOLATILE_CALLS or qualified.startswith(VOLATILE_MODULES):
-            callable_result = qualified == "functools.partial" or qualified.startswith("jax.")
-            return [Evidence(Kind.VOLATILE, expr, f"`{qualified}(...)`", leaf="callable" if callable_result else None)]
-        if qualified in MUTABLE_CALLS:
+    def _library_call(self, qualified: str, expr: ast.Call, context: Context) -> list[Evidence]:
+        if (qualified in py.VOLATILE_CALLS or qualified in jax_knowledge.TRANSFORMATIONS
+                or qualified.startswith(py.VOLATILE_MODULES)):
+            callable_result = qualified == py.PARTIAL or qualified.startswith("jax.")
+            return [Evidence(Kind.VOLATILE, expr, f"`{qualified}(...)`", leaf=Leaf.CALLABLE if callable_result else None)]
+        if qualified in py.MUTABLE_CALLS:
             return [Evidence(Kind.MUTABLE, expr, f"a `{qualified.rsplit('.', 1)[-1]}`")]
-        if qualified in COPY_CALLS:
-            return self.infer(expr.args[0].value, context) if expr.args else []
+        if qualified in py.COPY_CALLS:
+            first = _first_argument(expr)
+            return self.infer(first, context) if first is not None else []
         if qualified.startswith("numpy."):
             return self._numpy_call(qualified[len("numpy."):], expr, context)
-        if qualified in JAX_ARRAY_FUNCTIONS or (
-                qualified.startswith(JAX_ARRAY_MODULES)
-                and not qualified.startswith(tuple(JAX_NON_ARRAY))
-                and qualified.split(".", 2)[-1] not in NON_ARRAY_FUNCTIONS):
+        if qualified in jax_knowledge.ARRAY_FUNCTIONS or (
+                qualified.startswith(jax_knowledge.ARRAY_MODULES)
+                and not qualified.startswith(tuple(jax_knowledge.NON_ARRAY))
+                and qualified.split(".", 2)[-1] not in np_knowledge.NON_ARRAY_FUNCTIONS):
             return [Evidence(Kind.ARRAY, expr, "a JAX array")]
-        if qualified in ("types.MappingProxyType", "operator.itemgetter", "operator.attrgetter"):
+        if qualified in py.SAFE_CALLS:
             return [Evidence(Kind.SAFE, expr, f"`{qualified}(...)`")]
         return []
 
-    def _numpy_call(self, name: str, expr: cst.Call, context: Context) -> list[Evidence]:
-        if name in NON_ARRAY_FUNCTIONS:
+    def _numpy_call(self, name: str, expr: ast.Call, context: Context) -> list[Evidence]:
+        if name in np_knowledge.NON_ARRAY_FUNCTIONS:
             return [Evidence(Kind.SAFE, expr, f"`numpy.{name}(...)`")]
-        if name in NUMPY_SCALAR_TYPES:
+        if name in np_knowledge.SCALAR_TYPES:
             return [Evidence(Kind.SAFE, expr, "a NumPy scalar")]
-        if name in NUMPY_ARRAY_CONSTRUCTORS:
-            if name in ("random.rand", "random.randn") and not expr.args:
+        if name in np_knowledge.ARRAY_CONSTRUCTORS:
+            if name in np_knowledge.VOLATILE_WITHOUT_ARGUMENTS and not expr.args and not expr.keywords:
                 return [Evidence(Kind.VOLATILE, expr, f"`numpy.{name}()`")]
             return [Evidence(Kind.ARRAY, expr, "a NumPy array")]
+        keywords = {k.arg for k in expr.keywords}
         if name.startswith("random."):
-            sized = any(a.keyword is not None and a.keyword.value == "size" for a in expr.args)
-            return [Evidence(Kind.ARRAY, expr, "a NumPy array")] if sized else []
-        if name in NUMPY_REDUCTIONS:
-            keeps_axis = len(expr.args) > 1 or any(a.keyword is not None and a.keyword.value in ("axis", "keepdims")
-                                                   for a in expr.args)
+            return [Evidence(Kind.ARRAY, expr, "a NumPy array")] if "size" in keywords else []
+        if name in np_knowledge.REDUCTIONS:
+            keeps_axis = len(expr.args) + len(expr.keywords) > 1 or bool(keywords & {"axis", "keepdims"})
             if not keeps_axis:
                 return [Evidence(Kind.SAFE, expr, "a NumPy scalar")]
         # Any other numpy function returns an array when it is given one (np.exp(w), np.where(m, a, b)).
-        for arg in expr.args:
-            if any(e.kind is Kind.ARRAY for e in self.infer(arg.value, context)):
+        for arg in [*expr.args, *(k.value for k in expr.keywords)]:
+            if any(e.kind is Kind.ARRAY for e in self.infer(_unstarred(arg), context)):
                 return [Evidence(Kind.ARRAY, expr, "a NumPy array")]
         return []
 
-    def _method_call(self, func: cst.Attribute, expr: cst.Call, context: Context) -> list[Evidence]:
-        method = func.attr.value
-        if method not in ARRAY_METHODS and method not in SAFE_METHODS and method != "tolist":
+    def _method_call(self, func: ast.Attribute, expr: ast.Call, context: Context) -> list[Evidence]:
+        method = func.attr
+        if method not in np_knowledge.ARRAY_METHODS and method not in np_knowledge.SAFE_METHODS \
+                and method != np_knowledge.TOLIST:
             return []
         owner = self.infer(func.value, context)
         if not any(e.kind is Kind.ARRAY for e in owner):
             return []
-        if method == "tolist":
+        if method == np_knowledge.TOLIST:
             return [Evidence(Kind.MUTABLE, expr, "a list (`.tolist()`)")]
-        if method in SAFE_METHODS:
+        if method in np_knowledge.SAFE_METHODS:
             return [Evidence(Kind.SAFE, expr, f"`.{method}()`")]
         return [Evidence(Kind.ARRAY, expr, "an array")]
 
@@ -568,7 +472,7 @@ class ValueInference:
             for assignment in self._live_assignments(owner.assignments.get(attr, ())):
                 method = assignment.method
                 if assignment.augmented:
-                    if method.name not in CONSTRUCTOR_METHODS:
+                    if method.name not in py.CONSTRUCTOR_METHODS:
                         found.append(Evidence(Kind.VOLATILE, assignment.statement,
                                               f"a value `{method.name}()` changes",
                                               trail=(Hop(_PLACEHOLDER, "is updated by", assignment.statement),)))
@@ -580,10 +484,11 @@ class ValueInference:
                              for e in self.infer(assignment.value, context))
         method = self.index.find_method(cls, attr)
         if not found and method is not None and not method.decorator_names:
-            found.append(Evidence(Kind.SAFE, method.node, f"the bound method `{cls.name}.{attr}`", leaf="callable"))
+            found.append(Evidence(Kind.SAFE, method.node, f"the bound method `{cls.name}.{attr}`",
+                                  leaf=Leaf.CALLABLE))
         declared = [owner.fields[attr] for owner in self.index.class_and_bases(cls) if attr in owner.fields]
         for class_field in declared[:1]:
-            found.extend(self._field_default(class_field, cls))
+            found.extend(self._field_default(class_field))
             if self.index.find_method(cls, "__init__") is None:  # a dataclass or NamedTuple: fields in order
                 found.extend(self.constructor_arguments(cls, attr, self.field_position(cls, attr), _PLACEHOLDER))
             # The declared type speaks unless a value built per instance says otherwise.
@@ -595,12 +500,12 @@ class ValueInference:
     def field_position(self, cls: ClassInfo, attr: str) -> int | None:
         """The position of a generated constructor's argument for field `attr`: annotated fields, bases first
         (None when a field is keyword-only, or anything else makes the order unsure)."""
-        if any("kw_only" in self.index.code(d.decorator) for d in cls.node.decorators):
+        if any("kw_only" in self.index.code(d) for d in cls.decorators):
             return None
         order: list[str] = []
         for owner in reversed(self.index.class_and_bases(cls)):
             for declared in declared_fields(self.index, owner):
-                if self.index.qualify(declared.annotation) == "dataclasses.KW_ONLY":
+                if self.index.qualify(declared.annotation) == py.KW_ONLY:
                     break
                 if declared.name not in order:
                     order.append(declared.name)
@@ -617,12 +522,12 @@ class ValueInference:
             live.extend(live_bindings(group))
         return live
 
-    def _field_default(self, class_field, cls: ClassInfo) -> list[Evidence]:
+    def _field_default(self, class_field) -> list[Evidence]:
         value = class_field.value
         if value is None:
             return []
-        if isinstance(value, cst.Call) and self.frameworks.is_field_call(value):
-            args = keyword_arguments(value.args)
+        if isinstance(value, ast.Call) and self.frameworks.is_field_call(value):
+            args = keyword_arguments(value)
             found: list[Evidence] = []
             converter = args.get("converter")
             if converter is not None and self._array_function(converter):
@@ -633,31 +538,39 @@ class ValueInference:
                              for e in self.infer(args["default"]))
             factory = args.get("default_factory")
             if factory is not None:
-                found.extend(e.through(_PLACEHOLDER, "defaults to", factory)
-                             for e in self._factory(factory))
+                found.extend(e.through(_PLACEHOLDER, "defaults to", factory) for e in self._factory(factory))
             return found
-        return [replace(e, shared=True).through(_PLACEHOLDER, "defaults to", value)
-                for e in self.infer(value)]
+        return [replace(e, shared=True).through(_PLACEHOLDER, "defaults to", value) for e in self.infer(value)]
 
-    def _factory(self, factory: cst.BaseExpression) -> list[Evidence]:
+    def _factory(self, factory: ast.expr) -> list[Evidence]:
         """What a `default_factory` builds: `list` builds a list, `lambda: np.zeros(3)` an array."""
-        if isinstance(factory, cst.Lambda):
+        if isinstance(factory, ast.Lambda):
             return self.infer(factory.body)
-        if isinstance(factory, cst.Name) and self.index.is_builtin(factory.value):
-            built = self._builtin_call(factory.value, cst.Call(factory), MODULE_CONTEXT)
-            return [replace(e, node=factory) for e in built]
+        if isinstance(factory, ast.Name) and self.index.is_builtin(factory.id):
+            return self._builtin_call(factory.id, factory, MODULE_CONTEXT, arguments=[])
         qualified = self.index.qualify(factory)
-        if qualified in MUTABLE_CALLS:
+        if qualified in py.MUTABLE_CALLS:
             return [Evidence(Kind.MUTABLE, factory, f"a `{qualified.rsplit('.', 1)[-1]}`")]
         return []
 
-    def _array_function(self, function: cst.BaseExpression) -> bool:
+    def _array_function(self, function: ast.expr) -> bool:
         """`jnp.asarray`, `np.array`, ...: a function that makes arrays (as a `converter=`)."""
         qualified = self.index.qualify(function) or ""
         if qualified.startswith("numpy."):
-            return qualified[len("numpy."):] in NUMPY_ARRAY_CONSTRUCTORS
-        return qualified in JAX_ARRAY_FUNCTIONS or (
-            qualified.startswith(JAX_ARRAY_MODULES) and qualified.split(".", 2)[-1] not in NON_ARRAY_FUNCTIONS)
+            return qualified[len("numpy."):] in np_knowledge.ARRAY_CONSTRUCTORS
+        return qualified in jax_knowledge.ARRAY_FUNCTIONS or (
+            qualified.startswith(jax_knowledge.ARRAY_MODULES)
+            and qualified.split(".", 2)[-1] not in np_knowledge.NON_ARRAY_FUNCTIONS)
+
+
+def _unstarred(node: ast.expr) -> ast.expr:
+    return node.value if isinstance(node, ast.Starred) else node
+
+
+def _first_argument(call: ast.Call) -> ast.expr | None:
+    if call.args:
+        return _unstarred(call.args[0])
+    return call.keywords[0].value if call.keywords else None
 
 
 _PLACEHOLDER = "\0"

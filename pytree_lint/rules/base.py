@@ -6,10 +6,10 @@ import inspect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Iterator
 
-if TYPE_CHECKING:  # rules are imported before a file is known to need libcst
-    import libcst as cst
+if TYPE_CHECKING:
+    import ast
 
-    from ..analysis.fixes import Fix
+    from ..analysis.fixes import FixPlan
     from ..analysis.module import ModuleAnalysis
 
 # Text a module must contain to register a pytree: through jax.tree_util, or with a library's static
@@ -21,16 +21,19 @@ REGISTRATION_TRIGGERS = ("register_pytree", "register_dataclass", "register_stat
 TREE_CALL_TRIGGERS = ("tree_map", "tree.map", "tree_leaves", "tree.leaves", "tree_reduce", "tree.reduce",
                       "tree_flatten", "tree.flatten", "tree_structure", "tree.structure", "tree_all", "tree.all",
                       "map_with_path", "leaves_with_path", "flatten_with_path")
+# How a class whose fields can be jit leaves is declared (PTL402): a NamedTuple, or a decorator or base
+# naming a dataclass, pytree node, struct or module (register_dataclass contains "dataclass").
+RECORD_CLASS_WORDS = ("NamedTuple", "dataclass", "PyTreeNode", "Pytree", "Struct", "Module")
 
 
 @dataclass(frozen=True)
 class Report:
-    node: cst.CSTNode
+    node: ast.AST
     message: str
     # What the runtime verifier looks for: the registered class the finding is about (for PTL402, the jitted
     # function, which jit names in its error).
     target: str | None = None
-    fix: Fix | None = None  # an edit that mends it, labelled safe (applied by --fix) or unsafe (only shown)
+    fix: FixPlan | None = None  # an edit that mends it, labelled safe (applied by --fix) or unsafe (only shown)
 
 
 class Rule:

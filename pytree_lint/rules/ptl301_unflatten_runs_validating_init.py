@@ -45,13 +45,13 @@ Known limits:
 
 from __future__ import annotations
 
+import ast
+
 from .base import Report, Rule
 
 CONSEQUENCE = ("JAX unflattens with None (jacobian), ShapeDtypeStruct (eval_shape), `object()` sentinels and "
                "per-example slices (vmap), so this fails or silently converts; rebuild with `object.__new__` "
                "and set the attributes instead")
-# Registrations whose generated unflatten calls the class: jax's register_dataclass and flax.struct.
-REBUILT_THROUGH_INIT = ("register_dataclass", "flax.struct.")
 
 
 class UnflattenRunsValidatingInit(Rule):
@@ -77,7 +77,7 @@ class UnflattenRunsValidatingInit(Rule):
                     if validation is not None:
                         yield self._report(analysis, call, cls, validation, registration)
                         break
-            elif registration.unflatten is None and registration.mechanism.startswith(REBUILT_THROUGH_INIT):
+            elif registration.unflatten is None and registration.unflatten_calls_init:
                 constructor = structure.constructor(cls)
                 if constructor is None:
                     continue
@@ -85,7 +85,7 @@ class UnflattenRunsValidatingInit(Rule):
                 children = {p.name for p in constructor.parameters if p.name not in static}
                 validation = structure.validation(constructor, children)
                 if validation is not None:  # no unflatten of the user's: report the method to change
-                    yield self._report(analysis, validation.method.node.name, cls, validation, registration)
+                    yield self._report(analysis, validation.method.node, cls, validation, registration)
 
     @staticmethod
     def _child_parameters(structure, unflatten, constructor, call, count: int | None) -> set[str]:
@@ -94,17 +94,19 @@ class UnflattenRunsValidatingInit(Rule):
         child (`len(xs)`) is not one, and positions behind a star argument of unknown length are unknown."""
         parameters = constructor.parameters
         found, position = set(), 0
-        for argument in call.args:
-            if argument.keyword is not None:
-                if structure.child_read(unflatten, argument.value) is not None:
-                    found.add(argument.keyword.value)
-            elif argument.star == "*" and structure.is_children(unflatten, argument.value) and count is not None:
+        for argument in sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset)):
+            if isinstance(argument, ast.keyword):
+                if argument.arg is not None and structure.child_read(unflatten, argument.value) is not None:
+                    found.add(argument.arg)
+                elif argument.arg is None:
+                    break
+            elif isinstance(argument, ast.Starred):
+                if not (structure.is_children(unflatten, argument.value) and count is not None):
+                    break
                 found.update(p.name for p in parameters[position:position + count])
                 position += count
-            elif argument.star:
-                break
             else:
-                if position < len(parameters) and structure.child_read(unflatten, argument.value) is not None:
+                if position < len(parameters) and structure.child_read(unflatten, argument) is not None:
                     found.add(parameters[position].name)
                 position += 1
         return found

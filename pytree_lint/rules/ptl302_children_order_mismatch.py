@@ -49,8 +49,8 @@ class ChildrenOrderMismatch(Rule):
             if unflatten is None or flatten is None:
                 continue
             keyed = flatten is registration.flatten_with_keys
-            orders = [(attributes, statement) for _children, attributes, statement
-                      in structure.flatten_children(registration, flatten, keyed) if attributes]
+            orders = [(children.attributes, children.node)
+                      for children in structure.flatten_children(flatten, keyed) if children.attributes]
             if len({tuple(a) for a, _statement in orders}) != 1:
                 continue  # no return, or returns that disagree among themselves: nothing to compare with
             attributes, statement = orders[0]
@@ -70,7 +70,7 @@ class ChildrenOrderMismatch(Rule):
         ones flatten returns."""
         known = {a for a in attributes if a is not None}
         for index, target in enumerate(structure.children_targets(unflatten, len(attributes))):
-            if target is not None and attributes[index] is not None and target[0] != attributes[index] \
-                    and target[0] in known:
-                return target[1], index, target[0]
+            if target is not None and attributes[index] is not None and target.attribute != attributes[index] \
+                    and target.attribute in known:
+                return target.node, index, target.attribute
         return None

@@ -51,7 +51,7 @@ class UnflattenArgumentsSwapped(Rule):
                 continue
             swapped = analysis.structure.swapped_parameters(function)
             if swapped is not None:
-                first, second = swapped
+                first, second = swapped.first, swapped.second
                 yield Report(function.name_node,
                              f"unflatten of `{registration.class_name}` takes `({first}, {second})`, but JAX calls "
                              f"it with `(aux_data, children)`: it receives aux_data as `{first}` (with "

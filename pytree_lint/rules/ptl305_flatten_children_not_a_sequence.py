@@ -38,12 +38,12 @@ class FlattenChildrenNotASequence(Rule):
             for function in (registration.flatten, registration.flatten_with_keys):
                 if function is None:
                     continue
-                for node, children, array, read in analysis.structure.bare_array_children(registration, function):
-                    if array is not None:
-                        why = analysis.origin(array)
+                for bare in analysis.structure.bare_array_children(registration, function):
+                    if bare.array is not None:
+                        why = analysis.origin(bare.array)
                     else:
-                        why = f"unflatten reads child 0 back into it ({analysis.located(read)})"
-                    code = analysis.snippet(children)
-                    yield Report(node, f"flatten of `{registration.class_name}` returns one array as the children "
+                        why = f"unflatten reads child 0 back into it ({analysis.located(bare.read)})"
+                    code = analysis.snippet(bare.children)
+                    yield Report(bare.node, f"flatten of `{registration.class_name}` returns one array as the children "
                                        f"(`{code}`: {why}): JAX iterates it into its rows, one leaf each; return "
                                        f"`({code},)`", target=registration.target)

@@ -40,8 +40,9 @@ class FlattenDropsAField(Rule):
 
     def check(self, analysis):
         for registration in analysis.registrations:
-            for node, count, (needed, why, where) in analysis.structure.dropped_children(registration):
-                yield Report(node, f"flatten of `{registration.class_name}` returns {count} "
-                                   f"child{'ren' if count != 1 else ''}, but unflatten needs {needed}: {why} "
-                                   f"({analysis.located(where)}); the object cannot be rebuilt and the first "
+            for dropped in analysis.structure.dropped_children(registration):
+                count, need = dropped.count, dropped.need
+                yield Report(dropped.node, f"flatten of `{registration.class_name}` returns {count} "
+                                   f"child{'ren' if count != 1 else ''}, but unflatten needs {need.count}: {need.why} "
+                                   f"({analysis.located(need.node)}); the object cannot be rebuilt and the first "
                                    "tree.map or jitted call returning it raises", target=registration.target)

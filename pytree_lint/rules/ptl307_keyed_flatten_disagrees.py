@@ -43,14 +43,15 @@ class KeyedFlattenDisagrees(Rule):
             plain, keyed = registration.flatten, registration.flatten_with_keys
             if plain is None or keyed is None or plain is keyed:
                 continue
-            keyed_orders = {tuple(a) for _c, a, _s in structure.flatten_children(registration, keyed, True)
-                            if a and None not in a}
+            keyed_orders = {tuple(c.attributes) for c in structure.flatten_children(keyed, True)
+                            if c.attributes and None not in c.attributes}
             if len(keyed_orders) != 1:
                 continue
             keyed_order = next(iter(keyed_orders))
-            for _children, attributes, statement in structure.flatten_children(registration, plain, False):
+            for children in structure.flatten_children(plain, False):
+                attributes = children.attributes
                 if attributes and None not in attributes and tuple(attributes) != keyed_order:
-                    yield Report(statement,
+                    yield Report(children.node,
                                  f"the plain flatten of `{registration.class_name}` returns "
                                  f"{_listed(attributes)} but its keyed flatten returns {_listed(keyed_order)}: "
                                  "tree.leaves/tree.map and the *_with_path functions then label different "

@@ -34,7 +34,6 @@ Known limits:
 
 from __future__ import annotations
 
-from ..analysis.kinds import LEAF_NAMES
 from .base import REGISTRATION_TRIGGERS, Report, Rule
 
 
@@ -49,6 +48,6 @@ class NonArrayChild(Rule):
             evidence = next((e for e in site.evidence if e.proves_leaf), None)
             if evidence is not None:
                 yield Report(site.report_node,
-                             f"{LEAF_NAMES[evidence.leaf]} as {site.subject}: {analysis.origin(evidence)}; "
+                             f"{evidence.leaf.value} as {site.subject}: {analysis.origin(evidence)}; "
                              "jit, vmap and grad reject it (`TypeError: ... not a valid JAX type`): make it "
                              "static or keep it out of the children", target=site.registration.target)

@@ -38,9 +38,7 @@ Known limits:
 
 from __future__ import annotations
 
-from ..analysis.kinds import LEAF_NAMES
-from ..slicing import RECORD_CLASS_WORDS
-from .base import Report, Rule
+from .base import RECORD_CLASS_WORDS, Report, Rule
 
 
 class NonArrayFieldIntoJit(Rule):
@@ -57,19 +55,19 @@ class NonArrayFieldIntoJit(Rule):
             if function is None:
                 continue
             for position, parameter in function.argument_params:
-                name = parameter.name.value
+                name = parameter.name
                 if parameter.annotation is None or jitted.is_static(position, name):
                     continue
-                classes = {e.cls.name: e.cls for e in analysis.values.annotation(parameter.annotation.annotation)
+                classes = {e.cls.name: e.cls for e in analysis.values.annotation(parameter.annotation)
                            if e.cls is not None}
                 for cls in classes.values():
                     leaves = analysis.children.non_array_leaves(cls, analysis.registrations)
                     if not leaves:
                         continue
-                    path, evidence = leaves[0]
+                    path, evidence = leaves[0].path, leaves[0].evidence
                     yield Report(function.name_node,
                                  f"`{function.name}` is jitted and its parameter `{name}` is a `{cls.name}`, whose "
-                                 f"field `{path}` is {LEAF_NAMES[evidence.leaf]} ({analysis.origin(evidence)}) "
+                                 f"field `{path}` is {evidence.leaf.value} ({analysis.origin(evidence)}) "
                                  "and a leaf: every call raises "
                                  f"`TypeError: Error interpreting argument to <function {function.name}> as an "
                                  "abstract array` (make the field static or pass it separately as a static "

@@ -30,24 +30,24 @@ Known limits:
 
 from __future__ import annotations
 
+import ast
+
 from ..analysis.kinds import Kind
-from ..slicing import ARRAY_CONSTRUCTOR_NAMES, UNHASHABLE_BUILTINS
+from ..knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
+from ..knowledge.python import UNHASHABLE_BUILTINS
 from .base import Report, Rule
 
 UNHASHABLE = {Kind.MUTABLE: "unhashable", Kind.ARRAY: "an array, unhashable"}
 
 
-def _built_here(value) -> bool:
-    """A container or array written at the call: a display, a comprehension, `list(...)`, `np.zeros(...)`
-    (what the slicer keeps calls for: see slicing._may_be_unhashable)."""
-    import libcst as cst
-
-    if isinstance(value, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
+def _built_here(value: ast.expr) -> bool:
+    """A container or array written at the call: a display, a comprehension, `list(...)`, `np.zeros(...)`."""
+    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
         return True
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
-        return value.func.value in UNHASHABLE_BUILTINS | ARRAY_CONSTRUCTOR_NAMES
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
-        return value.func.attr.value in ARRAY_CONSTRUCTOR_NAMES
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        return value.func.id in UNHASHABLE_BUILTINS | CONSTRUCTOR_SHORT_NAMES
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        return value.func.attr in CONSTRUCTOR_SHORT_NAMES
     return False
 
 
@@ -58,33 +58,35 @@ class UnhashableStaticArgument(Rule):
     triggers = ("static_argnums", "static_argnames")
 
     def check(self, analysis):
-        import libcst as cst  # rules are imported before any file needs libcst
-
         jitted = analysis.jitted_functions
         if not jitted:
             return
         for call, _in_function in analysis.index.all_calls:
-            function = jitted.get(call.func.value) if isinstance(call.func, cst.Name) else None
+            function = jitted.get(call.func.id) if isinstance(call.func, ast.Name) else None
             if function is None:
                 continue
-            positional = 0
-            for argument in call.args:
-                if argument.star:
-                    break
-                if argument.keyword is not None:
-                    static, label = argument.keyword.value in function.static_names, argument.keyword.value
-                else:
-                    static, label = positional in function.static_positions, f"argument {positional}"
-                    positional += 1
-                if not static:
+            for label, value, static in _arguments(call, function):
+                if not static or not _built_here(value):
                     continue
-                if not _built_here(argument.value):
-                    continue
-                evidence = next((e for e in analysis.values.infer(argument.value)
+                evidence = next((e for e in analysis.values.infer(value)
                                  if e.kind in UNHASHABLE and not e.trail), None)
                 if evidence is not None:
                     yield Report(call,
                                  f"static {label} of `{function.name}` is {evidence.what} "
-                                 f"({analysis.located(argument.value)}), {UNHASHABLE[evidence.kind]}: the call "
+                                 f"({analysis.located(value)}), {UNHASHABLE[evidence.kind]}: the call "
                                  "raises `ValueError: Non-hashable static arguments are not supported` (pass a "
                                  "tuple or another hashable value)", target=function.name)
+
+
+def _arguments(call: ast.Call, function):
+    """(label, value, whether static) for each argument a call passes, in the order written, up to the
+    first `*args` or `**kwargs` (whose positions are unknown)."""
+    positional = 0
+    for argument in sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset)):
+        if isinstance(argument, ast.Starred) or (isinstance(argument, ast.keyword) and argument.arg is None):
+            return
+        if isinstance(argument, ast.keyword):
+            yield argument.arg, argument.value, argument.arg in function.static_names
+        else:
+            yield f"argument {positional}", argument, positional in function.static_positions
+            positional += 1

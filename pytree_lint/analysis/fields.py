@@ -1,0 +1,214 @@
+"""Static fields of the dataclass-style pytree libraries: which classes they register, which fields go
+to aux_data.
+
+Each library marks a field static in its own way (its `Convention`, see knowledge/), and a field helper
+of one library means nothing to another. A helper call is read as the metadata it would build
+(`eqx.field(static=True)` is `{"static": True}`), and the class's convention decides. A project's own
+helpers, named in the `static-field-functions` setting, make a field static in any class.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from ..knowledge import (BASES, DECORATORS, FIXED_HELPERS, FLAG_HELPERS, PLAIN_FIELDS, STATIC_ANNOTATIONS,
+                         Convention, PytreeLibrary, helper_library)
+from ..knowledge import netket
+from ..knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
+from ..knowledge.numpyro import AUX_FIELDS
+from ..knowledge.python import ANNOTATED, CLASS_VARIABLES
+from .model import ClassField, ClassInfo, ModuleIndex, is_name, keyword_arguments, literal_string
+
+PYTREE_NODE, STATIC = Convention.PYTREE_NODE.value, Convention.STATIC.value
+
+
+def _literal_bool(node: ast.AST | None) -> bool | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, bool) else None
+
+
+def literal_metadata(metadata: ast.expr) -> dict[str, bool]:
+    """The literal boolean entries of a `{...}` or `dict(...)` metadata display."""
+    found: dict[str, bool] = {}
+    if isinstance(metadata, ast.Dict):
+        for key, value in zip(metadata.keys, metadata.values):
+            flag = _literal_bool(value)
+            if literal_string(key) is not None and flag is not None:
+                found[key.value] = flag
+    elif isinstance(metadata, ast.Call) and is_name(metadata.func, "dict"):
+        for keyword in metadata.keywords:
+            flag = _literal_bool(keyword.value)
+            if keyword.arg is not None and flag is not None:
+                found[keyword.arg] = flag
+    return found
+
+
+def is_class_var(index: ModuleIndex, annotation: ast.expr) -> bool:
+    """`ClassVar[...]` and `Final` annotations declare class attributes, not dataclass fields."""
+    target = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    return (index.qualify(target) or "") in CLASS_VARIABLES
+
+
+def declared_fields(index: ModuleIndex, cls: ClassInfo) -> list[ClassField]:
+    """The fields a dataclass-style class declares itself: annotated, and not `ClassVar` or `Final`."""
+    return [field for field in cls.fields.values()
+            if field.annotation is not None and not is_class_var(index, field.annotation)]
+
+
+def sets_init_false(value: ast.expr | None) -> bool:
+    """A field declared with `init=False` (`field(init=False)`): it is no constructor argument."""
+    return isinstance(value, ast.Call) and any(
+        k.arg == "init" and _literal_bool(k.value) is False for k in value.keywords)
+
+
+def parse_string_annotation(annotation: ast.expr) -> ast.expr | None:
+    """The expression a string annotation holds (`"jax.Array"`), parsed; None when it is not one."""
+    text = literal_string(annotation)
+    if text is None:
+        return None
+    try:
+        return ast.parse(text.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+@dataclass(frozen=True)
+class StaticDeclaration:
+    """A field declared static: its name, the statement (or string) to report at, and how."""
+
+    name: str
+    declaration: ast.AST
+    how: str
+
+
+@dataclass(frozen=True)
+class LibraryClass:
+    """A class a library registers, and the decorator or base that says so."""
+
+    library: PytreeLibrary
+    declared_by: ast.expr
+
+
+class Frameworks:
+    def __init__(self, index: ModuleIndex, static_field_functions: tuple[str, ...] = ()) -> None:
+        self.index = index
+        self.static_field_functions = static_field_functions
+
+    # what a field helper call says ------------------------------------------------------------------
+    def is_configured_helper(self, qualified: str | None) -> bool:
+        """A project's own static-field helper (matched through relative imports by its module suffix)."""
+        if not qualified:
+            return False
+        for configured in self.static_field_functions:
+            if qualified == configured or (qualified.startswith(".")
+                                           and configured.endswith("." + qualified.lstrip("."))):
+                return True
+        return False
+
+    def is_field_call(self, call: ast.Call) -> bool:
+        qualified = self.index.qualify(call.func)
+        return qualified in FIXED_HELPERS or qualified in FLAG_HELPERS or qualified in PLAIN_FIELDS \
+            or self.is_configured_helper(qualified)
+
+    def field_metadata(self, call: ast.Call) -> dict[str, bool] | None:
+        """The metadata a field helper call builds (only its literal booleans), or None if not a helper."""
+        qualified = self.index.qualify(call.func)
+        if qualified is None:
+            return None
+        keywords = keyword_arguments(call)
+        metadata = literal_metadata(keywords["metadata"]) if "metadata" in keywords else {}
+        if qualified in FIXED_HELPERS:
+            return {**metadata, **FIXED_HELPERS[qualified]}
+        if qualified in FLAG_HELPERS:
+            helper = FLAG_HELPERS[qualified]
+            flag = _literal_bool(keywords[helper.keyword]) if helper.keyword in keywords else helper.default
+            if flag is not None:
+                metadata[helper.key] = flag
+            if qualified.startswith("netket.") and _literal_bool(keywords.get(netket.IGNORE_KEYWORD)):
+                metadata["ignore"] = True
+            return metadata
+        if qualified in PLAIN_FIELDS:
+            return metadata
+        return None
+
+    # which classes and fields ---------------------------------------------------------------------------
+    def library_class(self, cls: ClassInfo) -> LibraryClass | None:
+        """How `cls` is registered by a library: the library, and the decorator or base that says so."""
+        for expr in cls.decorators:
+            target = expr.func if isinstance(expr, ast.Call) else expr
+            library = DECORATORS.get(self.index.qualify(target) or "")
+            if library is not None:
+                return LibraryClass(library, expr)
+        return self._base_library(cls, set())
+
+    def _base_library(self, cls: ClassInfo, seen: set[int]) -> LibraryClass | None:
+        seen.add(id(cls))
+        for base in cls.bases:
+            qualified = self.index.qualify(base) or ""
+            library = BASES.get(qualified)
+            if library is None:
+                library = next((lib for lib in BASES.values()
+                                if lib.registered_prefixes and qualified.startswith(lib.registered_prefixes)), None)
+            if library is not None:
+                return LibraryClass(library, base)
+            parent = self.index.resolve_class(base)
+            if parent is not None and id(parent) not in seen:
+                inherited = self._base_library(parent, seen)
+                if inherited is not None:
+                    return LibraryClass(inherited.library, base)
+        return None
+
+    def static_fields(self, cls: ClassInfo, convention: Convention | None) -> list[StaticDeclaration]:
+        """The fields `cls` declares static under `convention` (None: only through helpers that say
+        which library they belong to, or the project's own helpers)."""
+        if convention is Convention.NUMPYRO:
+            return self._numpyro_aux_fields(cls)
+        found = []
+        for field in declared_fields(self.index, cls):
+            how = self._static_how(field, convention)
+            if how is not None:
+                found.append(StaticDeclaration(field.name, field.statement, how))
+        return found
+
+    def _static_how(self, field: ClassField, convention: Convention | None) -> str | None:
+        if convention is Convention.JAX_DATACLASSES and self._outermost_static(field.annotation):
+            return "`Static[...]`"
+        value = field.value
+        if not isinstance(value, ast.Call):
+            return None
+        qualified = self.index.qualify(value.func)
+        if self.is_configured_helper(qualified):
+            return f"`{self.index.code(value.func)}()`"
+        metadata = self.field_metadata(value)
+        if metadata is None:
+            return None
+        if convention is None:
+            library = helper_library(qualified)
+            convention = library.convention if library is not None else None
+        if metadata.get("ignore"):
+            return None  # netket's pytree_ignore: neither a child nor aux_data
+        if ((convention is Convention.PYTREE_NODE and metadata.get(PYTREE_NODE) is False)
+                or (convention is Convention.STATIC and metadata.get(STATIC) is True)
+                or (convention is Convention.JAX_DATACLASSES and metadata.get(JDC_KEY) is True)):
+            return f"`{self.index.code(value.func)}(...)`"
+        return None
+
+    def _outermost_static(self, annotation: ast.expr) -> bool:
+        parsed = parse_string_annotation(annotation)
+        if parsed is not None:
+            annotation = parsed
+        if not isinstance(annotation, ast.Subscript):
+            return False
+        base = self.index.qualify(annotation.value) or ""
+        if base in STATIC_ANNOTATIONS:
+            return True
+        if base in ANNOTATED and isinstance(annotation.slice, ast.Tuple):
+            return any(literal_string(e) == JDC_KEY for e in annotation.slice.elts[1:])
+        return False
+
+    def _numpyro_aux_fields(self, cls: ClassInfo) -> list[StaticDeclaration]:
+        field = cls.fields.get(AUX_FIELDS)
+        if field is None or not isinstance(field.value, (ast.Tuple, ast.List)):
+            return []
+        return [StaticDeclaration(value.value, value, "`pytree_aux_fields`")
+                for value in field.value.elts if literal_string(value) is not None]

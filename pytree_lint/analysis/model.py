@@ -1,0 +1,595 @@
+"""The semantic model of one module, built from its `ast` in one pass over the statements.
+
+It holds the import aliases, the classes (their methods, class-level fields and every assignment to an
+instance attribute), module-level functions and bindings, and each statement-level call with its scope.
+Deeper questions are answered lazily and once: a function's local bindings and returns (one walk of its
+body), every call in the module (one walk of the whole tree, made only when a rule asks).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterator, Union
+
+from ..knowledge.python import SETATTR_CALLS
+from .names import AliasTable, dotted_name
+from .source import Source
+
+Scope = Union["ClassInfo", "FunctionInfo"]
+FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda]
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+@dataclass(frozen=True, eq=False)
+class Param:
+    """A parameter of a def or lambda, with its annotation and default (ast keeps those apart)."""
+
+    node: ast.arg
+    default: ast.expr | None = None
+
+    @property
+    def name(self) -> str:
+        return self.node.arg
+
+    @property
+    def annotation(self) -> ast.expr | None:
+        return self.node.annotation
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    """A def or lambda; `cls` is the class whose body defines it (methods only)."""
+
+    node: FunctionNode
+    cls: ClassInfo | None = None
+    parent: Scope | None = None
+
+    @property
+    def is_lambda(self) -> bool:
+        return isinstance(self.node, ast.Lambda)
+
+    @property
+    def name(self) -> str:
+        return "<lambda>" if self.is_lambda else self.node.name
+
+    @property
+    def name_node(self) -> ast.AST:
+        """Where the function is named: the def (reported at its name), or the lambda itself."""
+        return self.node
+
+    @property
+    def body(self) -> list[ast.stmt] | ast.expr:
+        return self.node.body
+
+    @cached_property
+    def decorator_names(self) -> list[str]:
+        if self.is_lambda:
+            return []
+        return [dotted_name(d) or "" for d in self.node.decorator_list]
+
+    @property
+    def is_staticmethod(self) -> bool:
+        return "staticmethod" in self.decorator_names
+
+    @property
+    def is_classmethod(self) -> bool:
+        return "classmethod" in self.decorator_names
+
+    @cached_property
+    def positional_params(self) -> list[Param]:
+        """Every positional parameter, `self` and `cls` included, with its default."""
+        arguments = self.node.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        defaults = [None] * (len(positional) - len(arguments.defaults)) + list(arguments.defaults)
+        return [Param(node, default) for node, default in zip(positional, defaults)]
+
+    @cached_property
+    def keyword_only_params(self) -> list[Param]:
+        arguments = self.node.args
+        return [Param(node, default) for node, default in zip(arguments.kwonlyargs, arguments.kw_defaults)]
+
+    @cached_property
+    def params(self) -> list[Param]:
+        """Positional parameters as a caller fills them: without the `cls` of a classmethod."""
+        positional = self.positional_params
+        if self.cls is not None and self.is_classmethod:
+            positional = positional[1:]
+        return positional
+
+    @property
+    def argument_params(self) -> list[tuple[int | None, Param]]:
+        """Each named parameter a caller fills, with its position (None: keyword-only)."""
+        return [*enumerate(self.params), *((None, p) for p in self.keyword_only_params)]
+
+    @property
+    def star_param(self) -> ast.arg | None:
+        return self.node.args.vararg
+
+    @cached_property
+    def all_params(self) -> dict[str, Param]:
+        arguments = self.node.args
+        found = [*self.positional_params, *self.keyword_only_params]
+        found.extend(Param(star) for star in (arguments.vararg, arguments.kwarg) if star is not None)
+        return {param.name: param for param in found}
+
+    @cached_property
+    def self_name(self) -> str | None:
+        """The name of the instance parameter of a method, e.g. `self`."""
+        if self.cls is None or self.is_staticmethod or self.is_classmethod or not self.params:
+            return None
+        return self.params[0].name
+
+    @cached_property
+    def _body_facts(self) -> tuple[dict[str, list[Binding]], list[ast.Return], dict[int, int]]:
+        """One walk over the body's statements (nested defs not entered): each local name's bindings,
+        the returns, and every statement's position in source order."""
+        bindings: dict[str, list[Binding]] = {}
+        returns: list[ast.Return] = []
+        order: dict[int, int] = {}
+        if self.is_lambda:
+            return bindings, returns, order
+
+        def bind(target, value, statement, unconditional: bool) -> None:
+            for name_node, assigned in assignment_pairs(target, value):
+                if isinstance(name_node, ast.Name):
+                    bindings.setdefault(name_node.id, []).append(
+                        Binding(assigned, statement, order[id(statement)], unconditional))
+
+        for position, (statement, depth) in enumerate(walk_statements(self.node.body)):
+            order[id(statement)] = position
+            if isinstance(statement, ast.Assign):
+                for target in statement.targets:
+                    bind(target, statement.value, statement, depth == 0)
+            elif isinstance(statement, ast.AnnAssign):
+                if statement.value is not None:
+                    bind(statement.target, statement.value, statement, depth == 0)
+            elif isinstance(statement, ast.Return):
+                returns.append(statement)
+            elif isinstance(statement, (ast.For, ast.AsyncFor)):
+                bind(statement.target, None, statement, False)
+            elif isinstance(statement, (ast.With, ast.AsyncWith)):
+                for item in statement.items:
+                    if item.optional_vars is not None:
+                        bind(item.optional_vars, None, statement, False)
+            elif isinstance(statement, DEFINITIONS):
+                value = statement if isinstance(statement, FUNCTIONS) else None
+                bindings.setdefault(statement.name, []).append(Binding(value, statement, position, depth == 0))
+        return bindings, returns, order
+
+    @cached_property
+    def local_bindings(self) -> dict[str, list[ast.expr | ast.FunctionDef | None]]:
+        """The values each local name can hold at the end of the body (None: assigned, value unknown).
+
+        An assignment at the top level of the body overwrites the ones before it: `aux = []`,
+        `aux.append(...)`, `aux = tuple(aux)` leaves only the tuple.
+        """
+        return {name: [b.value for b in live_bindings(entries)] for name, entries in self._body_facts[0].items()}
+
+    def bindings_before(self, name: str, statement: ast.AST | None) -> list[Binding]:
+        """The bindings of `name` that can reach `statement` (all of them when it is not in this body):
+        those before it in source order, from the last unconditional one on."""
+        entries = self._body_facts[0].get(name, [])
+        limit = self._body_facts[2].get(id(statement)) if statement is not None else None
+        if limit is not None:
+            entries = [b for b in entries if b.order < limit]
+        return live_bindings(entries)
+
+    @property
+    def return_statements(self) -> list[ast.Return]:
+        return self._body_facts[1]
+
+    @cached_property
+    def _preorder(self) -> list[ast.AST]:
+        return nodes_of(self.node.body, ast.AST)
+
+    def nodes(self, *kinds: type) -> list[ast.AST]:
+        """The nodes of these types in the body (nested functions included), in source order: every rule
+        that asks gets them from one walk of the body."""
+        return [node for node in self._preorder if isinstance(node, kinds)]
+
+
+@dataclass(frozen=True, eq=False)
+class Binding:
+    """A value assigned to a local name, by which statement, where in the body, and whether always."""
+
+    value: ast.expr | ast.FunctionDef | None
+    statement: ast.AST
+    order: int
+    unconditional: bool
+
+
+@dataclass(eq=False)
+class AttributeAssignment:
+    """`self.<attr> = value` (or `+=`, or `object.__setattr__(self, "attr", value)`) inside a method."""
+
+    attr: str
+    value: ast.expr | None
+    statement: ast.AST
+    method: FunctionInfo
+    augmented: bool = False
+    unconditional: bool = False  # at the top level of the method body, not inside if/for/try/...
+
+
+@dataclass(eq=False)
+class ClassField:
+    """A class-level `name: annotation = value` or `name = value`."""
+
+    name: str
+    annotation: ast.expr | None
+    value: ast.expr | None
+    statement: ast.AST
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    node: ast.ClassDef
+    parent: Scope | None = None
+    methods: dict[str, FunctionInfo] = field(default_factory=dict)
+    fields: dict[str, ClassField] = field(default_factory=dict)
+    assignments: dict[str, list[AttributeAssignment]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    @property
+    def bases(self) -> list[ast.expr]:
+        return self.node.bases
+
+    @property
+    def decorators(self) -> list[ast.expr]:
+        return self.node.decorator_list
+
+    @staticmethod
+    def name_of_cls(method: FunctionInfo) -> str | None:
+        """The name a classmethod calls its class by (its first parameter, usually `cls`)."""
+        parameters = method.positional_params
+        return parameters[0].name if parameters else None
+
+
+@dataclass(eq=False)
+class CallSite:
+    """A call made by a statement itself (`register(...)`, `Box = register(Box)`), with its scope."""
+
+    node: ast.Call
+    scope: Scope | None
+
+
+@dataclass(eq=False)
+class ModuleIndex:
+    tree: ast.Module
+    source: Source
+    aliases: AliasTable = field(default_factory=AliasTable)
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    bindings: dict[str, list[ast.expr | None]] = field(default_factory=dict)
+    calls: list[CallSite] = field(default_factory=list)
+    decorated_classes: list[ClassInfo] = field(default_factory=list)
+    all_classes: list[ClassInfo] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, tree: ast.Module, source: Source) -> ModuleIndex:
+        index = cls(tree, source)
+        _Indexer(index).statements(tree.body)
+        return index
+
+    @cached_property
+    def all_calls(self) -> list[tuple[ast.Call, bool]]:
+        """Every call in the module, each with whether it is inside a function (a full walk: lazy)."""
+        found: list[tuple[ast.Call, bool]] = []
+        pending: list[tuple[ast.AST, bool]] = [(self.tree, False)]
+        while pending:
+            node, in_function = pending.pop()
+            if isinstance(node, ast.Call):
+                found.append((node, in_function))
+            inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            pending.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
+        return found
+
+    def qualify(self, node: ast.AST) -> str | None:
+        return self.aliases.qualify(node)
+
+    def code(self, node: ast.AST) -> str:
+        return self.source.code(node)
+
+    def snippet(self, node: ast.AST) -> str:
+        return self.source.snippet(node)
+
+    def is_builtin(self, name: str, function: FunctionInfo | None = None) -> bool:
+        """`name` means Python's builtin here: neither imported nor bound by the module, nor a local or
+        parameter of `function` (None: at module level)."""
+        if self.aliases.is_module_local(name) or self.aliases.qualify_name(name):
+            return False
+        return function is None or (name not in function.local_bindings and name not in function.all_params)
+
+    def class_and_bases(self, cls: ClassInfo) -> list[ClassInfo]:
+        """`cls` and its base classes defined in this module, nearest first."""
+        order: list[ClassInfo] = []
+        pending = [cls]
+        while pending:
+            current = pending.pop(0)
+            if current in order:
+                continue
+            order.append(current)
+            for base in current.bases:
+                expr = base.value if isinstance(base, ast.Subscript) else base  # `Base[T]`
+                resolved = self.resolve_class(expr)
+                if resolved is not None:
+                    pending.append(resolved)
+        return order
+
+    def assigned_name(self, call: ast.Call) -> str | None:
+        """The module-level name a statement `name = <call>` binds to this call's result."""
+        for name, values in self.bindings.items():
+            if any(value is call for value in values):
+                return name
+        return None
+
+    def constructor_calls(self, cls: ClassInfo) -> list[tuple[ast.Call, FunctionInfo | None]]:
+        """Calls that build a `cls` in its own body (`cls(...)` in a classmethod, `Name(...)` in a method)
+        or at module level (`box = Box(...)`), with the method that makes them (None: module level)."""
+        found = []
+        for site in self.calls:
+            if site.scope is None:
+                if self.resolve_class(site.node.func) is cls:
+                    found.append((site.node, None))
+                continue
+            method = site.scope
+            while isinstance(method, FunctionInfo) and method.cls is None:
+                method = method.parent
+            if not isinstance(method, FunctionInfo) or method.cls is not cls:
+                continue
+            func = site.node.func
+            by_cls = isinstance(func, ast.Name) and method.is_classmethod and func.id == cls.name_of_cls(method)
+            if by_cls or self.resolve_class(func) is cls:
+                found.append((site.node, method))
+        return found
+
+    def module_function(self, name: str) -> FunctionInfo | None:
+        """The module-level def, or the lambda bound once to a module-level name, that `name` refers to."""
+        if not self.aliases.is_module_local(name):
+            return None
+        if name in self.functions:
+            return self.functions[name]
+        values = self.bindings.get(name, [])
+        return FunctionInfo(values[0]) if len(values) == 1 and isinstance(values[0], ast.Lambda) else None
+
+    def find_method(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
+        for owner in self.class_and_bases(cls):
+            if name in owner.methods:
+                return owner.methods[name]
+        return None
+
+    def resolve_class(self, node: ast.AST) -> ClassInfo | None:
+        """The module-level class a Name refers to (not shadowed by an import)."""
+        if isinstance(node, ast.Name) and self.aliases.is_module_local(node.id):
+            return self.classes.get(node.id)
+        return None
+
+
+def nodes_of(node: ast.AST | list, kind: type | tuple[type, ...]) -> list:
+    """Every node of a type inside `node` (itself included; a list of statements too), in source order."""
+    found: list = []
+    pending: list = list(reversed(node)) if isinstance(node, list) else [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, kind):
+            found.append(current)
+        pending.extend(reversed(list(ast.iter_child_nodes(current))))
+    return found
+
+
+def live_bindings(entries):
+    """Entries from the last unconditional one on (entries in source order, each with `.unconditional`):
+    an assignment at the top level of a body overwrites everything assigned before it."""
+    start = max((i for i, entry in enumerate(entries) if entry.unconditional), default=0)
+    return entries[start:]
+
+
+def keyword_arguments(call: ast.Call) -> dict[str, ast.expr]:
+    """The keyword arguments of a call, by name (`**kwargs` left out)."""
+    return {k.arg: k.value for k in call.keywords if k.arg is not None}
+
+
+def positional_arguments(call: ast.Call) -> list[ast.expr]:
+    """The positional arguments of a call up to the first `*args` (later positions are unknown)."""
+    found = []
+    for argument in call.args:
+        if isinstance(argument, ast.Starred):
+            break
+        found.append(argument)
+    return found
+
+
+def has_star_arguments(call: ast.Call) -> bool:
+    return any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)
+
+
+def literal_string(node: ast.AST | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def is_literal_int(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def is_name(node: ast.AST | None, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def is_none(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def elements(node: ast.AST) -> list[ast.expr] | None:
+    """The elements of a tuple or list display without starred elements (its length is known)."""
+    if isinstance(node, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in node.elts):
+        return node.elts
+    return None
+
+
+def assignment_pairs(target: ast.expr, value: ast.expr | None) -> Iterator[tuple[ast.expr, ast.expr | None]]:
+    """Pair each name in an assignment target with the value it receives (None when unknown)."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        targets = [e.value if isinstance(e, ast.Starred) else e for e in target.elts]
+        values: list[ast.expr | None] = [None] * len(targets)
+        if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(targets):
+            if not any(isinstance(e, ast.Starred) for e in value.elts):
+                values = list(value.elts)
+        for element, element_value in zip(targets, values):
+            yield from assignment_pairs(element, element_value)
+    else:
+        yield target, value
+
+
+def walk_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[tuple[ast.stmt, int]]:
+    """(statement, depth) for the statements of a block, depth counting the if/for/while/try/with/match
+    blocks around each; nested defs and classes are yielded, not entered."""
+    for statement in body:
+        yield statement, depth
+        if not isinstance(statement, DEFINITIONS):
+            for block in statement_blocks(statement):
+                yield from walk_statements(block, depth + 1)
+
+
+def statement_blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """The statement blocks of a compound statement, `else`, `finally` and handlers included."""
+    if isinstance(statement, ast.Match):
+        for case in statement.cases:
+            yield case.body
+        return
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(statement, name, None)
+        if isinstance(block, list) and block:
+            yield block
+    for handler in getattr(statement, "handlers", ()):
+        yield handler.body
+
+
+class _Indexer:
+    """Walks statements only: the index needs no expression below an assignment or a statement's call,
+    and not entering expressions is what makes this pass cheap."""
+
+    def __init__(self, index: ModuleIndex) -> None:
+        self.index = index
+        self.scopes: list[Scope] = []
+        self.depth = 0  # if/for/while/try/with/match blocks around us in the current scope
+
+    @property
+    def scope(self) -> Scope | None:
+        return self.scopes[-1] if self.scopes else None
+
+    def _enclosing_method(self) -> FunctionInfo | None:
+        """The innermost method around us (closures inside a method still see its `self`)."""
+        for scope in reversed(self.scopes):
+            if isinstance(scope, FunctionInfo) and scope.cls is not None:
+                return scope
+            if isinstance(scope, ClassInfo):
+                return None
+        return None
+
+    def statements(self, statements: list[ast.stmt]) -> None:
+        for statement in statements:
+            if isinstance(statement, ast.ClassDef):
+                self._class(statement)
+            elif isinstance(statement, FUNCTIONS):
+                self._function(statement)
+            elif isinstance(statement, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign,
+                                        ast.Expr, ast.Return)):
+                self._simple(statement)
+            else:
+                self.depth += 1
+                for block in statement_blocks(statement):
+                    self.statements(block)
+                self.depth -= 1
+
+    def _scoped(self, scope: Scope, body: list[ast.stmt]) -> None:
+        outer_depth, self.depth = self.depth, 0
+        self.scopes.append(scope)
+        self.statements(body)
+        self.scopes.pop()
+        self.depth = outer_depth
+
+    def _class(self, node: ast.ClassDef) -> None:
+        info = ClassInfo(node, parent=self.scope)
+        if not self.scopes:
+            self.index.classes[node.name] = info
+            self.index.aliases.shadow(node.name)
+        if node.decorator_list:
+            self.index.decorated_classes.append(info)
+        self.index.all_classes.append(info)
+        self._scoped(info, node.body)
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        parent = self.scope
+        owner = parent if isinstance(parent, ClassInfo) else None
+        info = FunctionInfo(node, cls=owner, parent=parent)
+        if owner is not None:
+            owner.methods[node.name] = info
+        elif parent is None:
+            self.index.functions[node.name] = info
+            self.index.aliases.shadow(node.name)
+        self._scoped(info, node.body)
+
+    def _simple(self, node: ast.stmt) -> None:
+        if isinstance(node, ast.Import):
+            self.index.aliases.add_import(node, module_level=not self.scopes)
+        elif isinstance(node, ast.ImportFrom):
+            self.index.aliases.add_import_from(node, module_level=not self.scopes)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                self._record_target(target, node.value, node)
+            self._call(node.value)
+        elif isinstance(node, ast.AnnAssign):
+            self._record_target(node.target, node.value, node, annotation=node.annotation)
+            if node.value is not None:
+                self._call(node.value)
+        elif isinstance(node, ast.AugAssign):
+            self._record_target(node.target, node.value, node, augmented=True)
+        elif node.value is not None:  # Expr, Return
+            self._call(node.value)
+
+    def _record_target(self, target: ast.expr, value: ast.expr | None, statement: ast.stmt,
+                       annotation: ast.expr | None = None, augmented: bool = False) -> None:
+        scope = self.scope
+        for name_node, assigned in assignment_pairs(target, value):
+            if scope is None:
+                if isinstance(name_node, ast.Name) and not augmented:
+                    name = name_node.id
+                    self.index.bindings.setdefault(name, []).append(assigned)
+                    aliased = self.index.aliases.qualify(assigned) if assigned is not None else None
+                    if aliased is not None:
+                        self.index.aliases.bind_alias(name, aliased)
+                    else:
+                        self.index.aliases.shadow(name)
+            elif isinstance(scope, ClassInfo):
+                if isinstance(name_node, ast.Name) and not augmented:
+                    scope.fields[name_node.id] = ClassField(name_node.id, annotation, assigned, statement)
+            elif isinstance(name_node, ast.Attribute):
+                self._record_attribute(name_node.value, name_node.attr, assigned, statement, augmented)
+
+    def _record_attribute(self, owner: ast.expr, attr: str, value: ast.expr | None, statement: ast.AST,
+                          augmented: bool) -> None:
+        method = self._enclosing_method()
+        if method is None or method.self_name is None or method.cls is None:
+            return
+        if isinstance(owner, ast.Name) and owner.id == method.self_name:
+            unconditional = self.depth == 0 and self.scope is method and not augmented
+            method.cls.assignments.setdefault(attr, []).append(
+                AttributeAssignment(attr, value, statement, method, augmented, unconditional))
+
+    def _call(self, node: ast.expr) -> None:
+        """The call a statement makes (`register(...)`, `x = register(...)`, `object.__setattr__(...)`)."""
+        if not isinstance(node, ast.Call):
+            return
+        dotted = dotted_name(node.func)
+        if dotted is None:
+            return
+        self.index.calls.append(CallSite(node, self.scope))
+        if dotted in SETATTR_CALLS and len(node.args) >= 3:
+            target, name, value = node.args[:3]
+            if literal_string(name) is not None:
+                self._record_attribute(target, name.value, value, node, augmented=False)

@@ -1,0 +1,105 @@
+"""A module's text as `ast` positions address it: lines, code of a node, spans in characters.
+
+`ast` counts columns in UTF-8 bytes; findings, fixes and editors count characters. Conversions are made
+only for what is reported or quoted, line by line, so their cost follows the findings, not the file.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import warnings
+from functools import cached_property
+from itertools import accumulate
+
+# How long a code snippet quoted in a message may be.
+MAX_SNIPPET = 60
+
+Position = tuple[int, int]  # (1-based line, 0-based character column)
+Span = tuple[Position, Position]
+
+
+def python_lines(text: str) -> list[str]:
+    """The lines of `text` as Python numbers them: split at \\n, \\r\\n and \\r only (`str.splitlines`
+    also splits at form feeds and Unicode separators, which would shift every later line)."""
+    return io.StringIO(text, newline="").readlines()
+
+
+def line_starts(lines: list[str]) -> list[int]:
+    """The offset in the text at which each of its `lines` starts, and the text's length last."""
+    return list(accumulate(map(len, lines), initial=0))
+
+
+def parse(text: str) -> ast.Module:
+    """The module's `ast`; raises SyntaxError (and RecursionError/MemoryError on absurd nesting)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # invalid escape sequences and the like are not our business
+        return ast.parse(text)
+
+
+_DEFINITION_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
+
+
+class Source:
+    """The text of one module, for positions and quotes."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return python_lines(self.text)
+
+    def _line(self, number: int) -> str:
+        lines = self.lines
+        return lines[number - 1] if 0 < number <= len(lines) else ""
+
+    def column(self, line: int, byte_column: int) -> int:
+        """The character column of a byte column of `line`."""
+        text = self._line(line)
+        if text.isascii():
+            return byte_column
+        return len(text.encode("utf-8")[:byte_column].decode("utf-8", "replace"))
+
+    def span(self, node: ast.AST) -> Span | None:
+        """((line, column), (end line, end column)) of a node; for a def or class, of its name."""
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return self.name_span(node)
+        if getattr(node, "lineno", None) is None:
+            return None
+        end_line = node.end_lineno or node.lineno
+        end_column = node.end_col_offset if node.end_col_offset is not None else node.col_offset
+        return ((node.lineno, self.column(node.lineno, node.col_offset)),
+                (end_line, self.column(end_line, end_column)))
+
+    def name_span(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> Span:
+        """Where a def or class is named: `def <name>` on its first line."""
+        line = node.lineno
+        start = self.column(line, node.col_offset)
+        match = _DEFINITION_NAME.match(self._line(line), start)
+        if match is not None and self._line(line).startswith(node.name, match.end()):
+            start = match.end()
+        return (line, start), (line, start + len(node.name))
+
+    def code(self, node: ast.AST) -> str:
+        """The source text of a node, as written (`ast.get_source_segment` without its per-call split)."""
+        if getattr(node, "lineno", None) is None:
+            return ast.unparse(node)  # made by the analysis, not in the module
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.decorator_list:
+            first = node.decorator_list[0]
+            start = (first.lineno, first.col_offset - 1)  # the decorators belong to the definition
+        else:
+            start = (node.lineno, node.col_offset)
+        end = (node.end_lineno, node.end_col_offset)
+        if start[0] == end[0]:
+            return self._line(start[0]).encode("utf-8")[start[1]:end[1]].decode("utf-8", "replace")
+        parts = [self._line(start[0]).encode("utf-8")[start[1]:].decode("utf-8", "replace")]
+        parts.extend(self.lines[start[0]:end[0] - 1])
+        parts.append(self._line(end[0]).encode("utf-8")[:end[1]].decode("utf-8", "replace"))
+        return "".join(parts)
+
+    def snippet(self, node: ast.AST) -> str:
+        """A node's code on one line, cut to `MAX_SNIPPET` characters: how messages quote code."""
+        code = " ".join(self.code(node).split())
+        return code if len(code) <= MAX_SNIPPET else code[:MAX_SNIPPET - 3] + "..."

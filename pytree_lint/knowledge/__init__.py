@@ -1,0 +1,41 @@
+"""What the libraries mean, written once: one module per library, read by the analysis and the rules.
+
+Every name here is a fully qualified name as `analysis.names.AliasTable` resolves it (`jnp.zeros` is
+`jax.numpy.zeros` whatever the import alias). A pytree library is described by a `PytreeLibrary`: the
+decorators and base classes that register a class, the field helpers that mark a field static, and how
+its registrations behave. The tables below gather them for the analysis.
+"""
+
+from __future__ import annotations
+
+from . import chex, equinox, flax, jax_dataclasses, jax_md, netket, numpyro, penzai, simple_pytree
+from .base import Convention, FlagHelper, PytreeLibrary
+
+LIBRARIES: tuple[PytreeLibrary, ...] = (
+    flax.STRUCT, equinox.LIBRARY, jax_dataclasses.LIBRARY, chex.LIBRARY, penzai.LIBRARY, netket.LIBRARY,
+    jax_md.LIBRARY, simple_pytree.LIBRARY, numpyro.LIBRARY,
+)
+
+# Qualified decorator or base class name -> the library whose classes it registers.
+DECORATORS: dict[str, PytreeLibrary] = {name: lib for lib in LIBRARIES for name in lib.decorators}
+BASES: dict[str, PytreeLibrary] = {name: lib for lib in LIBRARIES for name in lib.bases}
+# Field helpers: the keyword that carries the flag, or the fixed metadata they set.
+FLAG_HELPERS: dict[str, FlagHelper] = {name: h for lib in LIBRARIES for name, h in lib.flag_helpers.items()}
+FIXED_HELPERS: dict[str, dict[str, bool]] = {
+    name: metadata for lib in (*LIBRARIES,) for name, metadata in lib.fixed_helpers.items()}
+FIXED_HELPERS.update({"jax.tree.static": {"static": True}})
+PLAIN_FIELDS = frozenset({"dataclasses.field", *(n for lib in LIBRARIES for n in lib.plain_fields)})
+FIELD_HELPERS = frozenset({*FLAG_HELPERS, *FIXED_HELPERS, *PLAIN_FIELDS})
+STATIC_ANNOTATIONS = frozenset(n for lib in LIBRARIES for n in lib.static_annotations)
+
+
+def helper_library(qualified: str) -> PytreeLibrary | None:
+    """The library a field helper belongs to (a class using `eqx.field` is an eqx.Module)."""
+    for library in LIBRARIES:
+        if qualified in library.flag_helpers or qualified in library.fixed_helpers:
+            return library
+    return None
+
+
+__all__ = ["BASES", "DECORATORS", "FIELD_HELPERS", "FIXED_HELPERS", "FLAG_HELPERS", "LIBRARIES", "PLAIN_FIELDS",
+           "STATIC_ANNOTATIONS", "Convention", "FlagHelper", "PytreeLibrary", "helper_library"]

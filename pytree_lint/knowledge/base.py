@@ -1,0 +1,47 @@
+"""How a pytree library is described: its registering decorators and bases, its static-field helpers."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Convention(enum.Enum):
+    """How a library says a field is static (verified on flax 0.12.8, equinox 0.13.8, jax_dataclasses
+    1.6.3, penzai 0.2.5, netket 3.23.0, jax_md 0.2.29, simple_pytree 0.2.2, numpyro 0.22.0)."""
+
+    PYTREE_NODE = "pytree_node"  # metadata `pytree_node=False`: flax.struct, penzai, netket, simple_pytree
+    STATIC = "static"  # metadata `static=True`: register_dataclass, equinox, jax_md
+    JAX_DATACLASSES = "jax_dataclasses"  # an outermost `Static[...]` annotation, or `static_field()`
+    NUMPYRO = "numpyro"  # the name is listed in the class's `pytree_aux_fields`
+    NONE = "none"  # chex: every field is a child
+
+
+@dataclass(frozen=True)
+class FlagHelper:
+    """A field helper whose keyword sets a metadata flag: `struct.field(pytree_node=False)`."""
+
+    keyword: str
+    key: str
+    default: bool
+
+
+@dataclass(frozen=True)
+class PytreeLibrary:
+    name: str
+    convention: Convention
+    decorators: frozenset[str] = frozenset()  # a class they decorate is registered
+    bases: frozenset[str] = frozenset()  # every subclass is registered
+    flag_helpers: dict[str, FlagHelper] = field(default_factory=dict)
+    fixed_helpers: dict[str, dict[str, bool]] = field(default_factory=dict)
+    plain_fields: frozenset[str] = frozenset()  # `field()` helpers that read only `metadata=`
+    static_annotations: frozenset[str] = frozenset()
+    # The non-static fields are children that jit traces (not so for equinox's filter transformations,
+    # which keep non-array leaves static, or numpyro's own flatten).
+    fields_are_children: bool = True
+    # The generated unflatten calls the class, so `__init__`/`__post_init__` run on the leaves.
+    unflatten_calls_init: bool = False
+    # Registered by idiom, not on purpose through jax.tree_util: often never traced.
+    by_idiom: bool = True
+    # Qualified-name prefixes whose every class is registered (numpyro's distributions and transforms).
+    registered_prefixes: tuple[str, ...] = ()

@@ -1,0 +1,13 @@
+"""flax.struct (and, later, flax.nnx)."""
+
+from .base import Convention, FlagHelper, PytreeLibrary
+
+STRUCT = PytreeLibrary(
+    "flax.struct", Convention.PYTREE_NODE,
+    decorators=frozenset({"flax.struct.dataclass"}),
+    bases=frozenset({"flax.struct.PyTreeNode"}),
+    flag_helpers={"flax.struct.field": FlagHelper("pytree_node", "pytree_node", True)},
+    unflatten_calls_init=True,
+)
+# `flax.struct.field(init=False)` fields are no constructor arguments, as with dataclasses.field.
+INIT_FALSE_FIELDS = frozenset({"dataclasses.field", "flax.struct.field"})

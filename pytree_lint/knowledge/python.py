@@ -1,0 +1,82 @@
+"""What Python's builtins and standard library mean for a value that reaches a pytree."""
+
+import builtins
+
+BUILTIN_NAMES = frozenset(dir(builtins))  # `from numpy import *` does not make `int` or `tuple` numpy's
+
+# Annotations.
+MUTABLE_TYPES = frozenset({
+    "list", "dict", "set", "bytearray", "typing.List", "typing.Dict", "typing.Set",
+    "typing.DefaultDict", "typing.OrderedDict", "typing.MutableMapping", "typing.MutableSequence",
+    "typing.MutableSet", "collections.abc.MutableMapping", "collections.abc.MutableSequence",
+    "collections.abc.MutableSet", "collections.OrderedDict", "collections.defaultdict",
+    "collections.deque", "collections.Counter",
+})
+MUTABLE_TYPE_SHORT_NAMES = frozenset({"List", "Dict", "Set", "DefaultDict"})
+SAFE_TYPES = frozenset({
+    "int", "float", "str", "bool", "bytes", "complex", "frozenset", "type", "None",
+    "typing.FrozenSet", "typing.Hashable", "numpy.dtype",
+})
+TUPLE_TYPES = frozenset({"tuple", "typing.Tuple"})
+CALLABLE_TYPES = frozenset({"typing.Callable", "collections.abc.Callable", "Callable"})
+CLASS_TYPES = frozenset({"typing.Type", "type"})
+WRAPPER_TYPES = frozenset({"typing.Optional", "typing.Annotated", "typing_extensions.Annotated"})
+WRAPPER_SHORT_NAMES = frozenset({"Optional", "Annotated", "Static"})
+UNION_TYPES = frozenset({"typing.Union"})
+ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
+CLASS_VARIABLES = frozenset({"typing.ClassVar", "typing.Final"})
+NAMED_TUPLE = "typing.NamedTuple"
+KW_ONLY = "dataclasses.KW_ONLY"
+
+# Calls.
+MUTABLE_BUILTINS = frozenset({"list", "dict", "set", "bytearray", "sorted"})
+SAFE_BUILTINS = frozenset({
+    "tuple", "frozenset", "int", "float", "str", "bool", "bytes", "complex", "len", "hash", "repr",
+    "range", "type", "abs", "round", "ord", "chr", "format",
+})
+MUTABLE_CALLS = frozenset({
+    "collections.OrderedDict", "collections.defaultdict", "collections.deque", "collections.Counter",
+})
+COPY_CALLS = frozenset({"copy.copy", "copy.deepcopy"})  # a copy is what it copies
+SAFE_CALLS = frozenset({"types.MappingProxyType", "operator.itemgetter", "operator.attrgetter"})
+# New on every call: compared by identity, or different by design.
+VOLATILE_CALLS = frozenset({
+    "time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns", "time.monotonic",
+    "time.monotonic_ns", "time.process_time", "datetime.datetime.now", "datetime.datetime.utcnow",
+    "datetime.now", "datetime.utcnow", "datetime.datetime.today", "uuid.uuid1", "uuid.uuid3",
+    "uuid.uuid4", "uuid.uuid5", "os.urandom", "itertools.count", "functools.partial",
+})
+VOLATILE_MODULES = ("random.", "secrets.")
+PARTIAL = "functools.partial"
+OBJECT_NEW = "object.__new__"
+SETATTR_CALLS = frozenset({"object.__setattr__", "setattr"})
+
+# Iterables that JAX's tree functions take as one leaf.
+DICT_VIEWS = frozenset({"values", "keys", "items"})
+ITERATOR_NAMES = frozenset({"zip", "map", "filter", "enumerate", "reversed", "iter"})
+# Containers a call writes at a static position (PTL403).
+UNHASHABLE_BUILTINS = frozenset({"list", "dict", "set", "sorted", "bytearray"})
+# Methods that change a list, dict or set in place.
+MUTATING_METHODS = frozenset({
+    "append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "add", "discard", "update",
+    "difference_update", "intersection_update", "symmetric_difference_update", "__setitem__", "__delitem__",
+    "__iadd__", "setdefault", "popitem",
+})
+
+# Classes: how their instances compare.
+DATACLASS_DECORATORS = frozenset({
+    "dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass", "jax_dataclasses.pytree_dataclass",
+    "attr.s", "attr.attrs", "attr.define", "attr.frozen", "attr.mutable", "attrs.define",
+    "attrs.frozen", "attrs.mutable", "pydantic.dataclasses.dataclass",
+})
+VALUE_BASES = frozenset({
+    "typing.NamedTuple", "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag",
+    "equinox.Module", "flax.struct.PyTreeNode", "tuple", "int", "str", "float", "frozenset", "bytes",
+})
+NEUTRAL_BASES = frozenset({"object", "abc.ABC", "typing.Generic", "typing.Protocol"})
+# Methods that run on concrete values, never on the leaves of a transformed instance.
+CONSTRUCTOR_METHODS = frozenset({"__init__", "__post_init__", "__new__", "setup", "__setstate__"})
+NOT_TRACED_METHODS = frozenset({
+    "__init__", "__post_init__", "__new__", "__repr__", "__str__", "__format__", "__hash__", "__eq__", "__ne__",
+    "__getstate__", "__setstate__", "__reduce__", "__del__", "tree_flatten", "tree_unflatten",
+    "tree_flatten_with_keys"})
