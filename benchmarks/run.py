@@ -183,7 +183,7 @@ def main() -> int:
 
         dense = dense_file(2000)
         dense_lines = dense.splitlines(keepends=True)
-        from pytree_lint.flake8_plugin import Plugin
+        from pytree_lint.faces.flake8 import Plugin
 
         dense_tree_ast = ast.parse(dense)  # flake8 parses the file itself before it calls plugins
 

@@ -24,7 +24,7 @@ def test_linting_neither_imports_jax_nor_runs_the_module(tmp_path):
         """))
     probe = textwrap.dedent(f"""\
         import sys
-        from pytree_lint.cli import main
+        from pytree_lint.faces.cli import main
         status = main([{str(tmp_path / "evil.py")!r}])
         leaked = sorted(name for name in ("jax", "numpy", "evil") if name in sys.modules)
         print("LEAKED", leaked)
@@ -58,8 +58,8 @@ def test_libcst_is_loaded_only_when_a_fix_is_asked_for(tmp_path):
         """))
     probe = textwrap.dedent(f"""\
         import contextlib, io, sys
-        from pytree_lint.cli import main
-        from pytree_lint.flake8_plugin import Plugin
+        from pytree_lint.faces.cli import main
+        from pytree_lint.faces.flake8 import Plugin
         path = {str(tmp_path / "box.py")!r}
         lines = open(path).readlines()
         found = list(Plugin(None, lines, path).run())

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSIONS, SCALAR_ANNOTATIONS
 from ..knowledge.python import NAMED_TUPLE, OBJECT_NEW
-from .aux import FlattenReturn, array_in, flatten_context, flatten_returns, hashable_only
+from .aux import array_in, flatten_context, flatten_returns, hashable_only
 from .fields import sets_init_false
 from .kinds import Kind
 from .model import (ClassInfo, FunctionInfo, ModuleIndex, elements, is_literal_int, keyword_arguments, nodes_of,

@@ -412,7 +412,8 @@ class ValueInference:
         if (qualified in py.VOLATILE_CALLS or qualified in jax_knowledge.TRANSFORMATIONS
                 or qualified.startswith(py.VOLATILE_MODULES)):
             callable_result = qualified == py.PARTIAL or qualified.startswith("jax.")
-            return [Evidence(Kind.VOLATILE, expr, f"`{qualified}(...)`", leaf=Leaf.CALLABLE if callable_result else None)]
+            return [Evidence(Kind.VOLATILE, expr, f"`{qualified}(...)`",
+                             leaf=Leaf.CALLABLE if callable_result else None)]
         if qualified in py.MUTABLE_CALLS:
             return [Evidence(Kind.MUTABLE, expr, f"a `{qualified.rsplit('.', 1)[-1]}`")]
         if qualified in py.COPY_CALLS:

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 
     from ..analysis.fixes import FixPlan
     from ..analysis.module import ModuleAnalysis
+    from ..runtime.probes import Probe
 
 # Text a module must contain to register a pytree: through jax.tree_util, or with a library's static
 # fields (flax, equinox, jax_dataclasses, penzai, netket, jax_md, simple_pytree, numpyro, jax.tree.static).
@@ -45,6 +46,8 @@ class Rule:
     # When given, the file must contain one of these too (PTL402: `jit` matters only beside a NamedTuple or
     # dataclass-style class).
     requires: ClassVar[tuple[str, ...]] = ()
+    # How `pytree-lint verify` proves a finding at run time (see runtime/probes.py); None: it cannot.
+    runtime: ClassVar[Probe | None] = None
 
     @classmethod
     def concerns(cls, present: set[str]) -> bool:

@@ -1,0 +1,203 @@
+"""The `pytree-lint` command: lint paths, print findings, exit 0 (clean), 1 (findings) or 2 (errors)."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import difflib
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+from .. import __version__
+from ..cache import ResultCache
+from ..config import Config, ConfigError, build_config, find_settings
+from ..engine import Finding, FindingFix, LintError, apply_fixes, lint_bytes, read_file, read_source
+from ..files import collect_files
+from ..rules import ALL_RULES, RULES_BY_CODE
+from .formats import FORMATS
+
+# Below this many files a process pool costs more than it saves.
+PARALLEL_THRESHOLD = 16
+
+
+def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
+    """(path, findings, error) for one file, from the cache when its content was linted before."""
+    path, config, fixes, cache = job
+    try:
+        data = read_file(path)
+    except LintError as error:
+        return path, [], str(error)
+    key = cache.key(data) if cache is not None else None
+    entry = cache.get(key) if cache is not None else None
+    if entry is not None:
+        return path, [_from_row(path, row) for row in entry["findings"]], entry["error"]
+    findings, error = [], None
+    try:
+        findings = lint_bytes(data, path, config, fixes)
+    except LintError as failure:
+        error = str(failure)
+    if cache is not None:
+        rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.target,
+                 None if f.fix is None else [f.fix.description, f.fix.safe, f.fix.edits]] for f in findings]
+        cache.put(key, {"findings": rows, "error": error})
+    return path, findings, error
+
+
+def _from_row(path: str, row: list) -> Finding:
+    *fields, fix = row
+    if fix is not None:
+        description, safe, edits = fix
+        fix = FindingFix(description, safe, tuple(tuple(edit) for edit in edits))
+    return Finding(path, *fields, fix=fix)
+
+
+def run(files: list[str], config: Config, jobs: int, cache: ResultCache | None, fixes: bool = False):
+    work = [(path, config, fixes, cache) for path in files]
+    if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(_lint_one, work, chunksize=8))
+    return [_lint_one(job) for job in work]
+
+
+def _print_problems(problems: list[tuple[str, str]]) -> None:
+    for path, reason in sorted(problems):
+        print(f"{path}: error: {reason}", file=sys.stderr)
+
+
+def _by_file(findings: list[Finding]) -> dict[str, list[Finding]]:
+    """The findings that carry a fix, by file."""
+    grouped: dict[str, list[Finding]] = {}
+    for finding in findings:
+        if finding.fix is not None:
+            grouped.setdefault(finding.path, []).append(finding)
+    return grouped
+
+
+def _diff(path: str, before: str, after: str) -> str:
+    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
+                                        f"a/{path}", f"b/{path}"))
+
+
+def _diffs(findings: list[Finding], problems: list[tuple[str, str]]) -> str:
+    """The safe fixes of each file as one diff; each unsafe fix as its own diff, marked."""
+    out = []
+    for path, fixable in _by_file(findings).items():
+        try:
+            text, _ = read_source(path)
+        except LintError as error:
+            problems.append((path, str(error)))
+            continue
+        out.append(_diff(path, text, apply_fixes(text, [f.fix for f in fixable if f.fix.safe])))
+        for finding in fixable:
+            if not finding.fix.safe:
+                out.append(f"# unsafe fix for {path}:{finding.line}:{finding.column + 1} {finding.code} "
+                           f"(--fix does not apply it): {finding.fix.description}\n")
+                out.append(_diff(path, text, apply_fixes(text, [finding.fix])))
+    return "".join(out)
+
+
+def _fix(findings: list[Finding], config: Config, problems: list[tuple[str, str]]) -> list[Finding]:
+    """Apply the safe fixes, file by file, and lint the fixed files again: the findings that are left."""
+    fixed_files, fixed_findings = 0, 0
+    safe = _by_file([f for f in findings if f.fix is not None and f.fix.safe])
+    left = [f for f in findings if f.path not in safe]
+    for path, fixable in safe.items():
+        try:
+            text, encoding = read_source(path)
+            fixed = apply_fixes(text, [f.fix for f in fixable])
+            ast.parse(fixed)  # never write what does not parse
+            with open(path, "w", encoding=encoding, newline="") as handle:
+                handle.write(fixed)
+            left.extend(lint_bytes(fixed.encode(encoding), path, config, fixes=True))
+        except (LintError, SyntaxError, OSError) as error:
+            problems.append((path, f"could not apply its fixes: {error}"))
+            left.extend(f for f in findings if f.path == path)
+            continue
+        fixed_files += 1
+        fixed_findings += len(fixable)
+    if fixed_files:
+        print(f"pytree-lint: fixed {fixed_findings} finding(s) in {fixed_files} file(s)", file=sys.stderr)
+    return sorted(left)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pytree-lint",
+        description="Find JAX pytree misuse: arrays, mutable or volatile values in aux_data and static fields.",
+        epilog="Also: `pytree-lint verify PATH...` runs each finding under jax.jit to confirm it; "
+               "`pytree-lint rules` lists the rules, `pytree-lint rule PTL101` prints one's documentation.")
+    parser.add_argument("paths", nargs="*", default=["."], help="files and folders to lint (default: .)")
+    parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="output format")
+    parser.add_argument("--select", help="comma-separated codes or prefixes to report (default: PTL)")
+    parser.add_argument("--ignore", help="comma-separated codes or prefixes not to report")
+    parser.add_argument("--extend-select", help="codes or prefixes to report in addition to --select")
+    parser.add_argument("--exclude", help="comma-separated glob patterns of files and folders to skip")
+    parser.add_argument("--static-field-functions",
+                        help="comma-separated qualified names of your own static-field helpers "
+                             "(e.g. mylib.fields.static_field): their fields are judged as static fields")
+    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
+                        help="parallel processes (default: the number of cores)")
+    parser.add_argument("--fix", action="store_true",
+                        help="apply the safe fixes (PTL102 list/set -> tuple/frozenset, PTL303 parameter order) "
+                             "and report what is left; unsafe fixes are never applied")
+    parser.add_argument("--diff", action="store_true",
+                        help="print the fixes as a unified diff (the unsafe ones marked) and write nothing")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="do not read or write the result cache (kept in the user cache directory)")
+    parser.add_argument("--version", action="version", version=f"pytree-lint {__version__}")
+    return parser
+
+
+def _print_rules(argv: list[str]) -> int:
+    if argv[0] == "rules":
+        for rule in ALL_RULES:
+            print(f"{rule.code}  {rule.name:32}  {rule.summary}")
+        return 0
+    if len(argv) != 2 or argv[1].upper() not in RULES_BY_CODE:
+        print(f"pytree-lint: error: usage: pytree-lint rule CODE (one of {', '.join(RULES_BY_CODE)})",
+              file=sys.stderr)
+        return 2
+    print(RULES_BY_CODE[argv[1].upper()].documentation())
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("rule", "rules"):
+        return _print_rules(argv)
+    if argv and argv[0] == "verify":
+        from ..runtime.verify import main as verify_main
+        return verify_main(argv[1:])
+    parser = _parser()
+    options = parser.parse_args(argv)
+    if options.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    try:
+        config = build_config(find_settings(os.getcwd()), select=options.select, ignore=options.ignore,
+                              extend_select=options.extend_select, exclude=options.exclude,
+                              static_field_functions=options.static_field_functions)
+    except ConfigError as error:
+        print(f"pytree-lint: error: {error}", file=sys.stderr)
+        return 2
+    files, problems = collect_files(options.paths, config)
+    findings = []
+    # Fixes cost a libcst parse of each file that has one: made only when they are shown or applied.
+    fixes = options.fix or options.diff or options.format == "json"
+    cache = None if options.no_cache else ResultCache(config, fixes)
+    for path, found, error in run(files, config, options.jobs, cache, fixes):
+        findings.extend(found)
+        if error is not None:
+            problems.append((path, error))
+    findings.sort()
+    if options.diff:
+        sys.stdout.write(_diffs(findings, problems))
+        _print_problems(problems)
+        return 2 if problems else (1 if any(f.fix is not None and f.fix.safe for f in findings) else 0)
+    if options.fix:
+        findings = _fix(findings, config, problems)
+    sys.stdout.write(FORMATS[options.format](findings))
+    _print_problems(problems)
+    if problems:
+        return 2
+    return 1 if findings else 0

@@ -1,0 +1,44 @@
+"""The flake8 face: the same engine, given the lines flake8 already read; flake8 applies `# noqa`."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from .. import __version__
+from ..config import DEFAULT_CONFIG, Config, ConfigError, parse_functions
+from ..engine import LintError, lint_source
+
+
+class Plugin:
+    name = "pytree-lint"
+    version = __version__
+    config = DEFAULT_CONFIG
+
+    @classmethod
+    def add_options(cls, manager) -> None:
+        manager.add_option(
+            "--pytree-static-field-functions", default="", parse_from_config=True, comma_separated_list=True,
+            help="qualified names of the project's own static-field helpers (e.g. mylib.fields.static_field)")
+
+    @classmethod
+    def parse_options(cls, options) -> None:
+        try:
+            functions = parse_functions(options.pytree_static_field_functions, "--pytree-static-field-functions")
+        except ConfigError as error:
+            raise SystemExit(f"pytree-lint: error: {error}") from None
+        cls.config = Config(static_field_functions=functions)
+
+    def __init__(self, tree, lines: list[str], filename: str) -> None:
+        # Asking for `tree` makes this a tree plugin, which flake8 only runs on files it could parse
+        # (others get E999 from flake8 itself); the engine reuses that ast instead of parsing again.
+        self._tree = tree
+        self._lines = lines
+        self._filename = filename
+
+    def run(self) -> Iterator[tuple[int, int, str, type]]:
+        try:
+            findings = lint_source("".join(self._lines), self._filename, self.config, tree=self._tree)
+        except LintError:
+            return  # flake8 already reports what makes a file unparsable
+        for finding in findings:
+            yield finding.line, finding.column, f"{finding.code} {finding.message}", type(self)

@@ -1,0 +1,83 @@
+"""Output formats: text for people, json for tools, sarif for code scanning, github for PR annotations."""
+
+from __future__ import annotations
+
+import json
+
+from .. import __version__
+from ..rules import ALL_RULES
+
+HELP_URI = "https://github.com/pytree-lint/pytree-lint/blob/main/docs/rules.md#{code}"
+
+
+def text(findings) -> str:
+    return "".join(f"{f.path}:{f.line}:{f.column + 1}: {f.code} {f.message}\n" for f in findings)
+
+
+def as_json(findings) -> str:
+    rows = []
+    for f in findings:
+        row = {"path": f.path, "line": f.line, "column": f.column + 1, "code": f.code, "message": f.message}
+        if f.fix is not None:  # as ruff spells it: 1-based columns, applicability safe/unsafe
+            row["fix"] = {"applicability": "safe" if f.fix.safe else "unsafe", "message": f.fix.description,
+                          "edits": [{"location": {"row": line, "column": column + 1},
+                                     "end_location": {"row": end_line, "column": end_column + 1},
+                                     "content": content}
+                                    for line, column, end_line, end_column, content in f.fix.edits]}
+        rows.append(row)
+    return json.dumps(rows, indent=2) + "\n"
+
+
+def _github_escape(value: str, property_value: bool = False) -> str:
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        value = value.replace(":", "%3A").replace(",", "%2C")
+    return value
+
+
+def github(findings) -> str:
+    return "".join(
+        f"::warning file={_github_escape(f.path, True)},line={f.line},col={f.column + 1},"
+        f"title={_github_escape(f'pytree-lint ({f.code})', True)}::{_github_escape(f.message)}\n"
+        for f in findings)
+
+
+def sarif(findings) -> str:
+    rules = []
+    for rule in ALL_RULES:
+        documentation = rule.documentation()
+        rules.append({
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.summary},
+            "fullDescription": {"text": documentation},
+            "helpUri": HELP_URI.format(code=rule.code.lower()),
+            "help": {"text": documentation},
+            "defaultConfiguration": {"level": "warning"},
+        })
+    index = {rule.code: position for position, rule in enumerate(ALL_RULES)}
+    results = [{
+        "ruleId": f.code,
+        "ruleIndex": index[f.code],
+        "level": "warning",
+        "message": {"text": f.message},
+        "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": f.path.replace("\\", "/")},
+            "region": {"startLine": f.line, "startColumn": f.column + 1, "endLine": max(f.end_line, f.line),
+                       "endColumn": f.end_column + 1 if f.end_line else f.column + 2},
+        }}],
+    } for f in findings]
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "pytree-lint", "version": __version__,
+                                "informationUri": "https://github.com/pytree-lint/pytree-lint",
+                                "rules": rules}},
+            "results": results,
+        }],
+    }
+    return json.dumps(log, indent=2) + "\n"
+
+
+FORMATS = {"text": text, "json": as_json, "sarif": sarif, "github": github}

@@ -1,0 +1,87 @@
+"""PTL102 mutable-aux-data
+
+What it does:
+    Finds a list, dict or set (a display, a comprehension, `list()`/`dict()`/`set()`/`sorted()`,
+    `.tolist()`, or an annotation) held by an attribute, a static field or a module-level name, that
+    reaches a pytree's aux_data.
+
+Why is this bad:
+    aux_data is part of the key under which `jax.jit` caches the compiled function. JAX raises nothing:
+    three equal lists gave one trace. But when the list is mutated after the first call, the cache key
+    mutates with it, and the next call silently returns the stale result (measured, jax 0.10.2: after
+    `meta.append(...)` the call returned `Array(2.)` where 3.0 was expected, and a fresh equal list
+    returned the same stale value). `static_argnums` rejects the same list outright.
+
+Example:
+        def flatten(net):
+            return (net.weights,), net.layer_sizes    # PTL102: `self.layer_sizes = [784, 128, 10]`
+
+Use instead:
+    Store and return an immutable value: `tuple(layer_sizes)`, `frozenset(...)`,
+    `tuple(sorted(d.items()))`.
+
+Known limits:
+    A container that the flatten function builds afresh (`return children, [self.n]`) is not
+    reported: no other code holds it, so nothing can mutate it after the call (measured: even when
+    unflatten stores it, later outputs do not share it). Containers built outside the module, or
+    passed in unannotated, are not followed.
+
+Fix safety:
+    `--fix` builds a tuple or frozenset where the list or set is built (`[...]`, `list(...)`, `{...}`,
+    `set(...)`, a comprehension), when that is the only container the value can be. Safe when nothing in
+    the module mutates it (`.append`, `x[i] = ...`, `+=`, ...) or checks `isinstance` on it; otherwise the
+    fix is only shown (`--diff`). Its printed form changes (`(1, 2)`). Dicts have no fix.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...analysis.kinds import Kind
+from ..base import Report, Rule
+from ...runtime.observe import PROBE_SENTINEL, Outcome, aux_values, counted_jit, describe, held, is_mutable_container
+from ...runtime.probes import ExamplesProbe
+
+
+def probe_mutable(examples: list[Any], target: str | None) -> Outcome:
+    example = examples[0]
+    found = held(aux_values(example, target), is_mutable_container)
+    if found is None:
+        return Outcome("unconfirmed", f"the examples' aux_data holds no list, dict or set: "
+                                      f"{describe(aux_values(example, target))}")
+    path, container = found
+    jit_function, traces = counted_jit(lambda tree: len(repr(aux_values(tree, target))))
+    before = int(jit_function(example))
+    if isinstance(container, list):
+        container.append(PROBE_SENTINEL)
+    elif isinstance(container, dict):
+        container[PROBE_SENTINEL] = PROBE_SENTINEL
+    else:
+        container.add(PROBE_SENTINEL)
+    eager = len(repr(aux_values(example, target)))
+    after = int(jit_function(example))
+    mutation = f"after adding an item to {path} (a {type(container).__name__}) in place"
+    if traces[0] == 1 and after != eager:
+        return Outcome("confirmed", f"{mutation}, the jitted call reused its old trace: it returned {after} "
+                                    f"(as before, {before}) where the eager function gives {eager}: a stale result")
+    return Outcome("unconfirmed", f"{mutation}, the jitted call gave {after} and the eager function {eager} "
+                                  f"(traces={traces[0]})")
+
+
+class MutableAuxData(Rule):
+    code = "PTL102"
+    name = "mutable-aux-data"
+    summary = "a list, dict or set reaches aux_data or a static field"
+    runtime = ExamplesProbe(probe_mutable)
+
+    def check(self, analysis):
+        for site in analysis.aux_sites:
+            evidence = next((e for e in site.evidence if e.kind is Kind.MUTABLE
+                             and (site.held_by_instance or e.held_outside)), None)
+            if evidence is not None:
+                yield Report(site.report_node,
+                             f"mutable {evidence.what.removeprefix('a ').removeprefix('an ')} in "
+                             f"{site.subject}: {analysis.origin(evidence)}; jit caches the compiled call "
+                             "under this object, so mutating it later silently returns stale results "
+                             "(use a tuple or frozenset)", target=site.registration.target,
+                             fix=analysis.immutable_container_fix(evidence, site.evidence))

@@ -1,0 +1,62 @@
+"""PTL104 identity-compared-aux-data
+
+What it does:
+    Finds aux_data that is an instance of a class of this module that has no value equality (no
+    `__eq__`, not a dataclass, NamedTuple or Enum) and is built anew for each pytree instance; also a
+    `register_static` class of that kind that the module instantiates inside a function.
+
+Why is this bad:
+    Without `__eq__`, two equal-valued objects compare unequal, so each new object is a jit cache miss:
+    3 calls with a new equal `Config` each gave 3 traces and 3 cache entries (jax 0.10.2). Reusing the
+    same object gives one trace, which hides the problem in small tests. `register_static` does not
+    check that the class is hashable with value semantics.
+
+Example:
+        class Config:
+            def __init__(self, lr):
+                self.lr = lr
+
+        class Model:
+            def __init__(self, w, lr):
+                self.w = w
+                self.config = Config(lr)
+
+            def tree_flatten(self):
+                return (self.w,), self.config     # PTL104
+
+Use instead:
+    Make the class compare by value: `@dataclass(frozen=True)`, a `NamedTuple`, or an `__eq__` and
+    `__hash__` over its fields.
+
+Known limits:
+    Instances passed in from outside (not constructed in this module) and classes with a base class
+    from another module are not reported.
+"""
+
+from __future__ import annotations
+
+from ...analysis.kinds import Equality, Kind
+from ..base import Report, Rule
+from ...runtime.probes import ExamplesProbe
+from .probes import probe_retrace
+
+
+class IdentityComparedAuxData(Rule):
+    code = "PTL104"
+    name = "identity-compared-aux-data"
+    summary = "aux_data is a per-instance object of a class without value equality"
+    runtime = ExamplesProbe(probe_retrace)
+
+    def check(self, analysis):
+        for site in analysis.aux_sites:
+            for evidence in site.evidence:
+                if (evidence.kind is Kind.INSTANCE and evidence.constructed and not evidence.shared
+                        and evidence.cls is not None
+                        and analysis.classes.equality(evidence.cls) is Equality.IDENTITY):
+                    name = evidence.cls.name
+                    yield Report(site.report_node,
+                                 f"{site.subject} is a new `{name}` per instance ({analysis.origin(evidence)}) "
+                                 f"and `{name}` has no `__eq__`: equal objects compare unequal, so every new "
+                                 "instance retraces and recompiles (make it a frozen dataclass or NamedTuple)",
+                                 target=site.registration.target)
+                    break

@@ -1,0 +1,1 @@
+"""PTL3xx: the flatten/unflatten contract of a registration."""

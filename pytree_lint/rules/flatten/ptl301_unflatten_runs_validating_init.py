@@ -1,0 +1,156 @@
+"""PTL301 unflatten-runs-validating-init
+
+What it does:
+    Finds an unflatten function (a def, a lambda or a `tree_unflatten` classmethod) that rebuilds the
+    object by calling the class, when the class's `__init__` or `__post_init__` raises, asserts, checks
+    `.ndim`/`.shape`/`.dtype`/`.size`, or converts with `jnp.asarray`/`np.asarray`/`jnp.array` on an argument
+    that receives a child. `register_dataclass` and `flax.struct` classes are rebuilt through `__init__`
+    too, so a validating `__post_init__` (or `__init__`) there is reported at its `def`.
+
+Why is this bad:
+    JAX calls unflatten with whatever its transformations put in the leaves, not only arrays: None under
+    `jax.jacobian`, ShapeDtypeStructs under `jax.eval_shape`, `object()` sentinels when it matches
+    `vmap`'s `in_axes`, and per-example slices inside `vmap`. Measured on jax 0.10.2: a `w.ndim != 2` check
+    raises `ValueError: w must be 2-D, got ndim=1` under vmap and `AttributeError: 'NoneType' object has
+    no attribute 'ndim'` under jacobian; `jnp.asarray` in `__init__` raises `TypeError: float() argument
+    must be a string or a real number, not 'ShapeDtypeStruct'` under eval_shape and silently turns
+    `jax.tree.map(lambda x: x.shape, t)` into an array. JAX does not warn.
+
+Example:
+    @jax.tree_util.register_pytree_node_class
+    class Linear:
+        def __init__(self, w):
+            if w.ndim != 2:
+                raise ValueError("w must be 2-D")
+            self.w = w
+
+        @classmethod
+        def tree_unflatten(cls, aux, children):
+            return cls(*children)               # PTL301
+
+Use instead:
+    Rebuild without running `__init__`, and keep validation in `__init__` or a factory for users:
+
+        @classmethod
+        def tree_unflatten(cls, aux, children):
+            obj = object.__new__(cls)
+            obj.w, = children
+            return obj
+
+Known limits:
+    Only constructors written in the module are read; checks of arguments that come from aux_data
+    are not reported (aux_data comes back unchanged). Equinox modules are not reported: equinox does not
+    run `__init__` or `__check_init__` on unflatten.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+
+from typing import Any
+
+import ast
+
+from ..base import Report, Rule
+from ...runtime.observe import Outcome, first_line, jax_module
+from ...runtime.probes import ExamplesProbe
+
+CONSEQUENCE = ("JAX unflattens with None (jacobian), ShapeDtypeStruct (eval_shape), `object()` sentinels and "
+               "per-example slices (vmap), so this fails or silently converts; rebuild with `object.__new__` "
+               "and set the attributes instead")
+
+
+def _constructor_frame(error: BaseException) -> str | None:
+    """The `__init__`/`__post_init__` outside JAX that an error was raised in, as "name (file:line)"."""
+    jax_dir = os.path.dirname(jax_module().__file__)
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        if frame.name in ("__init__", "__post_init__") and not frame.filename.startswith(jax_dir):
+            return f"{frame.name} ({os.path.basename(frame.filename)}:{frame.lineno})"
+    return None
+
+
+def probe_validating_init(examples: list[Any], target: str | None) -> Outcome:
+    jax = jax_module()
+    import jax.numpy as jnp
+
+    transformations = {
+        "jax.jacobian(lambda t: t)": lambda t: jax.jacobian(lambda x: x)(t),
+        "jax.eval_shape(lambda t: t)": lambda t: jax.eval_shape(lambda x: x, t),
+        "jax.vmap(lambda t: t) over two stacked examples": lambda t: jax.vmap(lambda x: x)(
+            jax.tree.map(lambda *xs: jnp.stack(xs), t, examples[1])),
+    }
+    for name, transformation in transformations.items():
+        try:
+            transformation(examples[0])
+        except Exception as error:
+            frame = _constructor_frame(error)
+            if frame is not None:
+                return Outcome("confirmed", f"{name} raised, in {frame} run by unflatten, {first_line(error)}")
+    return Outcome("unconfirmed", f"{', '.join(transformations)} all rebuilt the example without an error")
+
+
+class UnflattenRunsValidatingInit(Rule):
+    code = "PTL301"
+    name = "unflatten-runs-validating-init"
+    summary = "unflatten rebuilds the object through a constructor that validates or converts its arguments"
+    runtime = ExamplesProbe(probe_validating_init)
+
+    def check(self, analysis):
+        structure = analysis.structure
+        for registration in analysis.registrations:
+            cls = registration.cls
+            if cls is None:
+                continue
+            unflatten = structure.unflatten(registration)
+            if unflatten is not None and unflatten.builds_with_new:
+                continue
+            if unflatten is not None:
+                constructor = structure.constructor(cls)
+                count = structure.child_count(registration)
+                for call in unflatten.constructor_calls if constructor is not None else ():
+                    children = self._child_parameters(structure, unflatten, constructor, call, count)
+                    validation = structure.validation(constructor, children)
+                    if validation is not None:
+                        yield self._report(analysis, call, cls, validation, registration)
+                        break
+            elif registration.unflatten is None and registration.unflatten_calls_init:
+                constructor = structure.constructor(cls)
+                if constructor is None:
+                    continue
+                static = {field.name for field in registration.static_fields}
+                children = {p.name for p in constructor.parameters if p.name not in static}
+                validation = structure.validation(constructor, children)
+                if validation is not None:  # no unflatten of the user's: report the method to change
+                    yield self._report(analysis, validation.method.node, cls, validation, registration)
+
+    @staticmethod
+    def _child_parameters(structure, unflatten, constructor, call, count: int | None) -> set[str]:
+        """The parameters a constructor call fills with the children themselves (`children[0]`, a name
+        unpacked from them, `*children` when flatten's child count is known). A value computed from a
+        child (`len(xs)`) is not one, and positions behind a star argument of unknown length are unknown."""
+        parameters = constructor.parameters
+        found, position = set(), 0
+        for argument in sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset)):
+            if isinstance(argument, ast.keyword):
+                if argument.arg is not None and structure.child_read(unflatten, argument.value) is not None:
+                    found.add(argument.arg)
+                elif argument.arg is None:
+                    break
+            elif isinstance(argument, ast.Starred):
+                if not (structure.is_children(unflatten, argument.value) and count is not None):
+                    break
+                found.update(p.name for p in parameters[position:position + count])
+                position += count
+            else:
+                if position < len(parameters) and structure.child_read(unflatten, argument) is not None:
+                    found.add(parameters[position].name)
+                position += 1
+        return found
+
+    @staticmethod
+    def _report(analysis, node, cls, validation, registration) -> Report:
+        method = f"{cls.name}.{validation.method.name}"
+        return Report(node, f"unflatten rebuilds `{cls.name}` through `{method}`, which {validation.what} "
+                            f"({analysis.located(validation.node)}): {CONSEQUENCE}",
+                      target=registration.target)

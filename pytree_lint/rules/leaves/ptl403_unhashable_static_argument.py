@@ -1,0 +1,94 @@
+"""PTL403 unhashable-static-argument
+
+What it does:
+    Finds a call of a jitted function (`@partial(jax.jit, static_argnums=...)`, `jax.jit(f,
+    static_argnames=...)`) that passes a list, dict or set (a display, a comprehension, `list()`,
+    `dict()`, `set()`) or an array at a static position or static keyword.
+
+Why is this bad:
+    Static arguments are hashed to find the compiled function, and these cannot be (measured, jax
+    0.10.2): `ValueError: Non-hashable static arguments are not supported. An error occurred while trying
+    to hash an object of type <class 'list'>, [1, 2]. The error was: TypeError: unhashable type: 'list'`.
+    The same holds for dicts, NumPy and JAX arrays, and a JAX scalar passed by `static_argnames`.
+
+Example:
+    @partial(jax.jit, static_argnums=1)
+    def pad(x, widths):
+        return jnp.pad(x, widths)
+
+    pad(x, [(1, 1)])      # PTL403
+
+Use instead:
+    Pass a hashable value: `pad(x, ((1, 1),))`, `tuple(sizes)`, `frozenset(...)`, or make the array a
+    traced argument.
+
+Known limits:
+    Only module-level functions called by name, and containers or arrays written at the call (a display,
+    a comprehension, `list()`/`dict()`/`set()`/`sorted()`, an array constructor such as `np.zeros`), are
+    checked; jitted methods are not.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ...analysis.kinds import Kind
+from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
+from ...knowledge.python import UNHASHABLE_BUILTINS
+from ..base import Report, Rule
+from ...runtime.probes import ReproduceProbe
+
+UNHASHABLE = {Kind.MUTABLE: "unhashable", Kind.ARRAY: "an array, unhashable"}
+
+
+def _built_here(value: ast.expr) -> bool:
+    """A container or array written at the call: a display, a comprehension, `list(...)`, `np.zeros(...)`."""
+    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+        return True
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        return value.func.id in UNHASHABLE_BUILTINS | CONSTRUCTOR_SHORT_NAMES
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        return value.func.attr in CONSTRUCTOR_SHORT_NAMES
+    return False
+
+
+class UnhashableStaticArgument(Rule):
+    code = "PTL403"
+    name = "unhashable-static-argument"
+    summary = "a list, dict, set or array is passed at a static argument of a jitted function"
+    runtime = ReproduceProbe(("Non-hashable static arguments", "unhashable type"), where="line")
+    triggers = ("static_argnums", "static_argnames")
+
+    def check(self, analysis):
+        jitted = analysis.jitted_functions
+        if not jitted:
+            return
+        for call, _in_function in analysis.index.all_calls:
+            function = jitted.get(call.func.id) if isinstance(call.func, ast.Name) else None
+            if function is None:
+                continue
+            for label, value, static in _arguments(call, function):
+                if not static or not _built_here(value):
+                    continue
+                evidence = next((e for e in analysis.values.infer(value)
+                                 if e.kind in UNHASHABLE and not e.trail), None)
+                if evidence is not None:
+                    yield Report(call,
+                                 f"static {label} of `{function.name}` is {evidence.what} "
+                                 f"({analysis.located(value)}), {UNHASHABLE[evidence.kind]}: the call "
+                                 "raises `ValueError: Non-hashable static arguments are not supported` (pass a "
+                                 "tuple or another hashable value)", target=function.name)
+
+
+def _arguments(call: ast.Call, function):
+    """(label, value, whether static) for each argument a call passes, in the order written, up to the
+    first `*args` or `**kwargs` (whose positions are unknown)."""
+    positional = 0
+    for argument in sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset)):
+        if isinstance(argument, ast.Starred) or (isinstance(argument, ast.keyword) and argument.arg is None):
+            return
+        if isinstance(argument, ast.keyword):
+            yield argument.arg, argument.value, argument.arg in function.static_names
+        else:
+            yield f"argument {positional}", argument, positional in function.static_positions
+            positional += 1

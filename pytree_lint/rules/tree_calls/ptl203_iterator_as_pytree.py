@@ -1,0 +1,72 @@
+"""PTL203 iterator-as-pytree
+
+What it does:
+    Finds a dict view (`d.values()`, `.keys()`, `.items()`), a generator expression, or a `zip`, `map`,
+    `filter`, `enumerate`, `reversed` or `iter` object passed as a tree to a JAX tree function, directly
+    or through a local variable.
+
+Why is this bad:
+    These are not pytree nodes: JAX treats the whole iterable as one leaf (measured, jax 0.10.2:
+    `DeprecationWarning: Python iterable type 'dict_values' is treated as a leaf in PyTree ... In a future
+    version of JAX, this will become an error.`). `jax.tree.leaves(params.values())` returns one leaf, the
+    view itself, and a mapped function receives the view, not the arrays; under jit it fails with
+    `TypeError: ... not a valid JAX type`.
+
+Example:
+    n = sum(x.size for x in jax.tree.leaves(params.values()))      # PTL203
+
+Use instead:
+    Pass the container (`params`), or materialise it: `list(params.values())`, `tuple(zip(a, b))`.
+
+Known limits:
+    Only tree functions are checked, not jitted functions called with such a value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import TREE_CALL_TRIGGERS, Report, Rule
+from ...runtime.observe import Outcome, TreeCallRecord, describe, jax_module
+from ...runtime.probes import TreeCallProbe
+
+
+def _iterator_type(tree: Any) -> str | None:
+    import collections.abc
+    import types
+    views = (collections.abc.KeysView, collections.abc.ValuesView, collections.abc.ItemsView)
+    if isinstance(tree, (types.GeneratorType, collections.abc.Iterator, *views)):
+        return type(tree).__name__
+    return None
+
+
+def judge_iterator(record: TreeCallRecord) -> Outcome | None:
+    """A dict view, generator or iterator was passed as a tree, and JAX made it one leaf."""
+    for tree in record.trees:
+        kind = _iterator_type(tree)
+        if kind is not None:
+            return Outcome("confirmed", f"a `{kind}` was passed as a tree, and JAX made it a single leaf: "
+                                        f"{describe(jax_module().tree.leaves(tree))}")
+    return None
+
+
+class IteratorAsPytree(Rule):
+    code = "PTL203"
+    name = "iterator-as-pytree"
+    summary = "a dict view, generator, `zip` or `map` object is passed as a pytree (it is one leaf)"
+    runtime = TreeCallProbe(judge_iterator)
+    triggers = TREE_CALL_TRIGGERS
+
+    def check(self, analysis):
+        calls = analysis.tree_calls
+        for call in analysis.tree_call_sites:
+            for tree in call.trees:
+                values = calls.values_of(tree, call)
+                kinds = [calls.iterator(value) for value in values]
+                if values and all(kinds):
+                    origin = "" if values[0] is tree else f" ({analysis.located(values[0])})"
+                    yield Report(call.node,
+                                 f"`{analysis.snippet(tree)}` is {kinds[0]}{origin}, which JAX treats as a single "
+                                 f"leaf (`DeprecationWarning: ... treated as a leaf`), not as its elements; pass "
+                                 "the container or `list(...)` of it")
+                    break

@@ -1,0 +1,220 @@
+"""What the runtime probes observe, shared by every rule's probe and by `check_pytree`.
+
+This module runs under `pytree-lint verify` (in a child interpreter per file) and in users' test suites:
+it imports JAX only inside its functions, so the static path can import the rules that name these helpers.
+Measured on jax 0.10.2.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Mapping
+from typing import Any, Callable
+
+PROBE_SENTINEL = "pytree-lint-probe"
+_BUILTIN_NODES = (tuple, list, dict, type(None))
+STATUSES = ("confirmed", "unconfirmed", "no-example", "error")
+
+
+@dataclasses.dataclass
+class Outcome:
+    status: str  # one of STATUSES
+    evidence: str
+
+
+def jax_module():
+    import jax
+    return jax
+
+
+def aux_values(tree: Any, target: str | None) -> list[Any]:
+    """The aux_data of every node in `tree` whose type is named `target` (any custom node for None)."""
+    jax = jax_module()
+    found, pending = [], [jax.tree.structure(tree)]
+    while pending:
+        treedef = pending.pop()
+        data = treedef.node_data()
+        if data is not None:
+            node_type, aux = data
+            if node_type.__name__ == target or (target is None and not issubclass(node_type, _BUILTIN_NODES)):
+                found.append(aux)
+        pending.extend(treedef.children())
+    return found
+
+
+def members(value: Any):
+    """(name, member) of a container or an object's fields: what aux_data may hold inside it."""
+    if isinstance(value, Mapping):
+        return [(f"[{k!r}]", v) for k, v in value.items()]
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return [(f"[{i}]", v) for i, v in enumerate(value)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [(f".{f.name}", getattr(value, f.name, None)) for f in dataclasses.fields(value)]
+    if hasattr(value, "__dict__") and not isinstance(value, type) and not callable(value):
+        return [(f".{k}", v) for k, v in vars(value).items()]
+    return []
+
+
+def find_inside(value: Any, predicate: Callable[[Any], bool], path: str = "aux_data", depth: int = 0):
+    """(path, member) of the first member of `value` (itself included) that satisfies `predicate`."""
+    if predicate(value):
+        return path, value
+    if depth >= 4:
+        return None
+    for name, member in members(value):
+        found = find_inside(member, predicate, path + name, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def held(auxes: list[Any], predicate: Callable[[Any], bool]):
+    """(path, member) of the first member of the nodes' aux_data that satisfies `predicate`."""
+    for aux in auxes:
+        found = find_inside(aux, predicate)
+        if found is not None:
+            return found
+    return None
+
+
+def is_array(value: Any) -> bool:
+    import numpy as np
+    return isinstance(value, (np.ndarray, jax_module().Array))
+
+
+def is_mutable_container(value: Any) -> bool:
+    return isinstance(value, (list, dict, set))
+
+
+def describe(value: Any) -> str:
+    if is_array(value):
+        return f"{type(value).__module__}.{type(value).__name__} of shape {tuple(value.shape)}"
+    text = " ".join(repr(value).split())
+    return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
+
+
+def first_line(error: BaseException) -> str:
+    text = f"{type(error).__name__}: {error}".splitlines()[0]
+    return text if len(text) <= 240 else text[:237] + "..."
+
+
+def is_metadata_error(error: BaseException) -> bool:
+    while error is not None:
+        text = str(error)
+        if "metadata fields" in text or "truth value of an array" in text or "comparable using __eq__" in text:
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def counted_jit(body: Callable[[Any], Any] | None = None):
+    """A fresh jitted function of a pytree, and a list whose first item counts its traces."""
+    jax = jax_module()
+    import jax.numpy as jnp
+    traces = [0]
+
+    def function(tree):
+        traces[0] += 1
+        return jnp.asarray(body(tree) if body is not None else 0)
+    return jax.jit(function), traces
+
+
+def run_calls(examples: list[Any]):
+    """Call one fresh jitted function on each example: (traces, the first exception or None, its call)."""
+    jit_function, traces = counted_jit()
+    for number, example in enumerate(examples, start=1):
+        try:
+            jit_function(example).block_until_ready()
+        except Exception as error:  # the symptom we look for is an exception from JAX
+            return traces[0], error, number
+    return traces[0], None, 0
+
+
+# Tree calls are observed where the module makes them (PTL201-PTL203): the public tree functions are
+# wrapped before the module is imported, and `reproduce()` runs the code path.
+WATCHED_FUNCTIONS = {
+    "jax.tree": {"map": "map", "map_with_path": "map_with_path", "leaves": "leaves", "flatten": "flatten",
+                 "reduce": "reduce", "structure": "structure", "all": "all", "leaves_with_path": "leaves",
+                 "flatten_with_path": "flatten"},
+    "jax.tree_util": {"tree_map": "map", "tree_map_with_path": "map_with_path", "tree_leaves": "leaves",
+                      "tree_flatten": "flatten", "tree_reduce": "reduce", "tree_structure": "structure",
+                      "tree_all": "all", "tree_leaves_with_path": "leaves", "tree_flatten_with_path": "flatten"},
+}
+
+
+@dataclasses.dataclass
+class TreeCallRecord:
+    filename: str
+    line: int
+    kind: str
+    first_tree: Any
+    trees: tuple
+    has_is_leaf: bool
+    received: list  # the leaves the mapped function was called with (maps only)
+
+
+TREE_CALLS: list[TreeCallRecord] = []
+
+
+def watch_tree_calls() -> None:
+    """Wrap JAX's public tree functions to record each call: where it is made, what trees it consumes."""
+    import importlib
+    for module_name, functions in WATCHED_FUNCTIONS.items():
+        namespace = importlib.import_module(module_name)
+        for name, kind in functions.items():
+            original = getattr(namespace, name, None)
+            if original is not None:
+                setattr(namespace, name, _watched(original, kind))
+
+
+def _watched(original: Callable, kind: str) -> Callable:
+    def watched(*args, **kwargs):
+        caller = sys._getframe(1)
+        first = 1 if kind in ("map", "map_with_path", "reduce") else 0
+        trees = args[first:] if kind != "reduce" else args[1:2]
+        record = TreeCallRecord(caller.f_code.co_filename, caller.f_lineno, kind, trees[0] if trees else None,
+                                tuple(trees), "is_leaf" in kwargs, [])
+        if kind in ("map", "map_with_path") and args and callable(args[0]):
+            function = args[0]
+
+            def recording(*leaves):
+                record.received.append(leaves[1] if kind == "map_with_path" else leaves[0])
+                return function(*leaves)
+            args = (recording, *args[1:])
+        TREE_CALLS.append(record)
+        return original(*args, **kwargs)
+    return watched
+
+
+def same_leaves(first: list[Any], second: list[Any]) -> str | None:
+    """Why two leaf lists differ (None when they are equal): count, type, shape or value."""
+    import numpy as np
+    if len(first) != len(second):
+        return f"{len(first)} leaves became {len(second)}"
+    for number, (before, after) in enumerate(zip(first, second)):
+        if np.shape(before) != np.shape(after) or not np.array_equal(np.asarray(before), np.asarray(after)):
+            return f"leaf {number} was {describe(before)} and came back as {describe(after)}"
+    return None
+
+
+def round_trip(example: Any):
+    """(leaves, leaves after `jax.tree.map(lambda x: x, ...)`, the error it raised or None)."""
+    jax = jax_module()
+    leaves = jax.tree.leaves(example)
+    try:
+        rebuilt = jax.tree.map(lambda x: x, example)
+        return leaves, jax.tree.leaves(rebuilt), None
+    except Exception as error:
+        return leaves, None, error
+
+
+def split_into_rows(example: Any, leaves: list[Any]) -> str | None:
+    """An array attribute of the example that is no leaf while its rows are: flatten iterated it."""
+    import numpy as np
+    for name, value in members(example):
+        if is_array(value) and value.ndim >= 1 and all(np.shape(leaf) != value.shape for leaf in leaves) \
+                and sum(np.shape(leaf) == value.shape[1:] for leaf in leaves) >= len(value):
+            return (f"the example's {name} is an array of shape {tuple(value.shape)}, but the leaves are "
+                    f"{len(leaves)} arrays of its rows' shape {tuple(value.shape[1:])}: flatten iterated it")
+    return None

@@ -1,0 +1,140 @@
+"""How a rule's finding is proved at run time: the three kinds of probe a rule can name.
+
+- `ExamplesProbe`: the module's `examples()` gives equal-valued inputs in the order a program passes
+  them; the rule's function observes them under `jax.jit` (aux_data, traces, errors, round trips).
+- `ReproduceProbe`: the module's `reproduce()` runs the code path; the finding is confirmed when it raises
+  the predicted error, tied to what the finding reports (its line, its function, a method of its class).
+- `TreeCallProbe`: JAX's tree functions are watched from before the module is imported; `reproduce()`
+  runs, and the rule's judge reads the calls made at the finding's line.
+
+Each rule's module says which it uses (`Rule.runtime`), beside its check. Nothing here imports JAX.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import traceback
+from typing import Any, Callable
+
+from .observe import TREE_CALLS, Outcome, TreeCallRecord, aux_values, first_line, jax_module
+
+
+@dataclasses.dataclass(frozen=True)
+class ExamplesProbe:
+    """`observe(examples, target)`: what the examples holding the finding's class show."""
+
+    observe: Callable[[list[Any], str | None], Outcome]
+
+    def run(self, module: Any, finding: dict) -> Outcome:
+        hook = getattr(module, "examples", None)
+        if hook is None:
+            return Outcome("no-example", "the module defines no examples() hook")
+        target = finding.get("target")
+        try:
+            examples = [e for e in hook() if _holds_target(e, target)]
+        except Exception as error:
+            return Outcome("error", f"examples() raised {first_line(error)}")
+        if len(examples) < 2:
+            return Outcome("no-example", f"examples() gives fewer than two inputs holding a `{target}`")
+        jax_module().clear_caches()
+        try:
+            return self.observe(examples, target)
+        except Exception as error:
+            return Outcome("error", f"the probe raised {first_line(error)}")
+
+
+def _holds_target(example: Any, target: str | None) -> bool:
+    try:
+        return bool(aux_values(example, target)) if target else True
+    except Exception:  # a flatten that raises (the finding may be about it): judge the example itself
+        return type(example).__name__ == target
+
+
+@dataclasses.dataclass(frozen=True)
+class ReproduceProbe:
+    """What `reproduce()` must raise: an error whose message holds one of `symptoms` (or whose class, or a
+    base of it, is named so), tied to the finding by `where`: "line" (the traceback passes the finding's
+    line), "function" (the message names the function the finding is about, as jit's argument errors do)
+    or "method" (the traceback passes a method of the finding's class)."""
+
+    symptoms: tuple[str, ...]
+    where: str
+
+    def run(self, module: Any, finding: dict) -> Outcome:
+        hook = getattr(module, "reproduce", None)
+        if hook is None:
+            return Outcome("no-example", "the module defines no reproduce() hook")
+        jax_module().clear_caches()
+        try:
+            hook()
+        except Exception as error:
+            if not self._shows(error):
+                return Outcome("unconfirmed", f"reproduce() raised an unrelated {first_line(error)}")
+            tied = self._tie(module, finding, error)
+            if tied is not None:
+                return Outcome("confirmed", f"reproduce() raised, {tied}, {first_line(error)}")
+            return Outcome("unconfirmed", f"reproduce() raised {first_line(error)}, but not from what this "
+                                          f"finding reports (line {finding['line']}, `{finding.get('target')}`)")
+        return Outcome("unconfirmed", "reproduce() returned without an error")
+
+    def _shows(self, error: BaseException) -> bool:
+        names = {kind.__name__ for kind in type(error).__mro__}
+        return any(symptom in str(error) or symptom in names for symptom in self.symptoms)
+
+    def _tie(self, module: Any, finding: dict, error: BaseException) -> str | None:
+        """Where the error shows it comes from the finding; None if it does not."""
+        module_file = os.path.abspath(module.__file__)
+        frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+                  if os.path.abspath(frame.filename) == module_file]
+        target = finding.get("target")
+        if self.where == "line":
+            return f"at line {finding['line']}" if any(f.lineno == finding["line"] for f in frames) else None
+        if self.where == "function":
+            return f"naming `{target}`" if f"<function {target} at" in str(error) else None
+        methods = _class_methods(module, target)
+        inside = next((f for f in frames if f.name in methods), None)
+        return f"in `{target}.{inside.name}` (line {inside.lineno})" if inside is not None else None
+
+
+def _class_methods(module: Any, target: str | None) -> set[str]:
+    """The names of the functions defined on the class `target` of the module and on its bases there."""
+    cls = getattr(module, target or "", None)
+    if not isinstance(cls, type):
+        return set()
+    return {name for klass in cls.__mro__ if klass.__module__ == module.__name__ for name in vars(klass)}
+
+
+@dataclasses.dataclass(frozen=True)
+class TreeCallProbe:
+    """`judge(record)`: the outcome a watched tree call shows, or None when it does not show the symptom."""
+
+    judge: Callable[[TreeCallRecord], Outcome | None]
+    watches_tree_calls = True
+
+    def run(self, module: Any, finding: dict) -> Outcome:
+        hook = getattr(module, "reproduce", None)
+        if hook is None:
+            return Outcome("no-example", "the module defines no reproduce() hook")
+        import warnings
+        line = finding["line"]
+        raised = ""  # the calls made when the module was imported count too: module-level code is a code path
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                hook()
+            except Exception as error:  # the misuse often breaks the code after it: the calls made still count
+                raised = f"; reproduce() then raised {first_line(error)}"
+        module_file = os.path.abspath(module.__file__)
+        here = [r for r in TREE_CALLS if os.path.abspath(r.filename) == module_file and r.line == line]
+        for record in here:
+            outcome = self.judge(record)
+            if outcome is not None:
+                return Outcome(outcome.status, outcome.evidence + raised)
+        if not here:
+            return Outcome("unconfirmed", f"reproduce() made no tree call at line {line}{raised}")
+        return Outcome("unconfirmed", f"the {len(here)} tree calls at line {line} did not show the predicted "
+                                      f"symptom{raised}")
+
+
+Probe = ExamplesProbe | ReproduceProbe | TreeCallProbe

@@ -1,0 +1,60 @@
+"""`check_pytree` for your own test suite: the runtime verifier's checks on pytrees you build.
+
+    from pytree_lint.testing import check_pytree
+
+    def test_model_is_a_well_behaved_pytree():
+        check_pytree(lambda: Model(jnp.ones(3), sizes=(3, 2)))
+
+It builds several equal instances with `factory()`, flattens them, compares their aux_data, and calls one
+jitted function on each, counting traces. It fails with the evidence of what went wrong: an array in
+aux_data, aux_data that raises or is unequal between equal instances, an exception from jit, or a
+retrace (every call recompiling). This imports JAX and runs your code, as a test does.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .observe import aux_values, counted_jit, describe, first_line, held, is_array, is_metadata_error
+
+
+class PytreeCheckError(AssertionError):
+    """A pytree built by the factory misbehaves under jit; the message is the evidence."""
+
+
+def check_pytree(factory: Callable[[], Any], calls: int = 3) -> None:
+    """Raise PytreeCheckError unless `calls` fresh, equal pytrees from `factory()` share one trace."""
+    if calls < 2:
+        raise ValueError("check_pytree needs at least two calls to compare")
+    instances = [factory() for _ in range(calls)]
+    problems = []
+    auxes = [aux_values(instance, None) for instance in instances]
+    found = held(auxes[0], is_array)
+    if found is not None:
+        problems.append(f"{found[0]} is a {describe(found[1])}: arrays in aux_data raise on the next call "
+                        "with an equal new array (PTL101)")
+    for number, aux in enumerate(auxes[1:], start=2):
+        try:
+            equal = aux == auxes[0]
+            if not isinstance(equal, bool):
+                bool(equal)
+        except Exception as error:
+            problems.append(f"comparing aux_data of instances 1 and {number} raised {first_line(error)}")
+            break
+        if not equal:
+            problems.append(f"aux_data of equal instances 1 and {number} compare unequal: {describe(auxes[0])} vs "
+                            f"{describe(aux)} (every new instance recompiles: PTL103/PTL104)")
+            break
+    function, traces = counted_jit()
+    for number, instance in enumerate(instances, start=1):
+        try:
+            function(instance).block_until_ready()
+        except Exception as error:
+            label = "the metadata equality error (PTL101/PTL105)" if is_metadata_error(error) else "an error"
+            problems.append(f"jitted call {number} raised {label}: {first_line(error)}")
+            break
+    else:
+        if traces[0] > 1:
+            problems.append(f"{traces[0]} traces for {calls} calls with equal instances: each call recompiles")
+    if problems:
+        raise PytreeCheckError("; ".join(problems))
