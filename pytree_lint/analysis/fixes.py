@@ -1,17 +1,12 @@
-"""Which fix mends a finding, and whether it is safe: decided on the `ast`, once per module.
+"""Fixes as the analysis sees them: a plan (which codemod, on which node) and whether it is safe.
 
-A `FixPlan` names a codemod and the node it rewrites; the libcst fix engine (pytree_lint.fixes) turns it
-into edits only when a fix is asked for (`--fix`, `--diff`, JSON). Safe means the edit cannot change what
-the module does where it is correct: `--fix` applies only those. Unsafe fixes are shown, never applied.
-- PTL303: an unflatten written `(children, aux_data)` gets its two parameters swapped in the signature, so
-  each name holds what its body expects. Safe when nothing in the module calls the function itself (JAX
-  calls it with `(aux_data, children)`; a call written for the swapped order would break).
-- PTL102: a list or set held in aux_data, where it is built (`[...]`, `list(...)`, `{...}`, `set(...)`,
-  a comprehension), becomes a tuple or frozenset. Safe when nothing in the module mutates it (`.append`,
-  `x[i] = ...`, `+=`, ...) or asks whether it is a list or set; its printed form changes (`(1, 2)`).
+A rule that can mend its finding returns a `FixPlan` (PTL102 and PTL303 say which, in their modules); the
+libcst fix engine (pytree_lint.codemods) turns plans into edits, only when a fix is asked for (`--fix`,
+`--diff`, JSON). Safe means the edit cannot change what the module does where it is correct: `--fix`
+applies only those; unsafe fixes are shown, never applied.
 
-The module-wide questions (who calls a function, who mutates a name) are answered from one walk of the
-module made the first time a fix asks, so their cost does not grow with the number of findings.
+The module-wide questions that decide safety (who calls a function, who mutates a name) are answered from
+one walk of the module, made the first time a fix asks, so their cost does not grow with the findings.
 """
 
 from __future__ import annotations
@@ -97,49 +92,3 @@ class FixSafety:
         """Where the module first mutates `x` or `obj.x` for a name x of `names`, or checks it for list/set."""
         found = [self._sites[1][name] for name in names if name in self._sites[1]]
         return min(found, key=lambda site: site[0])[1] if found else None
-
-
-def swap_parameters(index: ModuleIndex, safety: FixSafety, function: FunctionInfo) -> FixPlan | None:
-    """Swap the two parameters of an unflatten written `(children, aux_data)` (names and annotations)."""
-    first, second = function.params
-    if first.default is not None or second.default is not None:
-        return None
-
-    def spelled(param) -> str:
-        return param.name + (f": {index.code(param.annotation)}" if param.annotation is not None else "")
-
-    called = safety.called(function)
-    description = f"swap the parameters: `({spelled(second)}, {spelled(first)})`"
-    if called is not None:
-        description += f" (unsafe: the module also calls `{function.name}` itself, at `{index.snippet(called)}`)"
-    return FixPlan(description.replace("{", "{{").replace("}", "}}"), called is None, Codemod.SWAP_PARAMETERS,
-                   function.node, (first.name, second.name))
-
-
-def immutable_container(index: ModuleIndex, safety: FixSafety, origin: ast.AST, names: list[str]) -> FixPlan | None:
-    """Build the tuple or frozenset where the list or set is built; `names`: the attributes and locals
-    that hold it on its way to aux_data, checked for mutation."""
-    built = _immutable_kind(index, origin)
-    if built is None:
-        return None
-    mutated = safety.mutation(names)
-    description = f"build a {built}: `{{replacement}}`"
-    if mutated is not None:
-        snippet = index.snippet(mutated).replace("{", "{{").replace("}", "}}")
-        description += f" (unsafe: the module changes or type-checks it: `{snippet}`)"
-    return FixPlan(description, mutated is None, Codemod.IMMUTABLE_CONTAINER, origin)
-
-
-def _immutable_kind(index: ModuleIndex, node: ast.AST) -> str | None:
-    """"tuple" or "frozenset": what the container built at `node` can become (None: no fix)."""
-    if isinstance(node, ast.List) and not any(isinstance(e, ast.Starred) for e in node.elts):
-        return "tuple"
-    if isinstance(node, ast.ListComp):
-        return "tuple"
-    if isinstance(node, (ast.Set, ast.SetComp)):
-        return "frozenset"
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "set")
-            and index.is_builtin(node.func.id) and len(node.args) <= 1 and not node.keywords
-            and not any(isinstance(a, ast.Starred) for a in node.args)):
-        return "tuple" if node.func.id == "list" else "frozenset"
-    return None

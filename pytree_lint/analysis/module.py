@@ -8,12 +8,10 @@ from functools import cached_property
 from .aux import AuxSite, AuxSiteFinder
 from .children import ChildAttribute, ChildSite, ChildSiteFinder
 from .classes import ClassSemantics
-from .configuration import ConfigurationUses
 from .fields import Frameworks
-from .fixes import FixPlan, FixSafety, immutable_container, swap_parameters
+from .fixes import FixSafety
 from .jitted import JittedFinder, JittedFunction
-from .kinds import Kind
-from .model import FunctionInfo, ModuleIndex
+from .model import ModuleIndex
 from .registrations import Registration, RegistrationFinder
 from .source import Source, Span
 from .structure import Structure, Swap
@@ -77,30 +75,11 @@ class ModuleAnalysis:
     def child_attributes(self) -> list[ChildAttribute]:
         return self.children.attributes(self.registrations, self.structure)
 
-    @cached_property
-    def configuration_uses(self) -> ConfigurationUses:
-        return ConfigurationUses(self.index)
-
     # fixes ------------------------------------------------------------------------------------------------
     @cached_property
-    def _fix_safety(self) -> FixSafety:
+    def fix_safety(self) -> FixSafety:
+        """Who calls what and who mutates what in the module: one walk, made when a fix first asks."""
         return FixSafety(self.index)
-
-    def swap_parameters_fix(self, function: FunctionInfo) -> FixPlan | None:
-        """PTL303's fix: the unflatten's two parameters in the order JAX passes them."""
-        if not self.fixes_requested:
-            return None
-        return swap_parameters(self.index, self._fix_safety, function)
-
-    def immutable_container_fix(self, evidence: Evidence, alternatives: list[Evidence]) -> FixPlan | None:
-        """PTL102's fix: the list or set built as a tuple or frozenset where the evidence says it is built;
-        None when `alternatives` (all that is known of the value) show another container it may be."""
-        if not self.fixes_requested:
-            return None
-        if any(e.kind is Kind.MUTABLE and e.node is not evidence.node for e in alternatives):
-            return None  # mending one of two origins would leave a value that is sometimes a list
-        names = [hop.via.rsplit(".", 1)[-1] for hop in evidence.trail]
-        return immutable_container(self.index, self._fix_safety, evidence.node, names)
 
     # positions and quotes ---------------------------------------------------------------------------------
     def span(self, node: ast.AST) -> Span | None:

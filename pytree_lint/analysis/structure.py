@@ -11,24 +11,15 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from ..knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSIONS, SCALAR_ANNOTATIONS
 from ..knowledge.python import NAMED_TUPLE, OBJECT_NEW
 from .aux import array_in, flatten_context, flatten_returns, hashable_only
 from .fields import sets_init_false
-from .kinds import Kind
 from .model import (ClassInfo, FunctionInfo, ModuleIndex, elements, is_literal_int, keyword_arguments, nodes_of,
                     walk_statements)
 from .registrations import Registration
 from .values import Evidence, ValueInference
 
 DATACLASS_BASES = frozenset({NAMED_TUPLE, "flax.struct.PyTreeNode"})
-# How unflatten parameters are named, to tell `(aux_data, children)` from `(children, aux_data)`.
-CHILDREN_NAMES = frozenset({"children", "child", "leaves", "leaf", "xs", "flat", "flat_leaves", "kids", "ch",
-                            "childs", "flat_children", "arrays"})
-AUX_NAMES = frozenset({"aux", "aux_data", "auxdata", "aux_info", "metadata", "meta", "static", "static_data",
-                       "treedef_data"})
-SEQUENCES = (ast.Tuple, ast.List, ast.ListComp, ast.GeneratorExp)
-VALUE_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
 
 
 def names_in(node: ast.AST) -> set[str]:
@@ -77,15 +68,6 @@ class ChildTarget:
     node: ast.AST
 
 
-@dataclass(frozen=True, eq=False)
-class ChildrenNeed:
-    """How many children an unflatten needs, why, and where it says so."""
-
-    count: int
-    why: str
-    node: ast.AST
-
-
 @dataclass(eq=False)
 class Unflatten:
     """How an unflatten function uses its `(aux_data, children)` parameters."""
@@ -112,26 +94,6 @@ class FlattenChildren:
     node: ast.AST
 
 
-@dataclass(frozen=True, eq=False)
-class DroppedChildren:
-    """A flatten return with fewer children than its unflatten needs."""
-
-    node: ast.AST
-    count: int
-    need: ChildrenNeed
-
-
-@dataclass(frozen=True, eq=False)
-class BareArrayChildren:
-    """A flatten return whose children are one array; proved by its evidence or by the unflatten read
-    that puts child 0 back whole (one of the two is None)."""
-
-    node: ast.AST
-    children: ast.expr
-    array: Evidence | None
-    read: ast.AST | None
-
-
 @dataclass(frozen=True)
 class Swap:
     """A flatten return written `(aux_data, children)`: hashable values first, and second an array or the
@@ -142,23 +104,6 @@ class Swap:
     children: ast.expr
     array: Evidence | None  # the array in the second element, when that is the evidence
     expected: tuple[str, ...] = ()  # else: the attributes unflatten fills from the children
-
-
-@dataclass(frozen=True)
-class SwappedParameters:
-    """An unflatten written `(children, aux_data)`: its two parameter names, in its order."""
-
-    first: str
-    second: str
-
-
-@dataclass(frozen=True)
-class Validation:
-    """A statement of a constructor that fails on the leaves JAX passes to unflatten."""
-
-    method: FunctionInfo
-    node: ast.AST  # the test, assertion or conversion
-    what: str  # "raises", "asserts", "checks `.ndim`", "converts with `jnp.asarray`"
 
 
 class Structure:
@@ -196,7 +141,7 @@ class Structure:
     def child_attributes(self, function: FunctionInfo, children: ast.expr, keyed: bool) -> list[str | None] | None:
         """The attribute each child is (`self.x` -> "x"; None for anything else), for a children display;
         None when the children are not a display of known length."""
-        display = _display(children, function)
+        display = display_elements(children, function)
         if display is None:
             return None
         instance = function.params[0].name if function.params else None
@@ -229,95 +174,11 @@ class Structure:
         counts = set()
         for function in (registration.flatten, registration.flatten_with_keys):
             for returned in flatten_returns(function) if function is not None else ():
-                display = _display(returned.children, function)
+                display = display_elements(returned.children, function)
                 if display is None:
                     return None
                 counts.add(len(display))
         return counts.pop() if len(counts) == 1 else None
-
-    def dropped_children(self, registration: Registration) -> list[DroppedChildren]:
-        """Each flatten return with fewer children than its unflatten needs."""
-        unflatten = self.unflatten(registration)
-        if unflatten is None:
-            return []
-        found = []
-        for function in (registration.flatten, registration.flatten_with_keys):
-            for returned in flatten_returns(function) if function is not None else ():
-                children, aux = _display(returned.children), _display(returned.aux)
-                if children is None:
-                    continue
-                need = self._children_needed(unflatten, len(aux) if aux is not None else None)
-                if need is not None and need.count > len(children):
-                    found.append(DroppedChildren(returned.node, len(children), need))
-        return found
-
-    def _children_needed(self, unflatten: Unflatten, aux_length: int | None) -> ChildrenNeed | None:
-        """The strictest read of unflatten, or None."""
-        needs = [ChildrenNeed(count, f"it unpacks {count} names", node) for node, count in unflatten.unpacked]
-        needs += [ChildrenNeed(index + 1, f"it reads index {index}", node) for node, index in unflatten.indexed]
-        constructor = self.constructor(unflatten.cls) if unflatten.constructor_calls else None
-        if constructor is not None and not constructor.star:
-            for call in unflatten.constructor_calls:
-                positional = [p for p in constructor.parameters if p.required]
-                fixed, star_children, unknown = 0, False, False
-                for argument in call.args:
-                    if isinstance(argument, ast.Starred) and self.is_children(unflatten, argument.value):
-                        star_children = True
-                    elif (isinstance(argument, ast.Starred) and aux_length is not None
-                          and isinstance(argument.value, ast.Name) and argument.value.id == unflatten.aux):
-                        fixed += aux_length
-                    elif isinstance(argument, ast.Starred):
-                        unknown = True
-                    else:
-                        fixed += 1
-                for keyword in call.keywords:
-                    if keyword.arg is None:
-                        unknown = True
-                    else:
-                        positional = [p for p in positional if p.name != keyword.arg]
-                required = len(positional) - fixed
-                if star_children and not unknown and required > 0:
-                    needs.append(ChildrenNeed(required, f"the constructor it calls with `*{unflatten.children}` "
-                                                        f"requires {len(positional)} positional arguments", call))
-        return max(needs, key=lambda need: need.count, default=None)
-
-    def bare_array_children(self, registration: Registration, function: FunctionInfo) -> list[BareArrayChildren]:
-        """Each flatten return whose children are one array rather than a sequence of children."""
-        found = []
-        for returned in flatten_returns(function):
-            children = returned.children
-            if not isinstance(children, (ast.Name, ast.Attribute)):
-                continue
-            evidence = self.inference.infer(children, flatten_context(function, registration, returned.node))
-            if any(not _one_array(e) for e in evidence):
-                continue  # a sequence, or something else that may be one
-            if evidence:
-                found.append(BareArrayChildren(returned.node, children, evidence[0], None))
-                continue
-            attributes = self.child_attributes(function, ast.Tuple([children]), keyed=False)
-            unflatten = self.unflatten(registration)
-            if attributes and attributes[0] is not None and unflatten is not None:
-                target = self.children_targets(unflatten, 1)[0]
-                if target is not None and target.attribute == attributes[0]:
-                    found.append(BareArrayChildren(returned.node, children, None, target.node))
-        return found
-
-    def swapped_parameters(self, function: FunctionInfo) -> SwappedParameters | None:
-        """The two parameter names of an unflatten written `(children, aux_data)`: named so, or, with
-        neutral names, the first is star-passed to a call (`cls(*a)`) and the second is not."""
-        params = function.params
-        if len(params) != 2:
-            return None
-        first, second = (p.name for p in params)
-        if first in AUX_NAMES or second in CHILDREN_NAMES:
-            return None
-        by_name = first in CHILDREN_NAMES or second in AUX_NAMES
-        body = function.node.body
-        by_use = _star_passed(body, first) and not _star_passed(body, second)
-        return SwappedParameters(first, second) if by_name or by_use else None
-
-    def validation(self, constructor: Constructor, child_parameters: set[str]) -> Validation | None:
-        return find_validation(self.index, constructor, child_parameters)
 
     # the constructor --------------------------------------------------------------------------------------
     def constructor(self, cls: ClassInfo) -> Constructor | None:
@@ -492,7 +353,7 @@ def _arguments_in_order(call: ast.Call) -> list[ast.expr | ast.keyword]:
     return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
 
 
-def _display(expr: ast.expr, function: FunctionInfo | None = None) -> list[ast.expr] | None:
+def display_elements(expr: ast.expr, function: FunctionInfo | None = None) -> list[ast.expr] | None:
     """The elements of a tuple or list display without starred elements (its length is known), written
     there or bound once to a local name of `function`."""
     if isinstance(expr, ast.Name) and function is not None:
@@ -507,126 +368,3 @@ def _literal_index(expr: ast.expr, names: set[str]) -> int | None:
             and is_literal_int(expr.slice)):
         return expr.slice.value
     return None
-
-
-def _is_compound(statement: ast.stmt) -> bool:
-    return hasattr(statement, "body") or isinstance(statement, ast.Match)
-
-
-def guarded_statements(function: FunctionInfo):
-    """(statement, the if/while tests around it) for each statement of a body, nested blocks included."""
-    def walk(block: list[ast.stmt], tests: tuple):
-        for statement in block:
-            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                continue
-            yield statement, tests
-            if isinstance(statement, (ast.If, ast.While)):
-                inner = (*tests, statement.test)
-                yield from walk(statement.body, inner)
-                yield from walk(statement.orelse, inner)
-            elif isinstance(statement, ast.Match):
-                for case in statement.cases:
-                    yield from walk(case.body, tests)
-            else:
-                for name in ("body", "orelse", "finalbody"):
-                    yield from walk(getattr(statement, name, None) or [], tests)
-                for handler in getattr(statement, "handlers", ()):
-                    yield from walk(handler.body, tests)
-
-    if not function.is_lambda:
-        yield from walk(function.node.body, ())
-
-
-def find_validation(index: ModuleIndex, constructor: Constructor, child_parameters: set[str]) -> Validation | None:
-    """The first check or conversion `__init__` / `__post_init__` applies to a parameter (or the attribute
-    it fills) that receives a child. Only what fails on a leaf that is not a concrete array counts: its
-    `.ndim`/`.shape`/`.dtype`/`.size`, an `isinstance` against an array or number type, a value comparison,
-    a conversion. `len(child)` and `isinstance(child, SomeModule)` hold for a subtree child, and checks of
-    aux-fed parameters are fine: aux_data comes back as is."""
-    attributes = {p.attribute for p in constructor.parameters if p.name in child_parameters and p.attribute}
-    for method, names in ((constructor.init, child_parameters), (constructor.post_init, set())):
-        if method is None or method.self_name is None:
-            continue
-        self_name = method.self_name
-
-        def is_child(node: ast.AST) -> bool:
-            return (isinstance(node, ast.Name) and node.id in names) or (
-                isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id == self_name and node.attr in attributes)
-
-        def mentions(node: ast.AST) -> bool:
-            return bool(names_in(node) & names or self_attributes(node, self_name) & attributes)
-
-        def leaf_check(test: ast.AST) -> str | None:
-            """What in a test fails on a leaf that is None, `object()` or a ShapeDtypeStruct."""
-            pending = [test]
-            while pending:
-                node = pending.pop()
-                if isinstance(node, ast.Attribute) and node.attr in CHECKED_ATTRIBUTES and is_child(node.value):
-                    return f"checks `.{node.attr}`"
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
-                    continue
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
-                    if len(node.args) == 2 and is_child(node.args[0]) and _array_types(index, node.args[1]):
-                        return "checks `isinstance`"
-                    continue
-                if isinstance(node, ast.Compare) and any(isinstance(op, VALUE_COMPARISONS) for op in node.ops):
-                    if any(mentions(o) and not _only_in_len(o) for o in (node.left, *node.comparators)):
-                        return "compares values"
-                pending.extend(ast.iter_child_nodes(node))
-            return None
-
-        for statement, tests in guarded_statements(method):
-            if isinstance(statement, ast.Raise):
-                guard = next(((t, check) for t in tests if (check := leaf_check(t))), None)
-                if guard is not None:
-                    return Validation(method, guard[0], f"raises when it {guard[1]}")
-            if isinstance(statement, ast.Assert) and (check := leaf_check(statement.test)):
-                return Validation(method, statement.test, f"asserts and {check}")
-            if isinstance(statement, (ast.If, ast.While)):
-                attribute = next((n for n in nodes_of(statement.test, ast.Attribute)
-                                  if n.attr in CHECKED_ATTRIBUTES and is_child(n.value)), None)
-                if attribute is not None:
-                    return Validation(method, statement.test, f"checks `.{attribute.attr}`")
-                continue
-            if _is_compound(statement):
-                continue
-            for call in nodes_of(statement, ast.Call):
-                if index.qualify(call.func) in CONVERSIONS and any(
-                        mentions(a) for a in [*call.args, *(k.value for k in call.keywords)]):
-                    return Validation(method, call, f"converts with `{index.code(call.func)}`")
-    return None
-
-
-def _only_in_len(operand: ast.expr) -> bool:
-    return isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name) and operand.func.id == "len"
-
-
-def _array_types(index: ModuleIndex, types: ast.expr) -> bool:
-    """An isinstance type (or tuple of types) that a None, `object()` or ShapeDtypeStruct leaf fails."""
-    candidates = types.elts if isinstance(types, ast.Tuple) else [types]
-    for candidate in candidates:
-        name = index.qualify(candidate) or (candidate.id if isinstance(candidate, ast.Name) else "")
-        if name in SCALAR_ANNOTATIONS or name.endswith(ARRAY_TYPE_SUFFIXES):
-            return True
-    return False
-
-
-def _one_array(evidence: Evidence) -> bool:
-    """An array itself, not an array element of a tuple or list the value was assigned."""
-    return evidence.kind is Kind.ARRAY and not isinstance(evidence.node, SEQUENCES) and not any(
-        isinstance(hop.node, SEQUENCES) for hop in evidence.trail)
-
-
-def _star_passed(body: list[ast.stmt] | ast.expr, name: str) -> bool:
-    """Is `*name` passed to a call inside `body` (`cls(*name)`)? Unpacking by assignment proves nothing:
-    aux_data is unpacked as often as the children."""
-    pending: list[ast.AST] = list(body) if isinstance(body, list) else [body]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.Call) and any(isinstance(a, ast.Starred) and isinstance(a.value, ast.Name)
-                                              and a.value.id == name for a in node.args):
-            return True
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            pending.extend(ast.iter_child_nodes(node))
-    return False

@@ -1,8 +1,8 @@
 """Calls of JAX's tree functions (`jax.tree.map`, `jax.tree_util.tree_leaves`, ... through any alias), with
 the function they map, the trees they consume and what those trees are made of.
 
-Rules PTL201-PTL203 ask about the tree a call consumes: a tree of shape tuples, a dict view or
-generator, or a function that waits for a None the tree map never passes.
+Rules PTL201-PTL203 ask about the tree a call consumes (`values_of`: what a name holds where the call
+reads it) and the function it applies (`function_of`).
 """
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from ..knowledge.jax import SHAPE_FUNCTIONS, TREE_FUNCTIONS
-from ..knowledge.python import DICT_VIEWS, ITERATOR_NAMES
-from .model import FUNCTIONS, FunctionInfo, ModuleIndex, keyword_arguments, nodes_of
+from ..knowledge.jax import TREE_FUNCTIONS
+from .model import FUNCTIONS, FunctionInfo, ModuleIndex, keyword_arguments
 
 TREE_MODULES = frozenset({"jax.tree", "jax.tree_util"})
 
@@ -114,95 +113,3 @@ class TreeCalls:
                 return FunctionInfo(local[0]) if len(local) == 1 and isinstance(
                     local[0], (*FUNCTIONS, ast.Lambda)) else None
         return self.index.module_function(expr.id)
-
-    def returns_shape(self, expr: ast.expr | None, call: TreeCall) -> ast.AST | None:
-        """The shape a mapped function returns (`x.shape`, `jnp.shape(x)`, `tuple(x.shape)`), if it does."""
-        if expr is not None and self.index.qualify(expr) in SHAPE_FUNCTIONS:
-            return expr
-        function = self.function_of(expr, call)
-        if function is None:
-            return None
-        if function.is_lambda:
-            results = [function.node.body]
-        else:
-            results = [r.value for r in function.return_statements if r.value is not None]
-        leaf = function.params[0].name if function.params else None
-        shapes = [r for r in results if self._is_shape(r, leaf)]
-        return shapes[0] if shapes and len(shapes) == len(results) else None
-
-    def _is_shape(self, expr: ast.expr, leaf: str | None) -> bool:
-        if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("tuple", "list")
-                and len(expr.args) + len(expr.keywords) == 1 and expr.args):
-            return self._is_shape(expr.args[0], leaf)
-        if isinstance(expr, ast.Subscript):
-            first = expr.slice.elts[0] if isinstance(expr.slice, ast.Tuple) and expr.slice.elts else expr.slice
-            return self._is_shape(expr.value, leaf) and isinstance(first, ast.Slice)
-        if isinstance(expr, ast.Attribute) and expr.attr == "shape":
-            return isinstance(expr.value, ast.Name) and expr.value.id == leaf
-        if isinstance(expr, ast.Call) and self.index.qualify(expr.func) in SHAPE_FUNCTIONS and expr.args:
-            return isinstance(expr.args[0], ast.Name) and expr.args[0].id == leaf
-        return False
-
-    def iterator(self, expr: ast.expr) -> str | None:
-        """What single-use iterable an expression makes: "a dict view", "a generator", "a `zip` object"."""
-        if isinstance(expr, ast.GeneratorExp):
-            return "a generator"
-        if not isinstance(expr, ast.Call):
-            return None
-        func = expr.func
-        if isinstance(func, ast.Attribute) and func.attr in DICT_VIEWS and not expr.args and not expr.keywords:
-            return f"a dict view (`.{func.attr}()`)"
-        if isinstance(func, ast.Name) and func.id in ITERATOR_NAMES and self.index.is_builtin(func.id):
-            return f"a `{func.id}` object"
-        return None
-
-    def none_test(self, call: TreeCall) -> ast.Compare | None:
-        """The None test of the leaf parameter of the function a tree map applies, when no `is_leaf` of the
-        call may admit None (one that is a lambda never naming None does not)."""
-        if call.kind not in ("map", "map_with_path") or call.function is None:
-            return None
-        if call.is_leaf is not None and not (isinstance(call.is_leaf, ast.Lambda) and not _mentions_none(call.is_leaf)):
-            return None
-        function = self.function_of(call.function, call)
-        parameter = _leaf_parameter(function, call.kind) if function is not None else None
-        return _none_test_in(function, parameter) if parameter is not None else None
-
-
-def _none_test_in(function: FunctionInfo, parameter: str) -> ast.Compare | None:
-    """A test of `parameter` against None in a function's body (`x is None`, `x is not None`, `x == None`)
-    whose None branch would change the result; `x if x is None else f(x)` keeps None, as JAX does anyway."""
-    harmless: set[int] = set()
-    body = function.node.body
-    pending: list[ast.AST] = list(reversed(body)) if isinstance(body, list) else [body]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.IfExp) and _is_none_test(node.test, parameter):
-            is_none = isinstance(node.test.ops[0], (ast.Is, ast.Eq))
-            branch = node.body if is_none else node.orelse
-            if (isinstance(branch, ast.Name) and branch.id == parameter) or (
-                    isinstance(branch, ast.Constant) and branch.value is None):
-                harmless.add(id(node.test))
-        if _is_none_test(node, parameter) and id(node) not in harmless:
-            return node
-        if not isinstance(node, (*FUNCTIONS, ast.Lambda)):
-            pending.extend(reversed(list(ast.iter_child_nodes(node))))
-    return None
-
-
-def _is_none_test(node: ast.AST, parameter: str) -> bool:
-    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
-        return False
-    operands = (node.left, node.comparators[0])
-    return isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and any(
-        isinstance(o, ast.Constant) and o.value is None for o in operands) and any(
-        isinstance(o, ast.Name) and o.id == parameter for o in operands)
-
-
-def _leaf_parameter(function: FunctionInfo, kind: str) -> str | None:
-    """The parameter a tree map passes the first tree's leaf to (after the key path for `map_with_path`)."""
-    position = 1 if kind == "map_with_path" else 0
-    return function.params[position].name if len(function.params) > position else None
-
-
-def _mentions_none(expr: ast.AST) -> bool:
-    return any(node.value is None for node in nodes_of(expr, ast.Constant))

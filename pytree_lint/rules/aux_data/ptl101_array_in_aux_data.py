@@ -43,9 +43,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...analysis.kinds import Equality, Kind
-from ..base import Report, Rule
 from ...runtime.observe import Outcome, aux_values, describe, first_line, held, is_array, is_metadata_error, run_calls
 from ...runtime.probes import ExamplesProbe
+from ..base import Report, Rule
 
 CONSEQUENCE = ("JAX compares aux_data with `==`, so the first jitted call with a new, equal array raises "
                "`ValueError: Exception raised while checking equality of metadata fields of pytree` "

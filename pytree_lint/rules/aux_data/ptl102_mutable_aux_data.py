@@ -35,12 +35,15 @@ Fix safety:
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
+from ...analysis.fixes import Codemod, FixPlan
 from ...analysis.kinds import Kind
-from ..base import Report, Rule
+from ...analysis.values import Evidence
 from ...runtime.observe import PROBE_SENTINEL, Outcome, aux_values, counted_jit, describe, held, is_mutable_container
 from ...runtime.probes import ExamplesProbe
+from ..base import Report, Rule
 
 
 def probe_mutable(examples: list[Any], target: str | None) -> Outcome:
@@ -84,4 +87,45 @@ class MutableAuxData(Rule):
                              f"{site.subject}: {analysis.origin(evidence)}; jit caches the compiled call "
                              "under this object, so mutating it later silently returns stale results "
                              "(use a tuple or frozenset)", target=site.registration.target,
-                             fix=analysis.immutable_container_fix(evidence, site.evidence))
+                             fix=immutable_container_fix(analysis, evidence, site.evidence))
+
+
+def immutable_container_fix(analysis, evidence: Evidence, alternatives: list[Evidence]) -> FixPlan | None:
+    """The list or set built as a tuple or frozenset where the evidence says it is built; None when
+    `alternatives` (all that is known of the value) show another container it may be."""
+    if not analysis.fixes_requested:
+        return None
+    if any(e.kind is Kind.MUTABLE and e.node is not evidence.node for e in alternatives):
+        return None  # mending one of two origins would leave a value that is sometimes a list
+    names = [hop.via.rsplit(".", 1)[-1] for hop in evidence.trail]
+    return _immutable_container(analysis, evidence.node, names)
+
+
+def _immutable_container(analysis, origin: ast.AST, names: list[str]) -> FixPlan | None:
+    """Build the tuple or frozenset where the list or set is built; `names`: the attributes and locals
+    that hold it on its way to aux_data, checked for mutation."""
+    index, safety = analysis.index, analysis.fix_safety
+    built = _immutable_kind(index, origin)
+    if built is None:
+        return None
+    mutated = safety.mutation(names)
+    description = f"build a {built}: `{{replacement}}`"
+    if mutated is not None:
+        snippet = index.snippet(mutated).replace("{", "{{").replace("}", "}}")
+        description += f" (unsafe: the module changes or type-checks it: `{snippet}`)"
+    return FixPlan(description, mutated is None, Codemod.IMMUTABLE_CONTAINER, origin)
+
+
+def _immutable_kind(index, node: ast.AST) -> str | None:
+    """"tuple" or "frozenset": what the container built at `node` can become (None: no fix)."""
+    if isinstance(node, ast.List) and not any(isinstance(e, ast.Starred) for e in node.elts):
+        return "tuple"
+    if isinstance(node, ast.ListComp):
+        return "tuple"
+    if isinstance(node, (ast.Set, ast.SetComp)):
+        return "frozenset"
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "set")
+            and index.is_builtin(node.func.id) and len(node.args) <= 1 and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args)):
+        return "tuple" if node.func.id == "list" else "frozenset"
+    return None

@@ -33,8 +33,8 @@ Known limits:
 from __future__ import annotations
 
 from ...analysis.kinds import Kind
-from ..base import Report, Rule
 from ...runtime.probes import ExamplesProbe
+from ..base import Report, Rule
 from .probes import probe_retrace
 
 

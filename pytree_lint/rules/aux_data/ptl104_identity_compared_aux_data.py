@@ -36,8 +36,8 @@ Known limits:
 from __future__ import annotations
 
 from ...analysis.kinds import Equality, Kind
-from ..base import Report, Rule
 from ...runtime.probes import ExamplesProbe
+from ..base import Report, Rule
 from .probes import probe_retrace
 
 

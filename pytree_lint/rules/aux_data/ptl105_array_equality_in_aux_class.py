@@ -32,9 +32,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...analysis.kinds import Equality, Kind
-from ..base import Report, Rule
 from ...runtime.observe import Outcome, aux_values, describe, first_line
 from ...runtime.probes import ExamplesProbe
+from ..base import Report, Rule
 
 
 def probe_array_equality(examples: list[Any], target: str | None) -> Outcome:

@@ -45,16 +45,18 @@ Known limits:
 
 from __future__ import annotations
 
+import ast
 import os
 import traceback
-
+from dataclasses import dataclass
 from typing import Any
 
-import ast
-
-from ..base import Report, Rule
+from ...analysis.model import FunctionInfo, ModuleIndex, nodes_of
+from ...analysis.structure import Constructor, names_in, self_attributes
+from ...knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSIONS, SCALAR_ANNOTATIONS
 from ...runtime.observe import Outcome, first_line, jax_module
 from ...runtime.probes import ExamplesProbe
+from ..base import Report, Rule
 
 CONSEQUENCE = ("JAX unflattens with None (jacobian), ShapeDtypeStruct (eval_shape), `object()` sentinels and "
                "per-example slices (vmap), so this fails or silently converts; rebuild with `object.__new__` "
@@ -110,7 +112,7 @@ class UnflattenRunsValidatingInit(Rule):
                 count = structure.child_count(registration)
                 for call in unflatten.constructor_calls if constructor is not None else ():
                     children = self._child_parameters(structure, unflatten, constructor, call, count)
-                    validation = structure.validation(constructor, children)
+                    validation = find_validation(analysis.index, constructor, children)
                     if validation is not None:
                         yield self._report(analysis, call, cls, validation, registration)
                         break
@@ -120,7 +122,7 @@ class UnflattenRunsValidatingInit(Rule):
                     continue
                 static = {field.name for field in registration.static_fields}
                 children = {p.name for p in constructor.parameters if p.name not in static}
-                validation = structure.validation(constructor, children)
+                validation = find_validation(analysis.index, constructor, children)
                 if validation is not None:  # no unflatten of the user's: report the method to change
                     yield self._report(analysis, validation.method.node, cls, validation, registration)
 
@@ -154,3 +156,118 @@ class UnflattenRunsValidatingInit(Rule):
         return Report(node, f"unflatten rebuilds `{cls.name}` through `{method}`, which {validation.what} "
                             f"({analysis.located(validation.node)}): {CONSEQUENCE}",
                       target=registration.target)
+
+
+VALUE_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
+
+
+@dataclass(frozen=True)
+class Validation:
+    """A statement of a constructor that fails on the leaves JAX passes to unflatten."""
+
+    method: FunctionInfo
+    node: ast.AST  # the test, assertion or conversion
+    what: str  # "raises", "asserts", "checks `.ndim`", "converts with `jnp.asarray`"
+
+
+def _is_compound(statement: ast.stmt) -> bool:
+    return hasattr(statement, "body") or isinstance(statement, ast.Match)
+
+
+def guarded_statements(function: FunctionInfo):
+    """(statement, the if/while tests around it) for each statement of a body, nested blocks included."""
+    def walk(block: list[ast.stmt], tests: tuple):
+        for statement in block:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            yield statement, tests
+            if isinstance(statement, (ast.If, ast.While)):
+                inner = (*tests, statement.test)
+                yield from walk(statement.body, inner)
+                yield from walk(statement.orelse, inner)
+            elif isinstance(statement, ast.Match):
+                for case in statement.cases:
+                    yield from walk(case.body, tests)
+            else:
+                for name in ("body", "orelse", "finalbody"):
+                    yield from walk(getattr(statement, name, None) or [], tests)
+                for handler in getattr(statement, "handlers", ()):
+                    yield from walk(handler.body, tests)
+
+    if not function.is_lambda:
+        yield from walk(function.node.body, ())
+
+
+def find_validation(index: ModuleIndex, constructor: Constructor, child_parameters: set[str]) -> Validation | None:
+    """The first check or conversion `__init__` / `__post_init__` applies to a parameter (or the attribute
+    it fills) that receives a child. Only what fails on a leaf that is not a concrete array counts: its
+    `.ndim`/`.shape`/`.dtype`/`.size`, an `isinstance` against an array or number type, a value comparison,
+    a conversion. `len(child)` and `isinstance(child, SomeModule)` hold for a subtree child, and checks of
+    aux-fed parameters are fine: aux_data comes back as is."""
+    attributes = {p.attribute for p in constructor.parameters if p.name in child_parameters and p.attribute}
+    for method, names in ((constructor.init, child_parameters), (constructor.post_init, set())):
+        if method is None or method.self_name is None:
+            continue
+        self_name = method.self_name
+
+        def is_child(node: ast.AST) -> bool:
+            return (isinstance(node, ast.Name) and node.id in names) or (
+                isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id == self_name and node.attr in attributes)
+
+        def mentions(node: ast.AST) -> bool:
+            return bool(names_in(node) & names or self_attributes(node, self_name) & attributes)
+
+        def leaf_check(test: ast.AST) -> str | None:
+            """What in a test fails on a leaf that is None, `object()` or a ShapeDtypeStruct."""
+            pending = [test]
+            while pending:
+                node = pending.pop()
+                if isinstance(node, ast.Attribute) and node.attr in CHECKED_ATTRIBUTES and is_child(node.value):
+                    return f"checks `.{node.attr}`"
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+                    continue
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
+                    if len(node.args) == 2 and is_child(node.args[0]) and _array_types(index, node.args[1]):
+                        return "checks `isinstance`"
+                    continue
+                if isinstance(node, ast.Compare) and any(isinstance(op, VALUE_COMPARISONS) for op in node.ops):
+                    if any(mentions(o) and not _only_in_len(o) for o in (node.left, *node.comparators)):
+                        return "compares values"
+                pending.extend(ast.iter_child_nodes(node))
+            return None
+
+        for statement, tests in guarded_statements(method):
+            if isinstance(statement, ast.Raise):
+                guard = next(((t, check) for t in tests if (check := leaf_check(t))), None)
+                if guard is not None:
+                    return Validation(method, guard[0], f"raises when it {guard[1]}")
+            if isinstance(statement, ast.Assert) and (check := leaf_check(statement.test)):
+                return Validation(method, statement.test, f"asserts and {check}")
+            if isinstance(statement, (ast.If, ast.While)):
+                attribute = next((n for n in nodes_of(statement.test, ast.Attribute)
+                                  if n.attr in CHECKED_ATTRIBUTES and is_child(n.value)), None)
+                if attribute is not None:
+                    return Validation(method, statement.test, f"checks `.{attribute.attr}`")
+                continue
+            if _is_compound(statement):
+                continue
+            for call in nodes_of(statement, ast.Call):
+                if index.qualify(call.func) in CONVERSIONS and any(
+                        mentions(a) for a in [*call.args, *(k.value for k in call.keywords)]):
+                    return Validation(method, call, f"converts with `{index.code(call.func)}`")
+    return None
+
+
+def _only_in_len(operand: ast.expr) -> bool:
+    return isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name) and operand.func.id == "len"
+
+
+def _array_types(index: ModuleIndex, types: ast.expr) -> bool:
+    """An isinstance type (or tuple of types) that a None, `object()` or ShapeDtypeStruct leaf fails."""
+    candidates = types.elts if isinstance(types, ast.Tuple) else [types]
+    for candidate in candidates:
+        name = index.qualify(candidate) or (candidate.id if isinstance(candidate, ast.Name) else "")
+        if name in SCALAR_ANNOTATIONS or name.endswith(ARRAY_TYPE_SUFFIXES):
+            return True
+    return False

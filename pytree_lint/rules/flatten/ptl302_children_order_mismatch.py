@@ -32,8 +32,8 @@ Known limits:
 
 from __future__ import annotations
 
-from ..base import Report, Rule
 from ...runtime.probes import ExamplesProbe
+from ..base import Report, Rule
 from .probes import probe_round_trip
 
 

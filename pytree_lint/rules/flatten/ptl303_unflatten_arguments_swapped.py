@@ -35,8 +35,13 @@ Fix safety:
 
 from __future__ import annotations
 
-from ..base import Report, Rule
+import ast
+from dataclasses import dataclass
+
+from ...analysis.fixes import Codemod, FixPlan
+from ...analysis.model import FunctionInfo
 from ...runtime.probes import ExamplesProbe
+from ..base import Report, Rule
 from .probes import probe_round_trip
 
 
@@ -52,7 +57,7 @@ class UnflattenArgumentsSwapped(Rule):
             if function is None or (function.cls is not None and not (function.is_classmethod
                                                                       or function.is_staticmethod)):
                 continue
-            swapped = analysis.structure.swapped_parameters(function)
+            swapped = swapped_parameters(function)
             if swapped is not None:
                 first, second = swapped.first, swapped.second
                 yield Report(function.name_node,
@@ -60,4 +65,66 @@ class UnflattenArgumentsSwapped(Rule):
                              f"it with `(aux_data, children)`: it receives aux_data as `{first}` (with "
                              "`aux_data=None`: `TypeError: ... must be an iterable`; otherwise a silently wrong "
                              f"object); write `({second}, {first})`", target=registration.target,
-                             fix=analysis.swap_parameters_fix(function))
+                             fix=swap_parameters_fix(analysis, function) if analysis.fixes_requested else None)
+
+
+# How unflatten parameters are named, to tell `(aux_data, children)` from `(children, aux_data)`.
+CHILDREN_NAMES = frozenset({"children", "child", "leaves", "leaf", "xs", "flat", "flat_leaves", "kids", "ch",
+                            "childs", "flat_children", "arrays"})
+AUX_NAMES = frozenset({"aux", "aux_data", "auxdata", "aux_info", "metadata", "meta", "static", "static_data",
+                       "treedef_data"})
+
+
+@dataclass(frozen=True)
+class SwappedParameters:
+    """An unflatten written `(children, aux_data)`: its two parameter names, in its order."""
+
+    first: str
+    second: str
+
+
+def swapped_parameters(function: FunctionInfo) -> SwappedParameters | None:
+    """The two parameter names of an unflatten written `(children, aux_data)`: named so, or, with
+    neutral names, the first is star-passed to a call (`cls(*a)`) and the second is not."""
+    params = function.params
+    if len(params) != 2:
+        return None
+    first, second = (p.name for p in params)
+    if first in AUX_NAMES or second in CHILDREN_NAMES:
+        return None
+    by_name = first in CHILDREN_NAMES or second in AUX_NAMES
+    body = function.node.body
+    by_use = _star_passed(body, first) and not _star_passed(body, second)
+    return SwappedParameters(first, second) if by_name or by_use else None
+
+
+def _star_passed(body: list[ast.stmt] | ast.expr, name: str) -> bool:
+    """Is `*name` passed to a call inside `body` (`cls(*name)`)? Unpacking by assignment proves nothing:
+    aux_data is unpacked as often as the children."""
+    pending: list[ast.AST] = list(body) if isinstance(body, list) else [body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Call) and any(isinstance(a, ast.Starred) and isinstance(a.value, ast.Name)
+                                              and a.value.id == name for a in node.args):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def swap_parameters_fix(analysis, function: FunctionInfo) -> FixPlan | None:
+    """Swap the two parameters of an unflatten written `(children, aux_data)` (names and annotations)."""
+    index, safety = analysis.index, analysis.fix_safety
+    first, second = function.params
+    if first.default is not None or second.default is not None:
+        return None
+
+    def spelled(param) -> str:
+        return param.name + (f": {index.code(param.annotation)}" if param.annotation is not None else "")
+
+    called = safety.called(function)
+    description = f"swap the parameters: `({spelled(second)}, {spelled(first)})`"
+    if called is not None:
+        description += f" (unsafe: the module also calls `{function.name}` itself, at `{index.snippet(called)}`)"
+    return FixPlan(description.replace("{", "{{").replace("}", "}}"), called is None, Codemod.SWAP_PARAMETERS,
+                   function.node, (first.name, second.name))

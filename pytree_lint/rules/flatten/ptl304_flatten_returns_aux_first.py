@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Report, Rule
 from ...runtime.observe import Outcome, aux_values, describe, first_line, held, is_array, jax_module
 from ...runtime.probes import ExamplesProbe
+from ..base import Report, Rule
 
 
 def probe_aux_first(examples: list[Any], target: str | None) -> Outcome:

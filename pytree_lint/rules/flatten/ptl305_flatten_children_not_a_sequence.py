@@ -25,8 +25,17 @@ Known limits:
 
 from __future__ import annotations
 
-from ..base import Report, Rule
+import ast
+from dataclasses import dataclass
+
+from ...analysis.aux import flatten_context, flatten_returns
+from ...analysis.kinds import Kind
+from ...analysis.model import FunctionInfo
+from ...analysis.registrations import Registration
+from ...analysis.structure import Structure
+from ...analysis.values import Evidence
 from ...runtime.probes import ExamplesProbe
+from ..base import Report, Rule
 from .probes import probe_round_trip
 
 
@@ -41,7 +50,7 @@ class FlattenChildrenNotASequence(Rule):
             for function in (registration.flatten, registration.flatten_with_keys):
                 if function is None:
                     continue
-                for bare in analysis.structure.bare_array_children(registration, function):
+                for bare in bare_array_children(analysis.structure, registration, function):
                     if bare.array is not None:
                         why = analysis.origin(bare.array)
                     else:
@@ -51,3 +60,46 @@ class FlattenChildrenNotASequence(Rule):
                                  f"flatten of `{registration.class_name}` returns one array as the children "
                                  f"(`{code}`: {why}): JAX iterates it into its rows, one leaf each; return "
                                  f"`({code},)`", target=registration.target)
+
+
+SEQUENCES = (ast.Tuple, ast.List, ast.ListComp, ast.GeneratorExp)
+
+
+@dataclass(frozen=True, eq=False)
+class BareArrayChildren:
+    """A flatten return whose children are one array; proved by its evidence or by the unflatten read
+    that puts child 0 back whole (one of the two is None)."""
+
+    node: ast.AST
+    children: ast.expr
+    array: Evidence | None
+    read: ast.AST | None
+
+
+def bare_array_children(structure: Structure, registration: Registration,
+                        function: FunctionInfo) -> list[BareArrayChildren]:
+    """Each flatten return whose children are one array rather than a sequence of children."""
+    found = []
+    for returned in flatten_returns(function):
+        children = returned.children
+        if not isinstance(children, (ast.Name, ast.Attribute)):
+            continue
+        evidence = structure.inference.infer(children, flatten_context(function, registration, returned.node))
+        if any(not _one_array(e) for e in evidence):
+            continue  # a sequence, or something else that may be one
+        if evidence:
+            found.append(BareArrayChildren(returned.node, children, evidence[0], None))
+            continue
+        attributes = structure.child_attributes(function, ast.Tuple([children]), keyed=False)
+        unflatten = structure.unflatten(registration)
+        if attributes and attributes[0] is not None and unflatten is not None:
+            target = structure.children_targets(unflatten, 1)[0]
+            if target is not None and target.attribute == attributes[0]:
+                found.append(BareArrayChildren(returned.node, children, None, target.node))
+    return found
+
+
+def _one_array(evidence: Evidence) -> bool:
+    """An array itself, not an array element of a tuple or list the value was assigned."""
+    return evidence.kind is Kind.ARRAY and not isinstance(evidence.node, SEQUENCES) and not any(
+        isinstance(hop.node, SEQUENCES) for hop in evidence.trail)

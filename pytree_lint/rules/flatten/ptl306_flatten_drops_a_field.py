@@ -30,8 +30,14 @@ Known limits:
 
 from __future__ import annotations
 
-from ..base import Report, Rule
+import ast
+from dataclasses import dataclass
+
+from ...analysis.aux import flatten_returns
+from ...analysis.registrations import Registration
+from ...analysis.structure import Structure, Unflatten, display_elements
 from ...runtime.probes import ExamplesProbe
+from ..base import Report, Rule
 from .probes import probe_round_trip
 
 
@@ -43,10 +49,76 @@ class FlattenDropsAField(Rule):
 
     def check(self, analysis):
         for registration in analysis.registrations:
-            for dropped in analysis.structure.dropped_children(registration):
+            for dropped in dropped_children(analysis.structure, registration):
                 count, need = dropped.count, dropped.need
                 yield Report(dropped.node,
                              f"flatten of `{registration.class_name}` returns {count} "
                              f"child{'ren' if count != 1 else ''}, but unflatten needs {need.count}: {need.why} "
                              f"({analysis.located(need.node)}); the object cannot be rebuilt and the first "
                              "tree.map or jitted call returning it raises", target=registration.target)
+
+
+@dataclass(frozen=True, eq=False)
+class ChildrenNeed:
+    """How many children an unflatten needs, why, and where it says so."""
+
+    count: int
+    why: str
+    node: ast.AST
+
+
+@dataclass(frozen=True, eq=False)
+class DroppedChildren:
+    """A flatten return with fewer children than its unflatten needs."""
+
+    node: ast.AST
+    count: int
+    need: ChildrenNeed
+
+
+def dropped_children(structure: Structure, registration: Registration) -> list[DroppedChildren]:
+    """Each flatten return with fewer children than its unflatten needs."""
+    unflatten = structure.unflatten(registration)
+    if unflatten is None:
+        return []
+    found = []
+    for function in (registration.flatten, registration.flatten_with_keys):
+        for returned in flatten_returns(function) if function is not None else ():
+            children, aux = display_elements(returned.children), display_elements(returned.aux)
+            if children is None:
+                continue
+            need = _children_needed(structure, unflatten, len(aux) if aux is not None else None)
+            if need is not None and need.count > len(children):
+                found.append(DroppedChildren(returned.node, len(children), need))
+    return found
+
+
+def _children_needed(structure: Structure, unflatten: Unflatten, aux_length: int | None) -> ChildrenNeed | None:
+    """The strictest read of unflatten, or None."""
+    needs = [ChildrenNeed(count, f"it unpacks {count} names", node) for node, count in unflatten.unpacked]
+    needs += [ChildrenNeed(index + 1, f"it reads index {index}", node) for node, index in unflatten.indexed]
+    constructor = structure.constructor(unflatten.cls) if unflatten.constructor_calls else None
+    if constructor is not None and not constructor.star:
+        for call in unflatten.constructor_calls:
+            positional = [p for p in constructor.parameters if p.required]
+            fixed, star_children, unknown = 0, False, False
+            for argument in call.args:
+                if isinstance(argument, ast.Starred) and structure.is_children(unflatten, argument.value):
+                    star_children = True
+                elif (isinstance(argument, ast.Starred) and aux_length is not None
+                      and isinstance(argument.value, ast.Name) and argument.value.id == unflatten.aux):
+                    fixed += aux_length
+                elif isinstance(argument, ast.Starred):
+                    unknown = True
+                else:
+                    fixed += 1
+            for keyword in call.keywords:
+                if keyword.arg is None:
+                    unknown = True
+                else:
+                    positional = [p for p in positional if p.name != keyword.arg]
+            required = len(positional) - fixed
+            if star_children and not unknown and required > 0:
+                needs.append(ChildrenNeed(required, f"the constructor it calls with `*{unflatten.children}` "
+                                                    f"requires {len(positional)} positional arguments", call))
+    return max(needs, key=lambda need: need.count, default=None)

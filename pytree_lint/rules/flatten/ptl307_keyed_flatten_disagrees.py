@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Report, Rule
 from ...runtime.observe import Outcome, jax_module, same_leaves
 from ...runtime.probes import ExamplesProbe
+from ..base import Report, Rule
 
 
 def probe_keyed(examples: list[Any], target: str | None) -> Outcome:

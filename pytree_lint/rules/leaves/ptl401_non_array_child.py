@@ -36,9 +36,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import REGISTRATION_TRIGGERS, Report, Rule
 from ...runtime.observe import Outcome, first_line, run_calls
 from ...runtime.probes import ExamplesProbe
+from ..base import REGISTRATION_TRIGGERS, Report, Rule
 
 
 def probe_non_array_child(examples: list[Any], target: str | None) -> Outcome:

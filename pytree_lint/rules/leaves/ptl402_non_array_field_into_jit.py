@@ -38,8 +38,8 @@ Known limits:
 
 from __future__ import annotations
 
-from ..base import RECORD_CLASS_WORDS, Report, Rule
 from ...runtime.probes import ReproduceProbe
+from ..base import RECORD_CLASS_WORDS, Report, Rule
 
 
 class NonArrayFieldIntoJit(Rule):

@@ -35,8 +35,8 @@ import ast
 from ...analysis.kinds import Kind
 from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
 from ...knowledge.python import UNHASHABLE_BUILTINS
-from ..base import Report, Rule
 from ...runtime.probes import ReproduceProbe
+from ..base import Report, Rule
 
 UNHASHABLE = {Kind.MUTABLE: "unhashable", Kind.ARRAY: "an array, unhashable"}
 

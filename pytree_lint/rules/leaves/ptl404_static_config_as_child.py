@@ -42,8 +42,144 @@ Known limits:
 
 from __future__ import annotations
 
-from ..base import REGISTRATION_TRIGGERS, Report, Rule
+import ast
+from dataclasses import dataclass
+
+from ...analysis.model import ClassInfo, FunctionInfo, ModuleIndex
+from ...knowledge.jax import SHAPE_ERROR, SHAPE_MODULES, SHAPE_PARAMETERS
+from ...knowledge.python import NOT_TRACED_METHODS
 from ...runtime.probes import ReproduceProbe
+from ..base import REGISTRATION_TRIGGERS, Report, Rule
+
+ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+EQUALITIES = (ast.Eq, ast.NotEq)
+
+
+@dataclass(eq=False)
+class ConfigurationUse:
+    attribute: str
+    method: FunctionInfo
+    node: ast.AST  # the `range(...)` call, the shape-taking call, or the test
+    symptom: str  # the error a tracer raises there
+
+
+class ConfigurationUses:
+    def __init__(self, index: ModuleIndex) -> None:
+        self.index = index
+        self._by_class: dict[int, list[ConfigurationUse]] = {}
+
+    def of(self, cls: ClassInfo) -> list[ConfigurationUse]:
+        """Every configuration use in the methods of `cls` and of its bases in this module."""
+        if id(cls) not in self._by_class:
+            self._by_class[id(cls)] = [use for owner in self.index.class_and_bases(cls)
+                                       for method in owner.methods.values() if method.name not in NOT_TRACED_METHODS
+                                       for use in self._in_method(method)]
+        return self._by_class[id(cls)]
+
+    def _in_method(self, method: FunctionInfo) -> list[ConfigurationUse]:
+        instance = method.self_name
+        if instance is None or method.is_lambda:
+            return []
+        found = []
+
+        def record(node: ast.AST, expressions, symptom: str) -> None:
+            for expression in expressions:
+                found.extend(ConfigurationUse(attribute, method, node, symptom)
+                             for attribute in self._attributes(expression, instance, method))
+
+        builtin_range = self.index.is_builtin("range", method)
+        for node in method.nodes(ast.Call, ast.If, ast.While, ast.IfExp):
+            if not isinstance(node, ast.Call):
+                record(node.test, self._compared(node.test), "`TracerBoolConversionError`")
+            elif isinstance(node.func, ast.Name) and node.func.id == "range" and builtin_range:
+                record(node, [a.value if isinstance(a, ast.Starred) else a for a in node.args]
+                       + [k.value for k in node.keywords], "`TracerIntegerConversionError`")
+            else:
+                shape = self._shape_arguments(node)
+                if shape is not None:
+                    record(node, shape[0], shape[1])
+        return found
+
+    def _shape_arguments(self, call: ast.Call) -> tuple[list[ast.expr], str] | None:
+        """The arguments of an array constructor (or `x.reshape(...)`) that take a shape or a size."""
+        qualified = self.index.qualify(call.func) or ""
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" and not qualified:
+            # `x.reshape(...)`: every argument is shape
+            arguments = [a for a in call.args if not isinstance(a, ast.Starred)]
+            arguments += [k.value for k in call.keywords if k.arg is not None]
+            return _shape_elements(arguments), SHAPE_ERROR
+        if not qualified.startswith(SHAPE_MODULES):
+            return None
+        parameters = SHAPE_PARAMETERS.get(qualified.rsplit(".", 1)[-1])
+        if parameters is None:
+            return None
+        positions, keywords, symptom = parameters
+        arguments = [a.value if isinstance(a, ast.Starred) else a for position, a in enumerate(call.args)
+                     if position in positions]
+        arguments += [k.value for k in call.keywords if k.arg in keywords]
+        return _shape_elements(arguments), symptom
+
+    def _compared(self, test: ast.expr) -> list[ast.expr]:
+        """The operands of the comparisons in a test that need a concrete number: both sides of an
+        ordering, the other side of `==`/`!=` against a number; never `is`, `in`, or a str/None literal."""
+        if isinstance(test, ast.BoolOp):
+            return [operand for value in test.values for operand in self._compared(value)]
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._compared(test.operand)
+        if not isinstance(test, ast.Compare):
+            return []
+        found = []
+        left = test.left
+        for operator, right in zip(test.ops, test.comparators):
+            pair = [left, right]
+            if isinstance(operator, ORDERINGS) and not any(_is_text_or_none(side) for side in pair):
+                found.extend(pair)
+            elif isinstance(operator, EQUALITIES):
+                found.extend(side for side, other in (pair, pair[::-1]) if _is_number(other))
+            left = right
+        return found
+
+    def _attributes(self, expression: ast.expr, instance: str, method: FunctionInfo,
+                    through_local: bool = True) -> list[str]:
+        """The attributes of `instance` an expression's value is made of by arithmetic."""
+        if isinstance(expression, ast.Attribute) and isinstance(expression.value, ast.Name):
+            return [expression.attr] if expression.value.id == instance else []
+        if isinstance(expression, ast.BinOp):
+            return (self._attributes(expression.left, instance, method, through_local)
+                    + self._attributes(expression.right, instance, method, through_local))
+        if isinstance(expression, ast.UnaryOp):
+            return self._attributes(expression.operand, instance, method, through_local)
+        if (isinstance(expression, ast.Call) and isinstance(expression.func, ast.Name)
+                and expression.func.id in ("int", "float", "bool", "abs")
+                and len(expression.args) + len(expression.keywords) == 1 and expression.args):
+            return self._attributes(expression.args[0], instance, method, through_local)
+        if isinstance(expression, ast.Name) and through_local:
+            bound = method.local_bindings.get(expression.id, [])
+            if len(bound) == 1 and isinstance(bound[0], ast.expr):
+                return self._attributes(bound[0], instance, method, through_local=False)
+        return []
+
+
+def _shape_elements(arguments: list[ast.expr]) -> list[ast.expr]:
+    """A shape's sizes: the elements of a tuple or list display, or the argument itself."""
+    found = []
+    for argument in arguments:
+        if isinstance(argument, (ast.Tuple, ast.List)):
+            found.extend(e for e in argument.elts if not isinstance(e, ast.Starred))
+        else:
+            found.append(argument)
+    return found
+
+
+def _is_text_or_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (str, bytes))))
+
+
+def _is_number(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp):
+        node = node.operand
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
 
 
 class StaticConfigAsChild(Rule):
@@ -55,12 +191,13 @@ class StaticConfigAsChild(Rule):
     triggers = REGISTRATION_TRIGGERS
 
     def check(self, analysis):
+        uses = ConfigurationUses(analysis.index)
         reported = set()
         for child in analysis.child_attributes:
             cls = child.registration.cls
             if cls is None or not child.registration.through_jax or (id(cls), child.attribute) in reported:
                 continue
-            use = next((u for u in analysis.configuration_uses.of(cls) if u.attribute == child.attribute), None)
+            use = next((u for u in uses.of(cls) if u.attribute == child.attribute), None)
             if use is None:
                 continue
             reported.add((id(cls), child.attribute))

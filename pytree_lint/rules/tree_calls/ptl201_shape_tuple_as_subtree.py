@@ -27,11 +27,14 @@ Known limits:
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
-from ..base import TREE_CALL_TRIGGERS, Report, Rule
+from ...analysis.treecalls import TreeCall
+from ...knowledge.jax import SHAPE_FUNCTIONS
 from ...runtime.observe import Outcome, TreeCallRecord, describe, jax_module
 from ...runtime.probes import TreeCallProbe
+from ..base import TREE_CALL_TRIGGERS, Report, Rule
 
 
 def _shape_tuples(tree: Any) -> list[tuple]:
@@ -67,7 +70,7 @@ class ShapeTupleAsSubtree(Rule):
                 continue
             for value in calls.values_of(call.trees[0], call):
                 producer = producers.get(id(value))
-                shape = calls.returns_shape(producer.function, producer) if producer is not None else None
+                shape = returned_shape(analysis, producer.function, producer) if producer is not None else None
                 if shape is not None:
                     yield Report(call.node,
                                  f"the first tree of this `{call.kind}` is a tree of shapes "
@@ -75,3 +78,33 @@ class ShapeTupleAsSubtree(Rule):
                                  "shape is a tuple, so its ints become the leaves; map over the arrays, use "
                                  "`jax.eval_shape`, or pass `is_leaf=lambda x: isinstance(x, tuple)`")
                     break
+
+
+def returned_shape(analysis, expr: ast.expr | None, call: TreeCall) -> ast.AST | None:
+    """The shape a mapped function returns (`x.shape`, `jnp.shape(x)`, `tuple(x.shape)`), if it does."""
+    if expr is not None and analysis.index.qualify(expr) in SHAPE_FUNCTIONS:
+        return expr
+    function = analysis.tree_calls.function_of(expr, call)
+    if function is None:
+        return None
+    if function.is_lambda:
+        results = [function.node.body]
+    else:
+        results = [r.value for r in function.return_statements if r.value is not None]
+    leaf = function.params[0].name if function.params else None
+    shapes = [r for r in results if _is_shape(analysis.index, r, leaf)]
+    return shapes[0] if shapes and len(shapes) == len(results) else None
+
+
+def _is_shape(index, expr: ast.expr, leaf: str | None) -> bool:
+    if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("tuple", "list")
+            and len(expr.args) + len(expr.keywords) == 1 and expr.args):
+        return _is_shape(index, expr.args[0], leaf)
+    if isinstance(expr, ast.Subscript):
+        first = expr.slice.elts[0] if isinstance(expr.slice, ast.Tuple) and expr.slice.elts else expr.slice
+        return _is_shape(index, expr.value, leaf) and isinstance(first, ast.Slice)
+    if isinstance(expr, ast.Attribute) and expr.attr == "shape":
+        return isinstance(expr.value, ast.Name) and expr.value.id == leaf
+    if isinstance(expr, ast.Call) and index.qualify(expr.func) in SHAPE_FUNCTIONS and expr.args:
+        return isinstance(expr.args[0], ast.Name) and expr.args[0].id == leaf
+    return False

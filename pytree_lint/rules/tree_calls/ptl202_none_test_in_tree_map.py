@@ -23,11 +23,14 @@ Known limits:
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
-from ..base import TREE_CALL_TRIGGERS, Report, Rule
+from ...analysis.model import FUNCTIONS, FunctionInfo, nodes_of
+from ...analysis.treecalls import TreeCall
 from ...runtime.observe import Outcome, TreeCallRecord, jax_module
 from ...runtime.probes import TreeCallProbe
+from ..base import TREE_CALL_TRIGGERS, Report, Rule
 
 
 def _none_paths(tree: Any) -> list[str]:
@@ -54,10 +57,62 @@ class NoneTestInTreeMap(Rule):
 
     def check(self, analysis):
         for call in analysis.tree_call_sites:
-            test = analysis.tree_calls.none_test(call)
+            test = none_test(analysis, call)
             if test is not None:
                 yield Report(call.node,
                              f"the mapped function tests `{analysis.snippet(test)}` "
                              f"({analysis.located(test).split(' at ')[-1]}), but None is an empty subtree: "
                              "this tree map never passes it to the function, so the test never fires; add "
                              "`is_leaf=lambda x: x is None`")
+
+
+def none_test(analysis, call: TreeCall) -> ast.Compare | None:
+    """The None test of the leaf parameter of the function a tree map applies, when no `is_leaf` of the
+    call may admit None (one that is a lambda never naming None does not)."""
+    if call.kind not in ("map", "map_with_path") or call.function is None:
+        return None
+    if call.is_leaf is not None and not (isinstance(call.is_leaf, ast.Lambda) and not _mentions_none(call.is_leaf)):
+        return None
+    function = analysis.tree_calls.function_of(call.function, call)
+    parameter = _leaf_parameter(function, call.kind) if function is not None else None
+    return _none_test_in(function, parameter) if parameter is not None else None
+
+
+def _none_test_in(function: FunctionInfo, parameter: str) -> ast.Compare | None:
+    """A test of `parameter` against None in a function's body (`x is None`, `x is not None`, `x == None`)
+    whose None branch would change the result; `x if x is None else f(x)` keeps None, as JAX does anyway."""
+    harmless: set[int] = set()
+    body = function.node.body
+    pending: list[ast.AST] = list(reversed(body)) if isinstance(body, list) else [body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.IfExp) and _is_none_test(node.test, parameter):
+            is_none = isinstance(node.test.ops[0], (ast.Is, ast.Eq))
+            branch = node.body if is_none else node.orelse
+            if (isinstance(branch, ast.Name) and branch.id == parameter) or (
+                    isinstance(branch, ast.Constant) and branch.value is None):
+                harmless.add(id(node.test))
+        if _is_none_test(node, parameter) and id(node) not in harmless:
+            return node
+        if not isinstance(node, (*FUNCTIONS, ast.Lambda)):
+            pending.extend(reversed(list(ast.iter_child_nodes(node))))
+    return None
+
+
+def _is_none_test(node: ast.AST, parameter: str) -> bool:
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return False
+    operands = (node.left, node.comparators[0])
+    return isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and any(
+        isinstance(o, ast.Constant) and o.value is None for o in operands) and any(
+        isinstance(o, ast.Name) and o.id == parameter for o in operands)
+
+
+def _leaf_parameter(function: FunctionInfo, kind: str) -> str | None:
+    """The parameter a tree map passes the first tree's leaf to (after the key path for `map_with_path`)."""
+    position = 1 if kind == "map_with_path" else 0
+    return function.params[position].name if len(function.params) > position else None
+
+
+def _mentions_none(expr: ast.AST) -> bool:
+    return any(node.value is None for node in nodes_of(expr, ast.Constant))

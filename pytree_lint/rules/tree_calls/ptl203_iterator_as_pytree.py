@@ -24,11 +24,13 @@ Known limits:
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
-from ..base import TREE_CALL_TRIGGERS, Report, Rule
+from ...knowledge.python import DICT_VIEWS, ITERATOR_NAMES
 from ...runtime.observe import Outcome, TreeCallRecord, describe, jax_module
 from ...runtime.probes import TreeCallProbe
+from ..base import TREE_CALL_TRIGGERS, Report, Rule
 
 
 def _iterator_type(tree: Any) -> str | None:
@@ -62,7 +64,7 @@ class IteratorAsPytree(Rule):
         for call in analysis.tree_call_sites:
             for tree in call.trees:
                 values = calls.values_of(tree, call)
-                kinds = [calls.iterator(value) for value in values]
+                kinds = [iterator(analysis.index, value) for value in values]
                 if values and all(kinds):
                     origin = "" if values[0] is tree else f" ({analysis.located(values[0])})"
                     yield Report(call.node,
@@ -70,3 +72,17 @@ class IteratorAsPytree(Rule):
                                  f"leaf (`DeprecationWarning: ... treated as a leaf`), not as its elements; pass "
                                  "the container or `list(...)` of it")
                     break
+
+
+def iterator(index, expr: ast.expr) -> str | None:
+    """What single-use iterable an expression makes: "a dict view", "a generator", "a `zip` object"."""
+    if isinstance(expr, ast.GeneratorExp):
+        return "a generator"
+    if not isinstance(expr, ast.Call):
+        return None
+    func = expr.func
+    if isinstance(func, ast.Attribute) and func.attr in DICT_VIEWS and not expr.args and not expr.keywords:
+        return f"a dict view (`.{func.attr}()`)"
+    if isinstance(func, ast.Name) and func.id in ITERATOR_NAMES and index.is_builtin(func.id):
+        return f"a `{func.id}` object"
+    return None
