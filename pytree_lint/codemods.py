@@ -1,10 +1,11 @@
 """The fix engine: libcst codemods that turn the analysis's fix plans into format-preserving edits.
 
 Imported only when a fix is asked for (`--fix`, `--diff`, JSON output): the analysis runs on `ast`, and
-libcst (ten times slower to parse) is paid only by the files that have something to mend, once per file
-whatever the number of fixes. Each plan names its node by the `ast` span; the codemod finds the libcst
-node there (the innermost node of the wanted type that covers the span, so parentheses do not matter),
-rewrites it, and the edit is that node's range replaced by the rewritten node's code.
+libcst (ten times slower to parse) is paid only for the top-level statements that hold something to mend,
+each parsed once whatever the number of fixes in it (the whole file if a statement does not parse alone).
+Each plan names its node by the `ast` span; the codemod finds the libcst node there (the innermost node of
+the wanted type that covers the span, so parentheses do not matter), rewrites it, and the edit is that
+node's range replaced by the rewritten node's code.
 """
 
 from __future__ import annotations
@@ -15,17 +16,18 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from .analysis.fixes import Codemod, FixPlan
-from .analysis.source import Span
+from .analysis.source import Span, python_lines
 
 Edit = tuple[int, int, int, int, str]  # (line, column, end line, end column, replacement): 1-based lines
 
 
 @dataclass(frozen=True)
 class FixRequest:
-    """A fix plan and where its node is in the file."""
+    """A fix plan, where its node is in the file, and the lines of the top-level statement around it."""
 
     plan: FixPlan
     span: Span
+    statement: tuple[int, int]  # first and last line
 
 
 @dataclass(frozen=True)
@@ -43,30 +45,60 @@ _WANTED = {
 
 def realise(text: str, requests: list[FixRequest]) -> list[RealisedFix | None]:
     """The edits of each request (None where the codemod cannot place or make it)."""
-    try:
-        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
-    except (cst.ParserSyntaxError, RecursionError):
-        return [None] * len(requests)
-    module = wrapper.module
-    positions = wrapper.resolve(PositionProvider)
-    candidates = [(node, code_range) for node, code_range in positions.items()
-                  if isinstance(node, (*_WANTED[Codemod.SWAP_PARAMETERS], *_WANTED[Codemod.IMMUTABLE_CONTAINER]))]
-    results = []
-    for request in requests:
-        node = _innermost(candidates, _WANTED[request.plan.codemod], request)
-        edits = None
-        if node is not None:
-            if request.plan.codemod is Codemod.SWAP_PARAMETERS:
-                edits = _swap_parameters(module, positions, node, request.plan.names)
-            else:
-                edits = _immutable_container(module, positions, node)
-        if edits is None:
-            results.append(None)
+    lines = python_lines(text)
+    by_statement: dict[tuple[int, int], list[int]] = {}
+    for number, request in enumerate(requests):
+        by_statement.setdefault(request.statement, []).append(number)
+    results: list[RealisedFix | None] = [None] * len(requests)
+    whole_file: list[int] = []
+    for (first, last), numbers in sorted(by_statement.items()):
+        parsed = _parse("".join(lines[first - 1:last]), first - 1)
+        if parsed is None:
+            whole_file.extend(numbers)
             continue
-        replacement = edits[0][4] if request.plan.codemod is Codemod.IMMUTABLE_CONTAINER else ""
-        results.append(RealisedFix(request.plan.description.format(replacement=replacement),
-                                   request.plan.safe, tuple(edits)))
+        for number in numbers:
+            results[number] = _realise(parsed, requests[number])
+    if whole_file:
+        parsed = _parse(text, 0)
+        for number in whole_file:
+            results[number] = _realise(parsed, requests[number]) if parsed is not None else None
     return results
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    module: cst.Module
+    positions: dict
+    candidates: list
+    offset: int  # the line of the file before the parsed text's first line
+
+
+def _parse(code: str, offset: int) -> _Parsed | None:
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(code), unsafe_skip_copy=True)
+    except (cst.ParserSyntaxError, RecursionError):
+        return None
+    positions = wrapper.resolve(PositionProvider)
+    wanted = (*_WANTED[Codemod.SWAP_PARAMETERS], *_WANTED[Codemod.IMMUTABLE_CONTAINER])
+    candidates = [(node, code_range) for node, code_range in positions.items() if isinstance(node, wanted)]
+    return _Parsed(wrapper.module, positions, candidates, offset)
+
+
+def _realise(parsed: _Parsed, request: FixRequest) -> RealisedFix | None:
+    (line, column), (end_line, end_column) = request.span
+    span = ((line - parsed.offset, column), (end_line - parsed.offset, end_column))
+    node = _innermost(parsed.candidates, _WANTED[request.plan.codemod], request.plan.codemod, span)
+    if node is None:
+        return None
+    if request.plan.codemod is Codemod.SWAP_PARAMETERS:
+        edits = _swap_parameters(parsed.module, parsed.positions, node, request.plan.names)
+    else:
+        edits = _immutable_container(parsed.module, parsed.positions, node)
+    if edits is None:
+        return None
+    edits = [(a + parsed.offset, b, c + parsed.offset, d, text) for a, b, c, d, text in edits]
+    replacement = edits[0][4] if request.plan.codemod is Codemod.IMMUTABLE_CONTAINER else ""
+    return RealisedFix(request.plan.description.format(replacement=replacement), request.plan.safe, tuple(edits))
 
 
 def _covers(code_range: CodeRange, span: Span) -> bool:
@@ -74,10 +106,9 @@ def _covers(code_range: CodeRange, span: Span) -> bool:
     return start <= span[0] and span[1] <= end
 
 
-def _innermost(candidates, wanted: tuple[type, ...], request: FixRequest) -> cst.CSTNode | None:
-    """The smallest node of a wanted type whose range covers the request's span."""
-    span = request.span
-    if request.plan.codemod is Codemod.SWAP_PARAMETERS:
+def _innermost(candidates, wanted: tuple[type, ...], codemod: Codemod, span: Span) -> cst.CSTNode | None:
+    """The smallest node of a wanted type whose range covers the span."""
+    if codemod is Codemod.SWAP_PARAMETERS:
         span = (span[0], span[0])  # a def is named by its name: any def or lambda starting around it
     found = [(node, code_range) for node, code_range in candidates
              if isinstance(node, wanted) and _covers(code_range, span)]
