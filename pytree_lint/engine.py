@@ -135,16 +135,17 @@ def _with_fixes(analysis, findings: list[Finding], plans: list) -> list[Finding]
     """The findings with their fixes made into edits by the libcst fix engine (one parse per file)."""
     from dataclasses import replace
 
+    from .analysis.model import first_line
     from .codemods import FixRequest, realise
 
     statements = analysis.index.tree.body
-    starts = [_first_line(statement) for statement in statements]
+    starts = [first_line(statement) for statement in statements]
     requests, owners = [], []
     for number, plan in enumerate(plans):
         span = analysis.span(plan.node) if plan is not None else None
         if span is not None:
             statement = statements[bisect_right(starts, span[0][0]) - 1]
-            requests.append(FixRequest(plan, span, (_first_line(statement), statement.end_lineno)))
+            requests.append(FixRequest(plan, span, (first_line(statement), statement.end_lineno)))
             owners.append(number)
     realised = realise(analysis.source.text, requests)
     findings = list(findings)
@@ -152,11 +153,6 @@ def _with_fixes(analysis, findings: list[Finding], plans: list) -> list[Finding]
         if fix is not None:
             findings[number] = replace(findings[number], fix=FindingFix(fix.description, fix.safe, fix.edits))
     return findings
-
-
-def _first_line(statement: ast.stmt) -> int:
-    """Where a top-level statement starts: its first decorator, if it has one."""
-    return min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
 
 
 def apply_fixes(text: str, fixes: list[FindingFix]) -> str:

@@ -147,7 +147,7 @@ class AuxSiteFinder:
     def _static_instances(self, registration: Registration) -> list[Evidence]:
         """A `register_static` class built inside a function (or lambda) is a new aux object on every call."""
         cls = registration.cls
-        for call, in_function in self.index.all_calls:
+        for call, in_function in self.index.calls_mentioning((cls.name,)):
             if in_function and self.index.resolve_class(call.func) is cls:
                 return [Evidence(Kind.INSTANCE, call, f"a new `{cls.name}`", cls=cls, constructed=True)]
         # Built nowhere in a function here: still the aux_data class (its `__eq__` matters, PTL105).

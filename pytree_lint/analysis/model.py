@@ -277,16 +277,27 @@ class ModuleIndex:
         return index
 
     @cached_property
-    def all_calls(self) -> list[tuple[ast.Call, bool]]:
-        """Every call in the module, each with whether it is inside a function (a full walk: lazy)."""
+    def _statement_texts(self) -> list[tuple[ast.stmt, str]]:
+        lines = self.source.lines
+        return [(statement, "".join(lines[first_line(statement) - 1:statement.end_lineno]))
+                for statement in self.tree.body]
+
+    def statements_mentioning(self, words: tuple[str, ...]) -> list[ast.stmt]:
+        """The top-level statements whose text holds one of `words`: where a use of a name must be (the
+        expressions below the statements are walked only there)."""
+        return [statement for statement, text in self._statement_texts if any(word in text for word in words)]
+
+    def calls_mentioning(self, words: tuple[str, ...]) -> list[tuple[ast.Call, bool]]:
+        """Every call in the statements that mention one of `words` (a call of `f` spells `f`), in source
+        order, each with whether it is inside a function."""
         found: list[tuple[ast.Call, bool]] = []
-        pending: list[tuple[ast.AST, bool]] = [(self.tree, False)]
+        pending: list[tuple[ast.AST, bool]] = [(s, False) for s in reversed(self.statements_mentioning(words))]
         while pending:
             node, in_function = pending.pop()
             if isinstance(node, ast.Call):
                 found.append((node, in_function))
             inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-            pending.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
+            pending.extend((child, inner) for child in reversed(child_nodes(node)))
         return found
 
     def qualify(self, node: ast.AST) -> str | None:
@@ -370,6 +381,19 @@ class ModuleIndex:
         return None
 
 
+def child_nodes(node: ast.AST) -> list[ast.AST]:
+    """The nodes directly below `node`, in source order (`ast.iter_child_nodes` without its generators,
+    which made the walks' main cost)."""
+    children: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if type(value) is list:
+            children.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            children.append(value)
+    return children
+
+
 def nodes_of(node: ast.AST | list, kind: type | tuple[type, ...]) -> list:
     """Every node of a type inside `node` (itself included; a list of statements too), in source order."""
     found: list = []
@@ -378,8 +402,13 @@ def nodes_of(node: ast.AST | list, kind: type | tuple[type, ...]) -> list:
         current = pending.pop()
         if isinstance(current, kind):
             found.append(current)
-        pending.extend(reversed(list(ast.iter_child_nodes(current))))
+        pending.extend(reversed(child_nodes(current)))
     return found
+
+
+def first_line(statement: ast.stmt) -> int:
+    """Where a statement starts: its first decorator, if it has one."""
+    return min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
 
 
 def live_bindings(entries):

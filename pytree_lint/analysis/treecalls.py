@@ -11,7 +11,7 @@ import ast
 from dataclasses import dataclass
 
 from ..knowledge.jax import TREE_FUNCTIONS
-from .model import FUNCTIONS, FunctionInfo, ModuleIndex, keyword_arguments
+from .model import FUNCTIONS, FunctionInfo, ModuleIndex, child_nodes, keyword_arguments
 
 TREE_MODULES = frozenset({"jax.tree", "jax.tree_util"})
 
@@ -41,14 +41,9 @@ class TreeCalls:
     def find(self) -> list[TreeCall]:
         """Every tree call of the module, with the innermost def or lambda and statement around it.
         Only the top-level statements whose text spells a tree function are walked."""
-        words = self.spellings()
-        lines = self.index.source.lines
         found: list[TreeCall] = []
-        for statement in self.index.tree.body:
-            first = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
-            text = "".join(lines[first - 1:statement.end_lineno])
-            if any(word in text for word in words):
-                self._collect(statement, None, None, found)
+        for statement in self.index.statements_mentioning(self.spellings()):
+            self._collect(statement, None, None, found)
         return found
 
     def _collect(self, node: ast.AST, scope: FunctionInfo | None, statement: ast.stmt | None,
@@ -66,7 +61,7 @@ class TreeCalls:
                 call = self._tree_call(node, scope, statement)
                 if call is not None:
                     found.append(call)
-            pending.extend((child, scope, statement) for child in reversed(list(ast.iter_child_nodes(node))))
+            pending.extend((child, scope, statement) for child in reversed(child_nodes(node)))
 
     def _tree_call(self, call: ast.Call, scope: FunctionInfo | None, statement: ast.stmt | None) -> TreeCall | None:
         known = TREE_FUNCTIONS.get(self.index.qualify(call.func) or "")

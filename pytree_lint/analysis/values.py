@@ -333,7 +333,8 @@ class ValueInference:
         `via` names the value in the trail (default: `name`). `everywhere`: the calls in every function too,
         their arguments judged by module-level names only."""
         calls = self.index.constructor_calls(cls) if not everywhere else [
-            (call, None) for call, _in_function in self.index.all_calls if self.index.resolve_class(call.func) is cls]
+            (call, None) for call, _in_function in self.index.calls_mentioning((cls.name,))
+            if self.index.resolve_class(call.func) is cls]
         found = []
         for call, method in calls:
             if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):

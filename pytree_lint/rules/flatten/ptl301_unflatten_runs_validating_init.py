@@ -51,7 +51,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Any
 
-from ...analysis.model import FunctionInfo, ModuleIndex, nodes_of
+from ...analysis.model import FunctionInfo, ModuleIndex, child_nodes, nodes_of
 from ...analysis.structure import Constructor, names_in, self_attributes
 from ...knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSIONS, SCALAR_ANNOTATIONS
 from ...runtime.observe import Outcome, first_line, jax_module
@@ -234,7 +234,7 @@ def find_validation(index: ModuleIndex, constructor: Constructor, child_paramete
                 if isinstance(node, ast.Compare) and any(isinstance(op, VALUE_COMPARISONS) for op in node.ops):
                     if any(mentions(o) and not _only_in_len(o) for o in (node.left, *node.comparators)):
                         return "compares values"
-                pending.extend(ast.iter_child_nodes(node))
+                pending.extend(child_nodes(node))
             return None
 
         for statement, tests in guarded_statements(method):

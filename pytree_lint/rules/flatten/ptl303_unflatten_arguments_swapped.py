@@ -39,7 +39,7 @@ import ast
 from dataclasses import dataclass
 
 from ...analysis.fixes import Codemod, FixPlan
-from ...analysis.model import FunctionInfo
+from ...analysis.model import FunctionInfo, child_nodes
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 from .probes import probe_round_trip
@@ -108,7 +108,7 @@ def _star_passed(body: list[ast.stmt] | ast.expr, name: str) -> bool:
                                               and a.value.id == name for a in node.args):
             return True
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            pending.extend(ast.iter_child_nodes(node))
+            pending.extend(child_nodes(node))
     return False
 
 

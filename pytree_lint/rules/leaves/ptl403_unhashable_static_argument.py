@@ -63,7 +63,7 @@ class UnhashableStaticArgument(Rule):
         jitted = analysis.jitted_functions
         if not jitted:
             return
-        for call, _in_function in analysis.index.all_calls:
+        for call, _in_function in analysis.index.calls_mentioning(tuple(jitted)):
             function = jitted.get(call.func.id) if isinstance(call.func, ast.Name) else None
             if function is None:
                 continue

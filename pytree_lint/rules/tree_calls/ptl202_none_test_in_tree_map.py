@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ...analysis.model import FUNCTIONS, FunctionInfo, nodes_of
+from ...analysis.model import FUNCTIONS, FunctionInfo, child_nodes, nodes_of
 from ...analysis.treecalls import TreeCall
 from ...runtime.observe import Outcome, TreeCallRecord, jax_module
 from ...runtime.probes import TreeCallProbe
@@ -95,7 +95,7 @@ def _none_test_in(function: FunctionInfo, parameter: str) -> ast.Compare | None:
         if _is_none_test(node, parameter) and id(node) not in harmless:
             return node
         if not isinstance(node, (*FUNCTIONS, ast.Lambda)):
-            pending.extend(reversed(list(ast.iter_child_nodes(node))))
+            pending.extend(reversed(child_nodes(node)))
     return None
 
 
