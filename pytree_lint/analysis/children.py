@@ -95,12 +95,15 @@ class ChildSiteFinder:
         return found
 
     def child_fields(self, registration: Registration) -> list[ClassField]:
-        """The fields of a dataclass-style registration that are children: not static, not `init=False`."""
+        """The fields of a dataclass-style registration that are children: not static, not `init=False`,
+        not shadowed by a method or property of the same name (the class attribute is then the function,
+        and the annotation declares no field: netket's `LinearPreconditioner.lhs_constructor`)."""
         if registration.cls is None or not registration.fields_are_children:
             return []
         static = {field.name for field in registration.static_fields}
+        methods = {name for owner in self.index.class_and_bases(registration.cls) for name in owner.methods}
         return [field for field in declared_fields(self.index, registration.cls)
-                if field.name not in static and not self._not_in_init(field)]
+                if field.name not in static and field.name not in methods and not self._not_in_init(field)]
 
     def _not_in_init(self, field: ClassField) -> bool:
         """`field(init=False)`: not a constructor argument, so not one of the flattened fields either."""
