@@ -245,27 +245,13 @@ def test_files_without_registrations_are_not_parsed():
 
 def test_columns_count_characters_where_ast_counts_bytes():
     """`ast` gives UTF-8 byte offsets; findings, fixes and editors count characters (as libcst does)."""
-    source = textwrap.dedent("""\
-        import jax
-        import numpy as np
+    from conftest import MISUSE_MODULE
 
-
-        @jax.tree_util.register_pytree_node_class
-        class Box:
-            def __init__(self, x):
-                self.x = x
-                self.table = np.arange(3)
-
-            def tree_flatten(self):
-                étiquette = "ñ"; return (self.x,), (étiquette, self.table)
-
-            @classmethod
-            def tree_unflatten(cls, aux, children):
-                return cls(*children)
-        """)
-    [finding] = lint_source(source, fixes=True)
-    line = source.splitlines()[finding.line - 1]
-    assert line[finding.column:finding.end_column] == "self.table"
+    source = MISUSE_MODULE.replace("        return (self.x,), (self.table, self.sizes)",
+                                   '        étiquette = "ñ"; return (self.x,), (self.table, self.sizes)')
+    line = source.splitlines()[12]
+    found = {f.code: line[f.column:f.end_column] for f in lint_source(source, fixes=True) if f.line == 13}
+    assert found == {"PTL101": "self.table", "PTL102": "self.sizes"}
 
 
 def test_only_assignments_before_a_use_reach_it():
