@@ -14,9 +14,13 @@ class ConfigError(ValueError):
     """A bad option value; the message says which and why."""
 
 
-# The families of the public contract (spec.md): PTL1xx aux data, 2xx structure, 3xx flatten/unflatten,
-# 4xx leaves. A code of these families that has no rule yet can be selected or ignored: it matches nothing.
-CONTRACT_CODE = re.compile(r"^PTL(?:[1-4](?:[0-9]{0,2}))?$")
+# The families of the public contract (spec.md): PTL1xx aux data, 2xx tree calls, 3xx flatten/unflatten,
+# 4xx leaves, 5xx Flax NNX, 9xx the opt-in tier. A code of these families that has no rule yet can be
+# selected or ignored: it matches nothing.
+CONTRACT_CODE = re.compile(r"^PTL(?:[1-59](?:[0-9]{0,2}))?$")
+# The opt-in tier: advice whose harm is conditional, off by default, as if in flake8's default ignore list:
+# on with `--extend-select PTL9`, by code, or with an explicit `--select` that takes it in (`PTL`).
+OPT_IN = "PTL9"
 
 
 def parse_codes(value: str | list[str] | tuple[str, ...] | None, option: str) -> tuple[str, ...]:
@@ -28,22 +32,26 @@ def parse_codes(value: str | list[str] | tuple[str, ...] | None, option: str) ->
     for code in codes:
         if not CONTRACT_CODE.match(code):
             raise ConfigError(f"{option}: unknown rule code {code!r} (rules: {', '.join(RULES_BY_CODE)}; "
-                              "the contract's families are PTL1xx to PTL4xx)")
+                              "the contract's families are PTL1xx to PTL5xx, and PTL9xx for opt-in rules)")
     return codes
 
 
 @dataclass(frozen=True)
 class Config:
-    select: tuple[str, ...] = ("PTL",)
+    select: tuple[str, ...] = ()  # none given: every rule but the opt-in tier
     ignore: tuple[str, ...] = ()
     extend_select: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     static_field_functions: tuple[str, ...] = ()  # the project's own helpers, e.g. "mylib.static_field"
 
     def enabled(self, code: str) -> bool:
-        """flake8's rule: the longest matching prefix of select and ignore decides."""
-        selected = max((len(p) for p in (*self.select, *self.extend_select) if code.startswith(p)), default=-1)
+        """flake8's rule: the longest matching prefix of select and ignore decides; without an explicit
+        select, the opt-in tier needs a prefix of its own (`--extend-select PTL9`)."""
+        select = self.select or ("PTL",)
+        selected = max((len(p) for p in (*select, *self.extend_select) if code.startswith(p)), default=-1)
         ignored = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
+        if not self.select and code.startswith(OPT_IN) and selected < len(OPT_IN):
+            return False
         return selected > ignored
 
     def excluded(self, path: str) -> bool:
@@ -139,7 +147,7 @@ def build_config(settings: tuple[str, dict] | None, *, select=None, ignore=None,
         if value is not None:
             values[key] = _as_list(value, f"--{key}")
     return Config(
-        select=parse_codes(values.get("select"), "select") or ("PTL",),
+        select=parse_codes(values.get("select"), "select"),
         ignore=parse_codes(values.get("ignore"), "ignore"),
         extend_select=parse_codes(values.get("extend-select"), "extend-select"),
         exclude=tuple(p.strip() for p in values.get("exclude", [])),

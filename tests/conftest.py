@@ -11,7 +11,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")
 
 
-# A small module with two misuses on one line: an array (PTL101, column 28) and a list (PTL102, column 40).
+# A small module with two misuses on one line: an array (PTL101, column 28) and a list that `grow` changes in
+# place (PTL102, column 40).
 MISUSE_MODULE = """\
 import jax
 import numpy as np
@@ -30,6 +31,9 @@ class Box:
     @classmethod
     def tree_unflatten(cls, aux, children):
         return cls(*children)
+
+    def grow(self, size):
+        self.sizes.append(size)
 """
 
 

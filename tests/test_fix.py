@@ -55,7 +55,9 @@ FIXABLE = textwrap.dedent("""\
 
 
 def pytree_lint(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytree_lint", *args], capture_output=True, text=True, cwd=cwd)
+    """The CLI with the opt-in tier on: the unmutated lists here are PTL901, whose fixes are safe."""
+    return subprocess.run([sys.executable, "-m", "pytree_lint", "--extend-select", "PTL9", *args],
+                          capture_output=True, text=True, cwd=cwd)
 
 
 def test_diff_shows_safe_fixes_and_marks_unsafe_ones_without_writing(tmp_path):

@@ -5,15 +5,26 @@ from __future__ import annotations
 import pytest
 
 from pytree_lint import lint_source
+from pytree_lint.config import Config
 from pytree_lint.rules import RULES_BY_CODE
 
 from conftest import FIXTURES, expected_findings, fixture_files
 
 
+# The expectations name the opt-in tier's findings too: the fixtures are linted with every rule on.
+EVERY_RULE = Config(extend_select=("PTL9",))
+
+
 @pytest.mark.parametrize("path", fixture_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_fixture_matches_its_expectations(path):
-    found = {(f.line, f.code) for f in lint_source(path.read_text(), str(path))}
+    found = {(f.line, f.code) for f in lint_source(path.read_text(), str(path), EVERY_RULE)}
     assert found == expected_findings(path)
+
+
+@pytest.mark.parametrize("path", fixture_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_the_opt_in_tier_is_off_by_default(path):
+    found = {(f.line, f.code) for f in lint_source(path.read_text(), str(path))}
+    assert found == {(line, code) for line, code in expected_findings(path) if not code.startswith("PTL9")}
 
 
 @pytest.mark.parametrize("path", fixture_files(), ids=lambda p: str(p.relative_to(FIXTURES)))

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from pytree_lint import lint_source
+from pytree_lint.config import Config
 
 from conftest import FIXTURES, MISUSE_MODULE, fixture_files
 
@@ -26,8 +27,9 @@ def test_flake8_matches_engine_on_every_fixture():
         match = FLAKE8_LINE.match(line)
         assert match, line
         reported.add((match["path"], int(match["line"]), int(match["column"]), match["code"], match["message"]))
+    # An explicit `--select PTL` takes in the opt-in tier, in flake8 and in the CLI alike.
     expected = {(str(path), f.line, f.column + 1, f.code, f.message)
-                for path in fixture_files() for f in lint_source(path.read_text(), str(path))}
+                for path in fixture_files() for f in lint_source(path.read_text(), str(path), Config(select=("PTL",)))}
     assert expected, "the fixtures must produce findings"
     assert reported == expected
 
@@ -47,3 +49,11 @@ def test_flake8_is_silent_on_a_file_it_cannot_parse(tmp_path):
     assert "E999" in result.stdout
     assert "PTL" not in result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_the_opt_in_tier_is_off_unless_selected():
+    unmutated = str(FIXTURES / "PTL901" / "bad_list_attribute.py")
+    by_default = run_flake8(unmutated).stdout
+    assert ": PTL" not in by_default
+    selected = run_flake8("--extend-select", "PTL9", unmutated).stdout
+    assert re.search(r":14:33: PTL901 `list` in aux_data of `MLP`", selected), selected

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pytree_lint import lint_source
+from pytree_lint.config import Config
 
 CORPUS = Path(__file__).parent / "independent"
 
@@ -29,7 +30,7 @@ def manifest() -> list[tuple[str, str, set[int]]]:
 
 @pytest.mark.parametrize("name, expected, lines", manifest(), ids=[row[0] for row in manifest()])
 def test_static_findings_match_the_authors_expectation(name, expected, lines):
-    findings = lint_source((CORPUS / name).read_text(), name)
+    findings = lint_source((CORPUS / name).read_text(), name, Config(extend_select=("PTL9",)))
     if expected == "none":
         assert findings == []
     else:
@@ -40,7 +41,8 @@ def test_static_findings_match_the_authors_expectation(name, expected, lines):
 
 def test_verifier_confirms_every_finding():
     pytest.importorskip("jax")
-    result = subprocess.run([sys.executable, "-m", "pytree_lint", "verify", "--format", "json", str(CORPUS)],
+    result = subprocess.run([sys.executable, "-m", "pytree_lint", "verify", "--format", "json", "--select", "PTL,PTL9",
+                             str(CORPUS)],
                             capture_output=True, text=True, timeout=900)
     rows = json.loads(result.stdout)
     assert len(rows) >= 10

@@ -55,6 +55,9 @@ def test_libcst_is_loaded_only_when_a_fix_is_asked_for(tmp_path):
             @classmethod
             def tree_unflatten(cls, aux, children):
                 return cls(*children)
+
+            def grow(self, size):
+                self.sizes.append(size)
         """))
     probe = textwrap.dedent(f"""\
         import contextlib, io, sys

@@ -12,8 +12,9 @@ from collections.abc import Container
 from dataclasses import dataclass
 
 from ..knowledge.jax import Mechanism
+from .jitted import JittedFinder
 from .kinds import Kind, Leaf
-from .model import FunctionInfo, ModuleIndex, is_none
+from .model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of
 from .registrations import Registration
 from .values import Context, Evidence, ValueInference
 
@@ -103,6 +104,24 @@ def flatten_context(function: FunctionInfo, registration: Registration, statemen
     return Context(function, ((function.params[0].name, registration.cls),), statement)
 
 
+def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, jitted: set[int]) -> bool:
+    """The object a construction makes may be compared with the one of the call before: it is passed to a
+    call, stored on an object, or returned by a function that is not jitted (its caller may pass it on).
+    Only a jitted function's own output, never passed in, is not: nothing looks it up."""
+    if isinstance(parent, (ast.Call, ast.keyword, ast.Starred)):
+        return True
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is call:
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in targets):
+            return True  # stored on an object
+        names = {t.id for t in targets if isinstance(t, ast.Name)}
+        if any(isinstance(argument, ast.Name) and argument.id in names
+               for other in nodes_of(function, ast.Call)
+               for argument in [*other.args, *(k.value for k in other.keywords)]):
+            return True
+    return id(function) not in jitted
+
+
 class AuxSiteFinder:
     def __init__(self, index: ModuleIndex, inference: ValueInference, swapped: Container[int]) -> None:
         """`swapped`: the flatten returns written `(aux_data, children)` (PTL304), by node id: their
@@ -118,8 +137,9 @@ class AuxSiteFinder:
                 if function is not None:
                     found.extend(self._flatten_sites(registration, function))
             cls = registration.cls
+            methods = {name for owner in self.index.class_and_bases(cls) for name in owner.methods} if cls else set()
             for static in registration.static_fields:
-                if cls is not None:
+                if cls is not None and static.name not in methods:  # a property or method shadows the field
                     # A static field that a method keeps updating marks a stateful object, not a cache key
                     # someone forgot: only a flatten function that returns such a value is reported.
                     evidence = [e for e in self.inference.attribute(cls, static.name, static.name)
@@ -145,10 +165,24 @@ class AuxSiteFinder:
         return sites
 
     def _static_instances(self, registration: Registration) -> list[Evidence]:
-        """A `register_static` class built inside a function (or lambda) is a new aux object on every call."""
+        """A `register_static` class built inside a function (or lambda) and passed on (to a call, or stored
+        on an object) is a new aux object on every call; one that is only returned is never compared with
+        the one of the call before (a jitted function's output: nothing looks it up)."""
         cls = registration.cls
-        for call, in_function in self.index.calls_mentioning((cls.name,)):
-            if in_function and self.index.resolve_class(call.func) is cls:
-                return [Evidence(Kind.INSTANCE, call, f"a new `{cls.name}`", cls=cls, constructed=True)]
+        for call in self._passed_constructions(cls):
+            return [Evidence(Kind.INSTANCE, call, f"a new `{cls.name}`", cls=cls, constructed=True)]
         # Built nowhere in a function here: still the aux_data class (its `__eq__` matters, PTL105).
         return [Evidence(Kind.INSTANCE, registration.node, f"a `{cls.name}`", cls=cls)]
+
+    def _passed_constructions(self, cls):
+        """`cls(...)` calls inside functions whose object may be passed in (see _passed_on)."""
+        jitted = {id(j.function.node) for j in JittedFinder(self.index).find().values() if j.function is not None}
+        for statement in self.index.statements_mentioning((cls.name,)):
+            pending: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(statement, None, None)]
+            while pending:
+                node, parent, function = pending.pop()
+                if (isinstance(node, ast.Call) and function is not None and self.index.resolve_class(node.func) is cls
+                        and _passed_on(node, parent, function, jitted)):
+                    yield node
+                inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else function
+                pending.extend((child, node, inner) for child in reversed(child_nodes(node)))

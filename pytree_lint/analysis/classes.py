@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from ..knowledge.python import DATACLASS_DECORATORS, NEUTRAL_BASES, VALUE_BASES
+from ..knowledge.python import DATACLASS_DECORATORS, FROZEN_BASES, FROZEN_BY_DEFAULT, NEUTRAL_BASES, VALUE_BASES
 from .kinds import Equality, Kind
 from .model import ClassInfo, ModuleIndex
 from .names import dotted_name
@@ -64,6 +64,23 @@ class ClassSemantics:
             if name not in NEUTRAL_BASES:
                 verdict = Equality.UNKNOWN
         return verdict
+
+    def hashes_fields(self, cls: ClassInfo) -> bool:
+        """`hash()` of an instance reaches its fields: a hand-written `__hash__`, a frozen (or
+        `unsafe_hash`) dataclass, flax.struct and equinox classes (frozen), a NamedTuple."""
+        for owner in self.index.class_and_bases(cls):
+            if "__hash__" in owner.methods:
+                return True
+            for name, call in self._decorator_names(owner):
+                if name in FROZEN_BY_DEFAULT:
+                    return True
+                if name in DATACLASS_DECORATORS and call is not None and any(
+                        k.arg in ("frozen", "unsafe_hash") and isinstance(k.value, ast.Constant)
+                        and k.value.value is True for k in call.keywords):
+                    return True
+            if any(self.index.qualify(base) in FROZEN_BASES for base in owner.bases):
+                return True
+        return False
 
     def array_fields(self, cls: ClassInfo) -> list[Evidence]:
         """Evidence that some attribute of `cls` holds an array (annotation or assignment)."""

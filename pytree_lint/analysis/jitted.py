@@ -27,6 +27,30 @@ class JittedFunction:
     def is_static(self, position: int | None, name: str) -> bool:
         return position in self.static_positions or name in self.static_names
 
+    def arguments(self, call: ast.Call) -> list[PassedArgument]:
+        """What a call of this function passes, in the order written, up to the first `*args` or
+        `**kwargs` (whose positions are unknown)."""
+        found, position = [], 0
+        for argument in sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset)):
+            if isinstance(argument, ast.Starred) or (isinstance(argument, ast.keyword) and argument.arg is None):
+                break
+            if isinstance(argument, ast.keyword):
+                found.append(PassedArgument(argument.arg, argument.value, argument.arg in self.static_names))
+            else:
+                found.append(PassedArgument(f"argument {position}", argument, position in self.static_positions))
+                position += 1
+        return found
+
+
+@dataclass(frozen=True, eq=False)
+class PassedArgument:
+    """An argument of a call of a jitted function: how messages name it, its value, whether it is static
+    (hashed to find the compiled function)."""
+
+    label: str
+    value: ast.expr
+    static: bool
+
 
 def _items(node: ast.expr) -> list[ast.expr]:
     return node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
@@ -38,6 +62,14 @@ def _literal_ints(node: ast.expr) -> set[int]:
 
 def _literal_strings(node: ast.expr) -> set[str]:
     return {item.value for item in _items(node) if literal_string(item) is not None}
+
+
+def calls_of(index: ModuleIndex, jitted: dict[str, JittedFunction]) -> list[tuple[ast.Call, JittedFunction]]:
+    """The calls of the module's jitted functions by name (`step(x, n)`), in source order."""
+    if not jitted:
+        return []
+    return [(call, jitted[call.func.id]) for call, _in_function in index.calls_mentioning(tuple(jitted))
+            if isinstance(call.func, ast.Name) and call.func.id in jitted]
 
 
 class JittedFinder:

@@ -8,10 +8,12 @@ from functools import cached_property
 from .aux import AuxSite, AuxSiteFinder
 from .children import ChildAttribute, ChildSite, ChildSiteFinder
 from .classes import ClassSemantics
+from .containers import HeldContainer, held_containers
 from .fields import Frameworks
 from .fixes import FixSafety
 from .jitted import JittedFinder, JittedFunction
 from .model import ModuleIndex
+from .mutations import Mutations
 from .registrations import Registration, RegistrationFinder
 from .source import Source, Span
 from .structure import Structure, Swap
@@ -58,6 +60,15 @@ class ModuleAnalysis:
     @cached_property
     def tree_call_sites(self) -> list[TreeCall]:
         return self.tree_calls.find()
+
+    @cached_property
+    def mutations(self) -> Mutations:
+        return Mutations(self.index)
+
+    @cached_property
+    def held_containers(self) -> list[HeldContainer]:
+        """The lists, dicts and sets held in aux_data, with their mutation or hash (PTL102, PTL901)."""
+        return held_containers(self)
 
     @cached_property
     def jitted_functions(self) -> dict[str, JittedFunction]:

@@ -3,7 +3,7 @@ children back, and what the constructor it calls needs and does.
 
 JAX calls `flatten(obj) -> (children, aux_data)` and `unflatten(aux_data, children)`. Rules PTL301-PTL307
 compare the two sides: the order and number of children, the order of unflatten's parameters, and the
-constructor unflatten runs (which JAX also calls with None, `object()` sentinels and ShapeDtypeStructs).
+constructor unflatten runs (which JAX also calls with None, ShapeDtypeStructs and tracers).
 """
 
 from __future__ import annotations

@@ -24,6 +24,16 @@ ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12
 
 
+@dataclass(frozen=True, eq=False)
+class Holder:
+    """Who holds a value on its way: an attribute of a class's instances (`cls`), a local or parameter of
+    a function (`function`), or a module-level name (neither)."""
+
+    name: str
+    cls: ClassInfo | None = None
+    function: FunctionInfo | None = None
+
+
 @dataclass(frozen=True)
 class Hop:
     """One step of the path a value takes to the place it is reported: `via` `relation` `node`."""
@@ -31,6 +41,10 @@ class Hop:
     via: str
     relation: str
     node: ast.AST
+    holder: Holder | None = None
+    # A constructor argument given at module level or by a classmethod or staticmethod (a factory such as
+    # `create()`): made where the program builds its objects, typically once, and kept.
+    by_factory: bool = False
 
 
 @dataclass(frozen=True)
@@ -50,8 +64,19 @@ class Evidence:
         or a flax/equinox module is a callable pytree), an assigned function or lambda is."""
         return self.leaf is not None and not (self.leaf is Leaf.CALLABLE and self.what == "a callable type")
 
-    def through(self, via: str, relation: str, node: ast.AST) -> Evidence:
-        return replace(self, trail=(Hop(via, relation, node), *self.trail))
+    def through(self, via: str, relation: str, node: ast.AST, holder: Holder | None = None,
+                by_factory: bool = False) -> Evidence:
+        return replace(self, trail=(Hop(via, relation, node, holder, by_factory), *self.trail))
+
+    @property
+    def made_by_factory(self) -> bool:
+        """The value reaches the object through a factory's constructor call (see Hop.by_factory)."""
+        return any(hop.by_factory for hop in self.trail)
+
+    @property
+    def holders(self) -> list[Holder]:
+        """Every name and attribute that holds the value on its way (what a mutation would go through)."""
+        return [hop.holder for hop in self.trail if hop.holder is not None]
 
     @property
     def held_outside(self) -> bool:
@@ -291,7 +316,7 @@ class ValueInference:
                     found.append(Evidence(Kind.VOLATILE, value, f"a function defined inside `{function.name}`",
                                           leaf=Leaf.CALLABLE))
                 elif value is not None:
-                    found.extend(e.through(name, "is assigned", value)
+                    found.extend(e.through(name, "is assigned", value, Holder(name, function=function))
                                  for e in self.infer(value, replace(context, statement=binding.statement)))
             if param is not None:
                 found.extend(self._parameter(param, context))
@@ -306,19 +331,21 @@ class ValueInference:
         found = []
         for value in self.index.bindings.get(name, ()):
             if value is not None:
-                found.extend(replace(e, shared=True).through(name, "is assigned", value)
+                found.extend(replace(e, shared=True).through(name, "is assigned", value, Holder(name))
                              for e in self.infer(value, MODULE_CONTEXT))
         return found
 
     def _parameter(self, param: Param, context: Context) -> list[Evidence]:
         name = param.name
+        function = context.function
+        holder = Holder(name, function=function)
         found: list[Evidence] = []
         if param.annotation is not None:
-            found.extend(e.through(name, "is annotated", param.annotation) for e in self.annotation(param.annotation))
+            found.extend(e.through(name, "is annotated", param.annotation, holder)
+                         for e in self.annotation(param.annotation))
         if param.default is not None:
-            found.extend(replace(e, shared=True).through(name, "defaults to", param.default)
+            found.extend(replace(e, shared=True).through(name, "defaults to", param.default, holder)
                          for e in self.infer(param.default, context))
-        function = context.function
         if function is not None and function.cls is not None and function.name == "__init__":
             position = next((i for i, p in enumerate(function.params) if p.node is param.node), None)
             if position != 0:  # position 0 is `self`
@@ -349,8 +376,9 @@ class ValueInference:
             else:
                 instances = ((method.self_name, cls),) if method.self_name else ()
                 relation, context = f"is given by `{method.name}()`", Context(method, instances)
+            factory = method is None or method.is_classmethod or method.is_staticmethod
             # A value passed at module level is still one per instance: not `shared`.
-            found.extend(replace(e, shared=False).through(via or name, relation, argument)
+            found.extend(replace(e, shared=False).through(via or name, relation, argument, None, factory)
                          for e in self.infer(argument, context))
         return found
 
@@ -469,20 +497,21 @@ class ValueInference:
 
     # attributes of a class -------------------------------------------------------------------------
     def _attribute_sources(self, cls: ClassInfo, attr: str) -> list[Evidence]:
+        holder = Holder(attr, cls=cls)
         found: list[Evidence] = []
         for owner in self.index.class_and_bases(cls):
             for assignment in self._live_assignments(owner.assignments.get(attr, ())):
                 method = assignment.method
                 if assignment.augmented:
                     if method.name not in py.CONSTRUCTOR_METHODS:
+                        updated = Hop(_PLACEHOLDER, "is updated by", assignment.statement, holder)
                         found.append(Evidence(Kind.VOLATILE, assignment.statement,
-                                              f"a value `{method.name}()` changes",
-                                              trail=(Hop(_PLACEHOLDER, "is updated by", assignment.statement),)))
+                                              f"a value `{method.name}()` changes", trail=(updated,)))
                     continue
                 if assignment.value is None:
                     continue
                 context = Context(method, ((method.self_name or "self", cls),), assignment.statement)
-                found.extend(e.through(_PLACEHOLDER, "is assigned", assignment.value)
+                found.extend(e.through(_PLACEHOLDER, "is assigned", assignment.value, holder)
                              for e in self.infer(assignment.value, context))
         method = self.index.find_method(cls, attr)
         if not found and method is not None and not method.decorator_names:
@@ -490,13 +519,17 @@ class ValueInference:
                                   leaf=Leaf.CALLABLE))
         declared = [owner.fields[attr] for owner in self.index.class_and_bases(cls) if attr in owner.fields]
         for class_field in declared[:1]:
-            found.extend(self._field_default(class_field))
+            found.extend(self._field_default(class_field, holder))
             if self.index.find_method(cls, "__init__") is None:  # a dataclass or NamedTuple: fields in order
                 found.extend(self.constructor_arguments(cls, attr, self.field_position(cls, attr), _PLACEHOLDER))
-            # The declared type speaks unless a value built per instance says otherwise.
+            # The declared type speaks unless a value built per instance says otherwise; a container type
+            # does not speak over a value the class stores (a tuple, a frozendict, a MappingProxyType).
             if class_field.annotation is not None and all(e.shared for e in found):
-                found.extend(e.through(_PLACEHOLDER, "is annotated", class_field.annotation)
-                             for e in self.annotation(class_field.annotation))
+                stored = any(a.value is not None for owner in self.index.class_and_bases(cls)
+                             for a in owner.assignments.get(attr, ()))
+                found.extend(e.through(_PLACEHOLDER, "is annotated", class_field.annotation, holder)
+                             for e in self.annotation(class_field.annotation)
+                             if not (stored and e.kind is Kind.MUTABLE))
         return found
 
     def field_position(self, cls: ClassInfo, attr: str) -> int | None:
@@ -524,7 +557,7 @@ class ValueInference:
             live.extend(live_bindings(group))
         return live
 
-    def _field_default(self, class_field) -> list[Evidence]:
+    def _field_default(self, class_field, holder: Holder) -> list[Evidence]:
         value = class_field.value
         if value is None:
             return []
@@ -534,15 +567,16 @@ class ValueInference:
             converter = args.get("converter")
             if converter is not None and self._array_function(converter):
                 found.append(Evidence(Kind.ARRAY, converter, "an array").through(
-                    _PLACEHOLDER, "is converted by", converter))
+                    _PLACEHOLDER, "is converted by", converter, holder))
             if "default" in args:
-                found.extend(replace(e, shared=True).through(_PLACEHOLDER, "defaults to", args["default"])
+                found.extend(replace(e, shared=True).through(_PLACEHOLDER, "defaults to", args["default"],
+                                                             holder)
                              for e in self.infer(args["default"]))
             factory = args.get("default_factory")
             if factory is not None:
-                found.extend(e.through(_PLACEHOLDER, "defaults to", factory) for e in self._factory(factory))
+                found.extend(e.through(_PLACEHOLDER, "defaults to", factory, holder) for e in self._factory(factory))
             return found
-        return [replace(e, shared=True).through(_PLACEHOLDER, "defaults to", value) for e in self.infer(value)]
+        return [replace(e, shared=True).through(_PLACEHOLDER, "defaults to", value, holder) for e in self.infer(value)]
 
     def _factory(self, factory: ast.expr) -> list[Evidence]:
         """What a `default_factory` builds: `list` builds a list, `lambda: np.zeros(3)` an array."""

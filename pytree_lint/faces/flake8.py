@@ -5,17 +5,19 @@ from __future__ import annotations
 from typing import Iterator
 
 from .. import __version__
-from ..config import DEFAULT_CONFIG, Config, ConfigError, parse_functions
+from ..config import OPT_IN, Config, ConfigError, parse_functions
 from ..engine import LintError, lint_source
 
 
 class Plugin:
     name = "pytree-lint"
     version = __version__
-    config = DEFAULT_CONFIG
+    # Every rule runs, the opt-in tier too: flake8's own select and ignore decide what is shown.
+    config = Config(extend_select=(OPT_IN,))
 
     @classmethod
     def add_options(cls, manager) -> None:
+        manager.extend_default_ignore([OPT_IN])  # the opt-in tier: reported only when selected by name
         manager.add_option(
             "--pytree-static-field-functions", default="", parse_from_config=True, comma_separated_list=True,
             help="qualified names of the project's own static-field helpers (e.g. mylib.fields.static_field)")
@@ -26,7 +28,7 @@ class Plugin:
             functions = parse_functions(options.pytree_static_field_functions, "--pytree-static-field-functions")
         except ConfigError as error:
             raise SystemExit(f"pytree-lint: error: {error}") from None
-        cls.config = Config(static_field_functions=functions)
+        cls.config = Config(extend_select=(OPT_IN,), static_field_functions=functions)
 
     def __init__(self, tree, lines: list[str], filename: str) -> None:
         # Asking for `tree` makes this a tree plugin, which flake8 only runs on files it could parse

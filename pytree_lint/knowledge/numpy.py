@@ -41,13 +41,13 @@ REDUCTIONS = frozenset({
     "linalg.det", "trace", "dot", "vdot", "inner",
 })
 VOLATILE_WITHOUT_ARGUMENTS = frozenset({"random.rand", "random.randn"})
-# Conversions that fail on None, `object()` and ShapeDtypeStruct leaves (measured: jacobian, eval_shape).
+# Conversions that fail on None and ShapeDtypeStruct leaves (measured: jacobian, eval_shape).
 CONVERSIONS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "numpy.asarray", "numpy.array",
                          "numpy.asanyarray"})
 
 # What an array's attributes and methods give.
 SAFE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes", "weak_type"})
-CHECKED_ATTRIBUTES = frozenset({"ndim", "shape", "dtype", "size"})  # fail on None and `object()` leaves
+CHECKED_ATTRIBUTES = frozenset({"ndim", "shape", "dtype", "size"})  # fail on None and placeholder leaves
 ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
 ARRAY_METHODS = frozenset({
     "astype", "reshape", "copy", "flatten", "ravel", "squeeze", "transpose", "swapaxes", "clip",

@@ -21,6 +21,7 @@ from .leaves.ptl401_non_array_child import NonArrayChild
 from .leaves.ptl402_non_array_field_into_jit import NonArrayFieldIntoJit
 from .leaves.ptl403_unhashable_static_argument import UnhashableStaticArgument
 from .leaves.ptl404_static_config_as_child import StaticConfigAsChild
+from .opt_in.ptl901_mutable_aux_data_unmutated import MutableAuxDataUnmutated
 
 ALL_RULES: tuple[type[Rule], ...] = (
     ArrayInAuxData,
@@ -42,6 +43,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     NonArrayFieldIntoJit,
     UnhashableStaticArgument,
     StaticConfigAsChild,
+    MutableAuxDataUnmutated,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 

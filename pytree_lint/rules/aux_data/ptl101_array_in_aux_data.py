@@ -32,6 +32,11 @@ Use instead:
         def tree_flatten(self):
             return (self.x, self.mask), None
 
+Known false positives:
+    None known. Not reported: a module-level array constant (the same object on every flatten: JAX's
+    identity shortcut lets it pass), `.shape`, `.dtype`, NumPy scalars (`np.sum(x)`), `tuple(arr.tolist())`,
+    and a class with a hand-written `__eq__` (PTL105 judges that).
+
 Known limits:
     A module-level array constant is not reported: it is the same object on every flatten, and JAX's
     identity shortcut lets it pass. Values built outside the module, or passed in unannotated, are not
@@ -40,6 +45,7 @@ Known limits:
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from ...analysis.kinds import Equality, Kind
@@ -47,9 +53,16 @@ from ...runtime.observe import Outcome, aux_values, describe, first_line, held, 
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 
-CONSEQUENCE = ("JAX compares aux_data with `==`, so the first jitted call with a new, equal array raises "
-               "`ValueError: Exception raised while checking equality of metadata fields of pytree` "
-               "(a 0-d array instead retraces for every new value)")
+
+RAISES = ("`ValueError: Exception raised while checking equality of metadata fields of pytree`")
+# What JAX's `==` on aux_data does with the array, by how many elements it has (measured, pitfalls PT01).
+CONSEQUENCES = {
+    "many": f"JAX compares aux_data with `==`, so the first jitted call with a new, equal array raises {RAISES}",
+    "one": ("it has one element, so JAX's `==` on aux_data gives one bool: every jitted call with a new value "
+            "retraces and recompiles, and an equal one silently reuses the cached result"),
+    "unknown": (f"JAX compares aux_data with `==`: with more than one element, the first jitted call with a new, "
+                f"equal array raises {RAISES}; with one element (or none), each new value retraces instead"),
+}
 
 
 def probe_array(examples: list[Any], target: str | None) -> Outcome:
@@ -82,8 +95,8 @@ class ArrayInAuxData(Rule):
             evidence = site.first(Kind.ARRAY)
             if evidence is not None:
                 yield Report(site.report_node,
-                             f"array in {site.subject}: {analysis.origin(evidence)}; {CONSEQUENCE}",
-                             target=site.registration.target)
+                             f"array in {site.subject}: {analysis.origin(evidence)}; "
+                             f"{CONSEQUENCES[_size(analysis, evidence.node)]}", target=site.registration.target)
                 continue
             for instance in site.evidence:
                 if (instance.kind is Kind.INSTANCE and instance.cls is not None and not instance.shared
@@ -93,6 +106,55 @@ class ArrayInAuxData(Rule):
                         yield Report(site.report_node,
                                      f"array in {site.subject}: {analysis.origin(instance)} is a "
                                      f"`{instance.cls.name}`, whose generated `__eq__` compares the array "
-                                     f"field: {analysis.origin(fields[0])}; {CONSEQUENCE}",
+                                     f"field: {analysis.origin(fields[0])}; "
+                                     f"{CONSEQUENCES[_size(analysis, fields[0].node)]}",
                                      target=site.registration.target)
                         break
+
+
+# Array constructors whose size their literal arguments say (numpy, jax.numpy), by short name.
+SHAPED = frozenset({"zeros", "ones", "empty", "full"})
+CONVERTED = frozenset({"array", "asarray"})
+
+
+def _size(analysis, node: ast.AST) -> str:
+    """"one" (0-d or one element), "many" or "unknown": the size of the array an expression makes, as far
+    as its literal arguments say (`np.zeros(3)`, `jnp.asarray(0.5)`, `np.array([1, 2])`, `np.arange(4)`)."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return "unknown"
+    name = (analysis.index.qualify(node.func) or "").rsplit(".", 1)[-1]
+    first = node.args[0]
+    if name in SHAPED:
+        dims = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
+        count = _product([_literal_int(d) for d in dims])
+    elif name in CONVERTED:
+        count = _literal_length(first)
+    elif name == "arange" and len(node.args) == 1:
+        count = _literal_int(first)
+    else:
+        count = None
+    if count is None:
+        return "unknown"
+    return "one" if count <= 1 else "many"
+
+
+def _literal_int(node: ast.AST) -> int | None:
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
+
+
+def _product(values: list[int | None]) -> int | None:
+    total = 1
+    for value in values:
+        if value is None:
+            return None
+        total *= value
+    return total
+
+
+def _literal_length(node: ast.AST) -> int | None:
+    """How many numbers a literal holds: 1 for a number, the length of a flat display of numbers."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex, bool)):
+        return 1
+    if isinstance(node, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) for e in node.elts):
+        return len(node.elts)
+    return None

@@ -3,34 +3,51 @@
 What it does:
     Finds a list, dict or set (a display, a comprehension, `list()`/`dict()`/`set()`/`sorted()`,
     `.tolist()`, or an annotation) held by an attribute, a static field or a module-level name, that
-    reaches a pytree's aux_data.
+    reaches a pytree's aux_data, when the module changes it in place (`.append`, `.update`, `x[i] = ...`,
+    `del x[i]`, `x += [...]`, through the attribute, a local alias, or the name that passed it in) or hashes
+    it (an object of the class, which hashes its fields, passed as a static argument of a jitted
+    function). The message names that site.
 
 Why is this bad:
-    aux_data is part of the key under which `jax.jit` caches the compiled function. JAX raises nothing:
-    three equal lists gave one trace. But when the list is mutated after the first call, the cache key
-    mutates with it, and the next call silently returns the stale result (measured, jax 0.10.2: after
-    `meta.append(...)` the call returned `Array(2.)` where 3.0 was expected, and a fresh equal list
-    returned the same stale value). `static_argnums` rejects the same list outright.
+    aux_data is part of the key under which `jax.jit` caches the compiled function. A list that nothing
+    changes is inert (measured, jax 0.10.2: one trace, hashable treedef; scan, vmap, grad and cond work).
+    But when it is changed in place after the first call, the cache key changes with it, and the next
+    call silently returns the stale result: after `meta.append(...)` the call returned `Array(2.)` where
+    3.0 was expected, and a fresh equal list returned the same stale value. Hashed as part of a static
+    argument, it raises `ValueError: Non-hashable static arguments are not supported`.
 
 Example:
+        class Net:
+            def __init__(self, weights):
+                self.weights = weights
+                self.layer_sizes = [784, 128, 10]
+
+            def grow(self, size):
+                self.layer_sizes.append(size)          # the evidence
+
         def flatten(net):
-            return (net.weights,), net.layer_sizes    # PTL102: `self.layer_sizes = [784, 128, 10]`
+            return (net.weights,), net.layer_sizes    # PTL102
 
 Use instead:
-    Store and return an immutable value: `tuple(layer_sizes)`, `frozenset(...)`,
-    `tuple(sorted(d.items()))`.
+    Store and return an immutable value, and build a new one instead of changing it: `tuple(sizes)`,
+    `frozenset(...)`, `tuple(sorted(d.items()))`, a `types.MappingProxyType`, a frozen dataclass.
+
+Known false positives:
+    None known. A container that nothing in the module changes or hashes is PTL901 (opt-in), not this
+    rule; one the flatten function builds afresh (`return children, [self.n]`) is neither, since no other
+    code holds it (measured: even when unflatten stores it, later outputs do not share it). A field
+    declared `list` that is given a tuple, a frozendict or a `MappingProxyType` is judged by what it is
+    given; an equinox field shadowed by a property or method of the same name is no field.
 
 Known limits:
-    A container that the flatten function builds afresh (`return children, [self.n]`) is not
-    reported: no other code holds it, so nothing can mutate it after the call (measured: even when
-    unflatten stores it, later outputs do not share it). Containers built outside the module, or
-    passed in unannotated, are not followed.
+    Changes made in another module, and containers built outside the module or passed in unannotated,
+    are not followed. A change through an attribute of the same name counts only on `self` in the
+    class's (or a related class's) methods, or on a name bound to the class's constructor.
 
 Fix safety:
     `--fix` builds a tuple or frozenset where the list or set is built (`[...]`, `list(...)`, `{...}`,
-    `set(...)`, a comprehension), when that is the only container the value can be. Safe when nothing in
-    the module mutates it (`.append`, `x[i] = ...`, `+=`, ...) or checks `isinstance` on it; otherwise the
-    fix is only shown (`--diff`). Its printed form changes (`(1, 2)`). Dicts have no fix.
+    `set(...)`, a comprehension), when that is the only container the value can be. The module changes
+    it, so the fix is never safe here: it is shown (`--diff`, JSON), not applied. Dicts have no fix.
 """
 
 from __future__ import annotations
@@ -38,6 +55,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from ...analysis.containers import HeldContainer
 from ...analysis.fixes import Codemod, FixPlan
 from ...analysis.kinds import Kind
 from ...analysis.values import Evidence
@@ -74,20 +92,33 @@ def probe_mutable(examples: list[Any], target: str | None) -> Outcome:
 class MutableAuxData(Rule):
     code = "PTL102"
     name = "mutable-aux-data"
-    summary = "a list, dict or set reaches aux_data or a static field"
+    summary = "a list, dict or set reaches aux_data or a static field, and the module changes or hashes it"
     runtime = ExamplesProbe(probe_mutable)
 
     def check(self, analysis):
-        for site in analysis.aux_sites:
-            evidence = next((e for e in site.evidence if e.kind is Kind.MUTABLE
-                             and (site.held_by_instance or e.held_outside)), None)
-            if evidence is not None:
-                yield Report(site.report_node,
-                             f"mutable {evidence.what.removeprefix('a ').removeprefix('an ')} in "
-                             f"{site.subject}: {analysis.origin(evidence)}; jit caches the compiled call "
-                             "under this object, so mutating it later silently returns stale results "
-                             "(use a tuple or frozenset)", target=site.registration.target,
-                             fix=immutable_container_fix(analysis, evidence, site.evidence))
+        for container in analysis.held_containers:
+            if container.mutation is None and container.hashed is None:
+                continue  # PTL901's
+            evidence, site = container.evidence, container.site
+            yield Report(site.report_node,
+                         f"mutable {container_name(evidence)} in {site.subject}: {analysis.origin(evidence)}; "
+                         f"{harm(analysis, container)} (use {container.advice})", target=site.registration.target,
+                         fix=immutable_container_fix(analysis, evidence, site.evidence))
+
+
+def container_name(evidence: Evidence) -> str:
+    return evidence.what.removeprefix("a ").removeprefix("an ")
+
+
+def harm(analysis, held: HeldContainer) -> str:
+    """What the evidence makes of the container: a change after compiling, or a hash."""
+    if held.mutation is not None:
+        return (f"{analysis.located(held.mutation.node)} changes it in place, and jit caches the compiled call "
+                "under this object, so the calls after that change silently return stale results")
+    hashed = held.hashed
+    return (f"`{analysis.snippet(hashed.argument.value)}` is passed as static {hashed.argument.label} of "
+            f"`{hashed.function.name}` ({analysis.located(hashed.call)}), and hashing it hashes the "
+            f"{held.kind}: `ValueError: Non-hashable static arguments are not supported`")
 
 
 def immutable_container_fix(analysis, evidence: Evidence, alternatives: list[Evidence]) -> FixPlan | None:

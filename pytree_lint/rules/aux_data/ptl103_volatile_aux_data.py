@@ -26,13 +26,20 @@ Use instead:
     Keep functions at module level (or pass `jax.nn.relu` itself), keep counters and schedules in the
     children as arrays, and leave identities out of aux_data.
 
+Known false positives:
+    None known. Not reported: a lambda, partial, `jax.jit(f)` or time taken at module level, as a
+    default value (evaluated once), or passed to the constructor by a factory (`Model.create(...)`, a
+    classmethod or staticmethod) or at module level: made once where the program builds its objects,
+    and kept by every flatten and unflatten after.
+
 Known limits:
-    A lambda or partial assigned at module level is one object and is not reported.
+    A value made by a function of another module is not followed.
 """
 
 from __future__ import annotations
 
-from ...analysis.kinds import Kind
+from ...analysis.kinds import Kind, Leaf
+from ...analysis.values import Evidence
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 from .probes import probe_retrace
@@ -46,9 +53,30 @@ class VolatileAuxData(Rule):
 
     def check(self, analysis):
         for site in analysis.aux_sites:
-            evidence = site.first(Kind.VOLATILE)
+            evidence = next((e for e in site.evidence if e.kind is Kind.VOLATILE and not e.shared
+                             and not e.made_by_factory), None)
             if evidence is not None:
                 yield Report(site.report_node,
-                             f"volatile {site.subject} ({evidence.what}): {analysis.origin(evidence)}; it is "
-                             "new for every instance, so every jitted call retraces and recompiles",
+                             f"volatile {site.subject} ({evidence.what}): {analysis.origin(evidence)}; "
+                             f"{_differs(evidence)}, and aux_data is part of jit's cache key, so {_retraces(evidence)}",
                              target=site.registration.target)
+
+
+def _differs(evidence: Evidence) -> str:
+    """What makes the value differ from one call to the next."""
+    if evidence.leaf is Leaf.CALLABLE:
+        return "a function object compares by identity, and this one is made anew"
+    if "()" in evidence.what and evidence.what.startswith(("`id(", "`object(")):
+        return "each object has its own identity"
+    if "changes" in evidence.what:
+        return "its value changes"
+    return "its value is new each time"
+
+
+def _retraces(evidence: Evidence) -> str:
+    """When a jitted call retraces: after each update, for each new instance, or on every flatten."""
+    if any(hop.relation == "is updated by" for hop in evidence.trail):
+        return "every jitted call after an update retraces and recompiles"
+    if any(hop.holder is not None and hop.holder.cls is not None for hop in evidence.trail):
+        return "a jitted call with each new instance retraces and recompiles"
+    return "every jitted call retraces and recompiles, even with the same object"

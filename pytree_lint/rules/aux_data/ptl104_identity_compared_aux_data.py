@@ -28,6 +28,11 @@ Use instead:
     Make the class compare by value: `@dataclass(frozen=True)`, a `NamedTuple`, or an `__eq__` and
     `__hash__` over its fields.
 
+Known false positives:
+    None known. Not reported: module-level singletons, frozen dataclasses, NamedTuples, Enums and
+    classes with `__eq__`, classes whose base class is in another module (it may define `__eq__`), and a
+    `register_static` object that only a jitted function returns (never passed in, never compared).
+
 Known limits:
     Instances passed in from outside (not constructed in this module) and classes with a base class
     from another module are not reported.
@@ -56,7 +61,8 @@ class IdentityComparedAuxData(Rule):
                     name = evidence.cls.name
                     yield Report(site.report_node,
                                  f"{site.subject} is a new `{name}` per instance ({analysis.origin(evidence)}) "
-                                 f"and `{name}` has no `__eq__`: equal objects compare unequal, so every new "
-                                 "instance retraces and recompiles (make it a frozen dataclass or NamedTuple)",
+                                 f"and `{name}` has no `__eq__`: two equal `{name}`s compare unequal (by identity), "
+                                 "and aux_data is part of jit's cache key, so a jitted call with each new instance "
+                                 "retraces and recompiles (make it a frozen dataclass or NamedTuple)",
                                  target=site.registration.target)
                     break

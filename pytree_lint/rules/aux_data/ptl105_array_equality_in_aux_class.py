@@ -23,6 +23,10 @@ Use instead:
     Compare to a single bool: `np.array_equal(self.values, other.values)`, or
     `self.values.tobytes() == other.values.tobytes()`, and define `__hash__` to match.
 
+Known false positives:
+    None known. Not reported: `np.array_equal`, `.tobytes()` comparisons, and `__eq__` methods of classes
+    that never reach aux_data.
+
 Known limits:
     Only `__eq__` methods whose `return` is the comparison itself are checked.
 """

@@ -8,9 +8,11 @@ What it does:
     too, so a validating `__post_init__` (or `__init__`) there is reported at its `def`.
 
 Why is this bad:
-    JAX calls unflatten with whatever its transformations put in the leaves, not only arrays: None under
-    `jax.jacobian`, ShapeDtypeStructs under `jax.eval_shape`, `object()` sentinels when it matches
-    `vmap`'s `in_axes`, and per-example slices inside `vmap`. Measured on jax 0.10.2: a `w.ndim != 2` check
+    JAX calls unflatten with whatever its transformations put in the leaves, not only arrays: None (and
+    nested instances) under `jax.jacobian`, ShapeDtypeStructs under `jax.eval_shape`, per-example
+    tracers inside `vmap`, `PytreeLeaf()` placeholders when it reports a `vmap` `in_axes` error.
+    (`object()` sentinels, which JAX's docs still mention, are gone since jax 0.8.0.) Measured on jax
+    0.10.2: a `w.ndim != 2` check
     raises `ValueError: w must be 2-D, got ndim=1` under vmap and `AttributeError: 'NoneType' object has
     no attribute 'ndim'` under jacobian; `jnp.asarray` in `__init__` raises `TypeError: float() argument
     must be a string or a real number, not 'ShapeDtypeStruct'` under eval_shape and silently turns
@@ -37,6 +39,10 @@ Use instead:
             obj.w, = children
             return obj
 
+Known false positives:
+    None known. Not reported: `len(child)` and `isinstance(child, SomeModule)` (they hold for a subtree
+    child), checks of arguments fed by aux_data, and unflattens that rebuild with `object.__new__`.
+
 Known limits:
     Only constructors written in the module are read; checks of arguments that come from aux_data
     are not reported (aux_data comes back unchanged). Equinox modules are not reported: equinox does not
@@ -58,9 +64,9 @@ from ...runtime.observe import Outcome, first_line, jax_module
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 
-CONSEQUENCE = ("JAX unflattens with None (jacobian), ShapeDtypeStruct (eval_shape), `object()` sentinels and "
-               "per-example slices (vmap), so this fails or silently converts; rebuild with `object.__new__` "
-               "and set the attributes instead")
+CONSEQUENCE = ("JAX unflattens with None (jacobian), ShapeDtypeStruct (eval_shape) and per-example tracers "
+               "(vmap), so this fails or silently converts; rebuild with `object.__new__` and set the attributes "
+               "instead")
 
 
 def _constructor_frame(error: BaseException) -> str | None:
@@ -219,7 +225,7 @@ def find_validation(index: ModuleIndex, constructor: Constructor, child_paramete
             return bool(names_in(node) & names or self_attributes(node, self_name) & attributes)
 
         def leaf_check(test: ast.AST) -> str | None:
-            """What in a test fails on a leaf that is None, `object()` or a ShapeDtypeStruct."""
+            """What in a test fails on a leaf that is None, a ShapeDtypeStruct or a placeholder."""
             pending = [test]
             while pending:
                 node = pending.pop()
@@ -264,7 +270,7 @@ def _only_in_len(operand: ast.expr) -> bool:
 
 
 def _array_types(index: ModuleIndex, types: ast.expr) -> bool:
-    """An isinstance type (or tuple of types) that a None, `object()` or ShapeDtypeStruct leaf fails."""
+    """An isinstance type (or tuple of types) that a None, ShapeDtypeStruct or placeholder leaf fails."""
     candidates = types.elts if isinstance(types, ast.Tuple) else [types]
     for candidate in candidates:
         name = index.qualify(candidate) or (candidate.id if isinstance(candidate, ast.Name) else "")

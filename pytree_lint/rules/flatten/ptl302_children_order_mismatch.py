@@ -25,6 +25,10 @@ Use instead:
     Read the children in the order flatten wrote them, or by keyword: `x, y = children; return Point(x=x,
     y=y)`.
 
+Known false positives:
+    None known. Not reported: unflattens that rebuild by keyword, and flattens whose returns disagree
+    among themselves (there is no single order to compare with).
+
 Known limits:
     Children are matched by attribute: flatten must return `self.<attr>` elements and the constructor
     must store each parameter in one attribute (or be a dataclass). Anything else is not judged.

@@ -19,6 +19,10 @@ Example:
 Use instead:
     `return (self.w, self.b), (self.n,)`
 
+Known false positives:
+    None known. The first element must be values known to be hashable and the second an array or the
+    attributes unflatten rebuilds from the children: a flatten whose first element is unknown is left alone.
+
 Known limits:
     Reported only when the first element is known to be hashable (a literal, None, an int or a shape)
     and the second is known to hold an array, or holds the attributes unflatten rebuilds from the

@@ -17,6 +17,10 @@ Example:
 Use instead:
     `return (self.val,), None`
 
+Known false positives:
+    None known. Not reported: a name or attribute that may hold a tuple or list of arrays (only a
+    single array, by its origin, or by unflatten reading child 0 back into it, counts).
+
 Known limits:
     Reported only when the value is known to be an array (an array constructor, an array annotation or
     conversion) or unflatten reads child 0 back into that same attribute; a name or attribute holding a

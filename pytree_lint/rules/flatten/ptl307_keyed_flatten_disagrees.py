@@ -23,6 +23,10 @@ Use instead:
     Return the same attributes in the same order from both, or leave out `flatten_func`: JAX derives it
     from `flatten_with_keys`.
 
+Known false positives:
+    None known. Not reported: flattens whose children are not all `self.<attribute>` (their order cannot
+    be compared).
+
 Known limits:
     Compared only when both return displays of `self.<attr>` children.
 """

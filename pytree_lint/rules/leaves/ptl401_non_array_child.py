@@ -24,6 +24,10 @@ Use instead:
     Make it static (`field(metadata=dict(static=True))`, `struct.field(pytree_node=False)`, aux_data of
     the flatten function), or pass it separately as a static argument.
 
+Known false positives:
+    None known. Not reported: fields only annotated `Callable` (a `jax.tree_util.Partial` or a module
+    is a callable pytree), equinox modules, and a field shadowed by a method or property of its name.
+
 Known limits:
     A field only annotated `Callable` is not reported: a `jax.tree_util.Partial` or a flax/equinox module
     is callable and a valid pytree; an assigned lambda, function or `functools.partial` is reported.

@@ -29,6 +29,10 @@ Use instead:
     make it static: a registered dataclass with `field(metadata=dict(static=True))`, or a class whose
     flatten puts it in aux_data.
 
+Known false positives:
+    None known. Not reported: parameters in `static_argnums`/`static_argnames`, `eqx.filter_jit`
+    (it keeps non-array leaves static), and fields only annotated `Callable`.
+
 Known limits:
     Only module-level functions and parameters annotated with a class of the same module are checked; a
     NamedTuple that the module registers with its own flatten is left to PTL401. A field only annotated

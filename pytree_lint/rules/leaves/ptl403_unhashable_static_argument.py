@@ -22,6 +22,10 @@ Use instead:
     Pass a hashable value: `pad(x, ((1, 1),))`, `tuple(sizes)`, `frozenset(...)`, or make the array a
     traced argument.
 
+Known false positives:
+    None known. Only a container or array written at the call is judged; a variable is not (its value
+    may be converted first).
+
 Known limits:
     Only module-level functions called by name, and containers or arrays written at the call (a display,
     a comprehension, `list()`/`dict()`/`set()`/`sorted()`, an array constructor such as `np.zeros`), are
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import ast
 
+from ...analysis.jitted import calls_of
 from ...analysis.kinds import Kind
 from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
 from ...knowledge.python import UNHASHABLE_BUILTINS
@@ -60,35 +65,15 @@ class UnhashableStaticArgument(Rule):
     triggers = ("static_argnums", "static_argnames")
 
     def check(self, analysis):
-        jitted = analysis.jitted_functions
-        if not jitted:
-            return
-        for call, _in_function in analysis.index.calls_mentioning(tuple(jitted)):
-            function = jitted.get(call.func.id) if isinstance(call.func, ast.Name) else None
-            if function is None:
-                continue
-            for label, value, static in _arguments(call, function):
-                if not static or not _built_here(value):
+        for call, function in calls_of(analysis.index, analysis.jitted_functions):
+            for argument in function.arguments(call):
+                if not argument.static or not _built_here(argument.value):
                     continue
-                evidence = next((e for e in analysis.values.infer(value)
+                evidence = next((e for e in analysis.values.infer(argument.value)
                                  if e.kind in UNHASHABLE and not e.trail), None)
                 if evidence is not None:
                     yield Report(call,
-                                 f"static {label} of `{function.name}` is {evidence.what} "
-                                 f"({analysis.located(value)}), {UNHASHABLE[evidence.kind]}: the call "
+                                 f"static {argument.label} of `{function.name}` is {evidence.what} "
+                                 f"({analysis.located(argument.value)}), {UNHASHABLE[evidence.kind]}: the call "
                                  "raises `ValueError: Non-hashable static arguments are not supported` (pass a "
                                  "tuple or another hashable value)", target=function.name)
-
-
-def _arguments(call: ast.Call, function):
-    """(label, value, whether static) for each argument a call passes, in the order written, up to the
-    first `*args` or `**kwargs` (whose positions are unknown)."""
-    positional = 0
-    for argument in sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset)):
-        if isinstance(argument, ast.Starred) or (isinstance(argument, ast.keyword) and argument.arg is None):
-            return
-        if isinstance(argument, ast.keyword):
-            yield argument.arg, argument.value, argument.arg in function.static_names
-        else:
-            yield f"argument {positional}", argument, positional in function.static_positions
-            positional += 1

@@ -29,6 +29,11 @@ Use instead:
     (`field(metadata=dict(static=True))`, `struct.field(pytree_node=False)`); or use `jax.lax.fori_loop`
     if it really must be traced.
 
+Known false positives:
+    None known. Not reported: bare truth tests (`if self.mask:`), uses through `.shape`, `len()` or an
+    index, constructors and printing methods, and library dataclasses (flax.struct, netket, chex, equinox),
+    whose float children are state as often as configuration.
+
 Known limits:
     Only the class's own methods (and its bases in the module) are read, not functions that receive an
     instance; constructors and printing methods are skipped, since they run on concrete values. A bare

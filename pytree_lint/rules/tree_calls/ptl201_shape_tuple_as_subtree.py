@@ -20,6 +20,10 @@ Use instead:
     (ShapeDtypeStruct leaves), pass the shapes as a second tree (`jax.tree.map(f, params, shapes)`), or
     say where the leaves are: `is_leaf=lambda x: isinstance(x, tuple)`.
 
+Known false positives:
+    None known. Not reported: shapes passed as the second or a later tree (the first tree gives the
+    structure), any call with `is_leaf`, and `jax.eval_shape` results (ShapeDtypeStruct leaves).
+
 Known limits:
     Followed through local and module-level names in one module; a tree of shapes returned by another
     function is not followed.

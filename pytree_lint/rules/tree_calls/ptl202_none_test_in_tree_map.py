@@ -16,6 +16,11 @@ Example:
 Use instead:
     `jax.tree.map(lambda x: default if x is None else x, overrides, is_leaf=lambda x: x is None)`
 
+Known false positives:
+    None known. Not reported: a call with an `is_leaf` that may admit None (anything but a lambda whose
+    body is a plain `isinstance(x, ...)` test of types that exclude None), and a def that the module also
+    calls directly, where its None test serves those calls.
+
 Known limits:
     The function must be a lambda or a def of the module; only its leaf parameter (the first, or the
     second for `map_with_path`) is judged.
@@ -67,15 +72,40 @@ class NoneTestInTreeMap(Rule):
 
 
 def none_test(analysis, call: TreeCall) -> ast.Compare | None:
-    """The None test of the leaf parameter of the function a tree map applies, when no `is_leaf` of the
-    call may admit None (one that is a lambda never naming None does not)."""
+    """The None test of the leaf parameter of the function a tree map applies, when the call's `is_leaf`
+    (if any) rejects None and nothing else calls the function (whose test may serve those calls)."""
     if call.kind not in ("map", "map_with_path") or call.function is None:
         return None
-    if call.is_leaf is not None and not (isinstance(call.is_leaf, ast.Lambda) and not _mentions_none(call.is_leaf)):
+    if call.is_leaf is not None and not _rejects_none(analysis, call.is_leaf):
         return None
     function = analysis.tree_calls.function_of(call.function, call)
     parameter = _leaf_parameter(function, call.kind) if function is not None else None
-    return _none_test_in(function, parameter) if parameter is not None else None
+    if parameter is None or _called_directly(analysis, function):
+        return None
+    return _none_test_in(function, parameter)
+
+
+def _rejects_none(analysis, is_leaf: ast.expr) -> bool:
+    """`is_leaf=lambda x: isinstance(x, T)` with types T that None is not an instance of: None still
+    never reaches the function. Anything else may admit it (`lambda x: not isinstance(x, dict)` does)."""
+    if not (isinstance(is_leaf, ast.Lambda) and is_leaf.args.args):
+        return False
+    body, parameter = is_leaf.body, is_leaf.args.args[0].arg
+    if not (isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id == "isinstance"
+            and analysis.index.is_builtin("isinstance") and len(body.args) == 2 and not body.keywords
+            and isinstance(body.args[0], ast.Name) and body.args[0].id == parameter):
+        return False
+    types = body.args[1].elts if isinstance(body.args[1], ast.Tuple) else [body.args[1]]
+    return not _mentions_none(body.args[1]) and not any(
+        isinstance(t, ast.Name) and t.id == "object" or isinstance(t, ast.Call) for t in types)
+
+
+def _called_directly(analysis, function: FunctionInfo) -> bool:
+    """A def that the module also calls by name (`fill(x)`), outside the tree maps."""
+    if function.is_lambda:
+        return False
+    return any(isinstance(call.func, ast.Name) and call.func.id == function.name
+               for call, _in_function in analysis.index.calls_mentioning((function.name,)))
 
 
 def _none_test_in(function: FunctionInfo, parameter: str) -> ast.Compare | None:

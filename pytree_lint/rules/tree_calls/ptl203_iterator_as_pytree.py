@@ -6,17 +6,22 @@ What it does:
     or through a local variable.
 
 Why is this bad:
-    These are not pytree nodes: JAX treats the whole iterable as one leaf (measured, jax 0.10.2:
-    `DeprecationWarning: Python iterable type 'dict_values' is treated as a leaf in PyTree ... In a future
-    version of JAX, this will become an error.`). `jax.tree.leaves(params.values())` returns one leaf, the
-    view itself, and a mapped function receives the view, not the arrays; under jit it fails with
-    `TypeError: ... not a valid JAX type`.
+    These are not pytree nodes: JAX treats the whole iterable as one leaf (measured, jax 0.10.2 and
+    0.12.0.1). For `.values()`, generators, `zip`, `map`, `filter`, `enumerate` and `iter` it warns
+    (`DeprecationWarning: Python iterable type 'dict_values' is treated as a leaf in PyTree ... In a
+    future version of JAX, this will become an error.`); for `.keys()`, `.items()` and `reversed` it says
+    nothing. `jax.tree.leaves(params.values())` returns one leaf, the view itself, and a mapped function
+    receives the view, not the arrays; under jit it fails with `TypeError: ... not a valid JAX type`.
 
 Example:
     n = sum(x.size for x in jax.tree.leaves(params.values()))      # PTL203
 
 Use instead:
     Pass the container (`params`), or materialise it: `list(params.values())`, `tuple(zip(a, b))`.
+
+Known false positives:
+    None known. A name is reported only when every value it can hold where the call reads it is such an
+    iterable.
 
 Known limits:
     Only tree functions are checked, not jitted functions called with such a value.
@@ -25,9 +30,10 @@ Known limits:
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from typing import Any
 
-from ...knowledge.python import DICT_VIEWS, ITERATOR_NAMES
+from ...knowledge.python import DICT_VIEWS, ITERATOR_NAMES, SILENT_LEAF_ITERABLES
 from ...runtime.observe import Outcome, TreeCallRecord, describe, jax_module
 from ...runtime.probes import TreeCallProbe
 from ..base import TREE_CALL_TRIGGERS, Report, Rule
@@ -67,22 +73,31 @@ class IteratorAsPytree(Rule):
                 kinds = [iterator(analysis.index, value) for value in values]
                 if values and all(kinds):
                     origin = "" if values[0] is tree else f" ({analysis.located(values[0])})"
+                    how = ("silently treats as a single leaf" if kinds[0].silent else
+                           "treats as a single leaf (`DeprecationWarning: ... treated as a leaf`)")
                     yield Report(call.node,
-                                 f"`{analysis.snippet(tree)}` is {kinds[0]}{origin}, which JAX treats as a single "
-                                 f"leaf (`DeprecationWarning: ... treated as a leaf`), not as its elements; pass "
-                                 "the container or `list(...)` of it")
+                                 f"`{analysis.snippet(tree)}` is {kinds[0].description}{origin}, which JAX {how}, "
+                                 "not as its elements; pass the container or `list(...)` of it")
                     break
 
 
-def iterator(index, expr: ast.expr) -> str | None:
-    """What single-use iterable an expression makes: "a dict view", "a generator", "a `zip` object"."""
+@dataclass(frozen=True)
+class LeafIterable:
+    """A single-use iterable a tree function takes as one leaf, and whether JAX says so."""
+
+    description: str  # "a dict view (`.values()`)", "a generator", "a `zip` object"
+    silent: bool
+
+
+def iterator(index, expr: ast.expr) -> LeafIterable | None:
+    """What single-use iterable an expression makes, if it makes one."""
     if isinstance(expr, ast.GeneratorExp):
-        return "a generator"
+        return LeafIterable("a generator", silent=False)
     if not isinstance(expr, ast.Call):
         return None
     func = expr.func
     if isinstance(func, ast.Attribute) and func.attr in DICT_VIEWS and not expr.args and not expr.keywords:
-        return f"a dict view (`.{func.attr}()`)"
+        return LeafIterable(f"a dict view (`.{func.attr}()`)", silent=func.attr in SILENT_LEAF_ITERABLES)
     if isinstance(func, ast.Name) and func.id in ITERATOR_NAMES and index.is_builtin(func.id):
-        return f"a `{func.id}` object"
+        return LeafIterable(f"a `{func.id}` object", silent=func.id in SILENT_LEAF_ITERABLES)
     return None

@@ -1,0 +1,80 @@
+"""Lists, dicts and sets that reach aux_data held beyond the flatten call, with the evidence of harm.
+
+Measured (pitfalls PT02): such a container is inert while nothing changes it: one trace, a hashable
+treedef, scan, vmap, grad and cond all work. The harm needs an in-place change after the first compile
+(jit then silently returns results cached under the old value), or a hash (an object holding it passed
+as a static argument of a jitted function, which hashes its fields). PTL102 reports a container with
+that evidence, naming the site; PTL901, opt-in, the others.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from .aux import AuxSite
+from .jitted import JittedFunction, PassedArgument, calls_of
+from .kinds import Kind
+from .mutations import Mutation
+from .values import Evidence
+
+CONTAINER_ADVICE = {
+    "dict": "a `tuple(sorted(d.items()))`, a `types.MappingProxyType` or a frozen dataclass",
+    "set": "a frozenset",
+    "list": "a tuple",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class StaticHash:
+    """A call that passes an object holding the container at a static argument: jit hashes it."""
+
+    call: ast.Call
+    argument: PassedArgument
+    function: JittedFunction
+
+
+@dataclass(frozen=True, eq=False)
+class HeldContainer:
+    site: AuxSite
+    evidence: Evidence  # the container, held by an attribute or a module-level name
+    mutation: Mutation | None  # the first in-place change of it the module makes
+    hashed: StaticHash | None  # the first hash of an object holding it
+
+    @property
+    def kind(self) -> str:
+        """"list", "dict" or "set": what kind of container it is."""
+        what = self.evidence.what.lower()
+        if "dict" in what or "counter" in what:
+            return "dict"
+        return "set" if "set" in what else "list"
+
+    @property
+    def advice(self) -> str:
+        return CONTAINER_ADVICE[self.kind]
+
+
+def held_containers(analysis) -> list[HeldContainer]:
+    found = []
+    for site in analysis.aux_sites:
+        evidence = next((e for e in site.evidence if e.kind is Kind.MUTABLE
+                         and (site.held_by_instance or e.held_outside)), None)
+        if evidence is None:
+            continue
+        mutation = analysis.mutations.first(evidence.holders) if evidence.holders else None
+        found.append(HeldContainer(site, evidence, mutation, _static_hash(analysis, site)))
+    return found
+
+
+def _static_hash(analysis, site: AuxSite) -> StaticHash | None:
+    """A jitted call that passes an instance of the site's class at a static argument, when the class's
+    `__hash__` reaches its fields (a frozen dataclass, a NamedTuple, a hand-written `__hash__`)."""
+    cls = site.registration.cls
+    if cls is None or not analysis.classes.hashes_fields(cls):
+        return None
+    for call, function in calls_of(analysis.index, analysis.jitted_functions):
+        for argument in function.arguments(call):
+            if argument.static and any(e.kind is Kind.INSTANCE and e.cls is cls
+                                       for e in analysis.values.infer(argument.value)):
+                return StaticHash(call, argument, function)
+    return None

@@ -1,0 +1,103 @@
+"""Where the module changes a list, dict or set in place: the evidence that a container held in aux_data
+can go stale (PTL102) rather than merely could (PTL901).
+
+A mutation is an in-place method (`.append`, `.update`, ...), an item or slice assignment, `del x[i]`, or
+an augmented assignment (`x += [...]` extends a list in place), made on the container through any name
+that holds it: an attribute of the class's instances (`self.sizes`, `box.sizes` for a `box = Box(...)`,
+a local alias `sizes = self.sizes`), a local or parameter of the function that passes it on, or a
+module-level name. The module is walked once, the first time a rule asks.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import cached_property
+
+from ..knowledge.python import MUTATING_METHODS
+from .model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes
+from .values import Holder
+
+
+@dataclass(frozen=True, eq=False)
+class Mutation:
+    """A statement or call that changes `receiver` in place, inside `function` (None: module level)."""
+
+    node: ast.AST
+    receiver: ast.expr
+    function: ast.AST | None
+    order: int
+
+
+class Mutations:
+    def __init__(self, index: ModuleIndex) -> None:
+        self.index = index
+
+    @cached_property
+    def _sites(self) -> list[Mutation]:
+        found: list[Mutation] = []
+        pending: list[tuple[ast.AST, ast.AST | None]] = [(self.index.tree, None)]
+        while pending:
+            node, function = pending.pop()
+            for receiver in _mutated(node):
+                found.append(Mutation(node, receiver, function, len(found)))
+            inner = node if isinstance(node, (*FUNCTIONS, ast.Lambda)) else function
+            pending.extend((child, inner) for child in reversed(child_nodes(node)))
+        return found
+
+    @cached_property
+    def _functions(self) -> dict[int, FunctionInfo]:
+        """The methods and module-level functions of the index, by node."""
+        found = {id(f.node): f for f in self.index.functions.values()}
+        found.update((id(m.node), m) for cls in self.index.all_classes for m in cls.methods.values())
+        return found
+
+    def first(self, holders: list[Holder]) -> Mutation | None:
+        """The first mutation, in source order, of the container through any of `holders`."""
+        matches = [site for site in self._sites if any(self._through(site, holder) for holder in holders)]
+        return min(matches, key=lambda site: site.order) if matches else None
+
+    def _through(self, site: Mutation, holder: Holder) -> bool:
+        receiver = site.receiver
+        function = self._functions.get(id(site.function)) if site.function is not None else None
+        if isinstance(receiver, ast.Name) and function is not None:
+            alias = function.local_bindings.get(receiver.id, [])
+            if len(alias) == 1 and isinstance(alias[0], ast.Attribute):
+                receiver = alias[0]  # `sizes = self.sizes; sizes.append(...)`
+        if holder.cls is not None:
+            return (isinstance(receiver, ast.Attribute) and receiver.attr == holder.name
+                    and self._instance_of(receiver.value, function, holder.cls))
+        if not isinstance(receiver, ast.Name) or receiver.id != holder.name:
+            return False
+        if holder.function is not None:
+            return site.function is holder.function.node
+        return site.function is None or (function is not None and holder.name not in function.local_bindings
+                                         and holder.name not in function.all_params)
+
+    def _instance_of(self, owner: ast.expr, function: FunctionInfo | None, cls: ClassInfo) -> bool:
+        """`owner` is an instance of `cls` (or of a class related to it by inheritance in the module):
+        the `self` of one of its methods, or a name bound to a constructor call."""
+        if not isinstance(owner, ast.Name):
+            return False
+        if function is not None and function.cls is not None and owner.id == function.self_name:
+            return self._related(function.cls, cls)
+        bound = function.local_bindings.get(owner.id, []) if function is not None else []
+        if not bound and self.index.aliases.is_module_local(owner.id):
+            bound = self.index.bindings.get(owner.id, [])
+        return any(isinstance(value, ast.Call) and (built := self.index.resolve_class(value.func)) is not None
+                   and self._related(built, cls) for value in bound)
+
+    def _related(self, one: ClassInfo, other: ClassInfo) -> bool:
+        return other in self.index.class_and_bases(one) or one in self.index.class_and_bases(other)
+
+
+def _mutated(node: ast.AST) -> list[ast.expr]:
+    """The expressions a node changes in place."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATING_METHODS:
+        return [node.func.value]
+    if isinstance(node, ast.AugAssign):
+        target = node.target
+        return [target.value if isinstance(target, ast.Subscript) else target]
+    if isinstance(node, (ast.Assign, ast.Delete)):
+        return [target.value for target in node.targets if isinstance(target, ast.Subscript)]
+    return []
