@@ -104,10 +104,11 @@ def flatten_context(function: FunctionInfo, registration: Registration, statemen
     return Context(function, ((function.params[0].name, registration.cls),), statement)
 
 
-def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, jitted: set[int]) -> bool:
+def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, traced: set[int]) -> bool:
     """The object a construction makes may be compared with the one of the call before: it is passed to a
-    call, stored on an object, or returned by a function that is not jitted (its caller may pass it on).
-    Only a jitted function's own output, never passed in, is not: nothing looks it up."""
+    call, stored on an object, or returned by a function that is not traced (its caller may pass it on).
+    Only the output of a function that jit (or another transformation) traces is not: it is never passed
+    in, so nothing looks it up."""
     if isinstance(parent, (ast.Call, ast.keyword, ast.Starred)):
         return True
     if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is call:
@@ -119,7 +120,15 @@ def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, jitted
                for other in nodes_of(function, ast.Call)
                for argument in [*other.args, *(k.value for k in other.keywords)]):
             return True
-    return id(function) not in jitted
+    return id(function) not in traced
+
+
+def _handed_to_calls(statement: ast.stmt) -> set[int]:
+    """The defs of a statement that it hands to a call (`trace_to_jaxpr(fun, ...)`, `jax.eval_shape(f, x)`):
+    functions a transformation traces, whose results are its outputs."""
+    handed = {argument.id for call in nodes_of(statement, ast.Call)
+              for argument in [*call.args, *(k.value for k in call.keywords)] if isinstance(argument, ast.Name)}
+    return {id(node) for node in nodes_of(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) if node.name in handed}
 
 
 class AuxSiteFinder:
@@ -178,11 +187,12 @@ class AuxSiteFinder:
         """`cls(...)` calls inside functions whose object may be passed in (see _passed_on)."""
         jitted = {id(j.function.node) for j in JittedFinder(self.index).find().values() if j.function is not None}
         for statement in self.index.statements_mentioning((cls.name,)):
+            traced = jitted | _handed_to_calls(statement)
             pending: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(statement, None, None)]
             while pending:
                 node, parent, function = pending.pop()
                 if (isinstance(node, ast.Call) and function is not None and self.index.resolve_class(node.func) is cls
-                        and _passed_on(node, parent, function, jitted)):
+                        and _passed_on(node, parent, function, traced)):
                     yield node
                 inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else function
                 pending.extend((child, node, inner) for child in reversed(child_nodes(node)))

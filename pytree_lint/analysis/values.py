@@ -42,9 +42,10 @@ class Hop:
     relation: str
     node: ast.AST
     holder: Holder | None = None
-    # A constructor argument given at module level or by a classmethod or staticmethod (a factory such as
-    # `create()`): made where the program builds its objects, typically once, and kept.
-    by_factory: bool = False
+    # Made where the program sets its objects up, not per instance: a constructor argument given at module
+    # level or by a classmethod or staticmethod (a factory such as `create()`), or an attribute assigned by
+    # a method other than the constructor (`on_run_start`, a lazily built `jax.jit`), and kept after.
+    kept: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,13 +66,13 @@ class Evidence:
         return self.leaf is not None and not (self.leaf is Leaf.CALLABLE and self.what == "a callable type")
 
     def through(self, via: str, relation: str, node: ast.AST, holder: Holder | None = None,
-                by_factory: bool = False) -> Evidence:
-        return replace(self, trail=(Hop(via, relation, node, holder, by_factory), *self.trail))
+                kept: bool = False) -> Evidence:
+        return replace(self, trail=(Hop(via, relation, node, holder, kept), *self.trail))
 
     @property
-    def made_by_factory(self) -> bool:
-        """The value reaches the object through a factory's constructor call (see Hop.by_factory)."""
-        return any(hop.by_factory for hop in self.trail)
+    def made_once(self) -> bool:
+        """The value is made where the program sets its objects up, and kept (see Hop.kept)."""
+        return any(hop.kept for hop in self.trail)
 
     @property
     def holders(self) -> list[Holder]:
@@ -511,7 +512,8 @@ class ValueInference:
                 if assignment.value is None:
                     continue
                 context = Context(method, ((method.self_name or "self", cls),), assignment.statement)
-                found.extend(e.through(_PLACEHOLDER, "is assigned", assignment.value, holder)
+                kept = method.name not in py.CONSTRUCTOR_METHODS
+                found.extend(e.through(_PLACEHOLDER, "is assigned", assignment.value, holder, kept)
                              for e in self.infer(assignment.value, context))
         method = self.index.find_method(cls, attr)
         if not found and method is not None and not method.decorator_names:

@@ -28,9 +28,10 @@ Use instead:
 
 Known false positives:
     None known. Not reported: a lambda, partial, `jax.jit(f)` or time taken at module level, as a
-    default value (evaluated once), or passed to the constructor by a factory (`Model.create(...)`, a
-    classmethod or staticmethod) or at module level: made once where the program builds its objects,
-    and kept by every flatten and unflatten after.
+    default value (evaluated once), passed to the constructor by a factory (`Model.create(...)`, a
+    classmethod or staticmethod) or at module level, or assigned by a method other than the constructor
+    (a start time set in `on_run_start`, a `jax.jit` built lazily and cached on `self`): made once where
+    the program sets its objects up, and kept by every flatten and unflatten after.
 
 Known limits:
     A value made by a function of another module is not followed.
@@ -54,7 +55,7 @@ class VolatileAuxData(Rule):
     def check(self, analysis):
         for site in analysis.aux_sites:
             evidence = next((e for e in site.evidence if e.kind is Kind.VOLATILE and not e.shared
-                             and not e.made_by_factory), None)
+                             and not e.made_once), None)
             if evidence is not None:
                 yield Report(site.report_node,
                              f"volatile {site.subject} ({evidence.what}): {analysis.origin(evidence)}; "
