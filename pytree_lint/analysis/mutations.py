@@ -5,7 +5,8 @@ A mutation is an in-place method (`.append`, `.update`, ...), an item or slice a
 an augmented assignment (`x += [...]` extends a list in place), made on the container through any name
 that holds it: an attribute of the class's instances (`self.sizes`, `box.sizes` for a `box = Box(...)`,
 a local alias `sizes = self.sizes`), a local or parameter of the function that passes it on, or a
-module-level name. The module is walked once, the first time a rule asks.
+module-level name. Only the top-level statements that spell one of those names are walked (a change
+through `x` spells `x`), each once.
 """
 
 from __future__ import annotations
@@ -26,23 +27,21 @@ class Mutation:
     node: ast.AST
     receiver: ast.expr
     function: ast.AST | None
-    order: int
+    order: tuple[int, int]  # where it is written: source order
 
 
 class Mutations:
     def __init__(self, index: ModuleIndex) -> None:
         self.index = index
+        self._walked: dict[int, list[Mutation]] = {}  # by top-level statement
 
-    @cached_property
-    def _sites(self) -> list[Mutation]:
+    def _sites(self, words: tuple[str, ...]) -> list[Mutation]:
+        """The mutations in the top-level statements that spell one of `words`."""
         found: list[Mutation] = []
-        pending: list[tuple[ast.AST, ast.AST | None]] = [(self.index.tree, None)]
-        while pending:
-            node, function = pending.pop()
-            for receiver in _mutated(node):
-                found.append(Mutation(node, receiver, function, len(found)))
-            inner = node if isinstance(node, (*FUNCTIONS, ast.Lambda)) else function
-            pending.extend((child, inner) for child in reversed(child_nodes(node)))
+        for statement in self.index.statements_mentioning(words):
+            if id(statement) not in self._walked:
+                self._walked[id(statement)] = _mutations_in(statement)
+            found.extend(self._walked[id(statement)])
         return found
 
     @cached_property
@@ -54,7 +53,8 @@ class Mutations:
 
     def first(self, holders: list[Holder]) -> Mutation | None:
         """The first mutation, in source order, of the container through any of `holders`."""
-        matches = [site for site in self._sites if any(self._through(site, holder) for holder in holders)]
+        words = tuple({holder.name for holder in holders})
+        matches = [site for site in self._sites(words) if any(self._through(site, holder) for holder in holders)]
         return min(matches, key=lambda site: site.order) if matches else None
 
     def _through(self, site: Mutation, holder: Holder) -> bool:
@@ -89,6 +89,18 @@ class Mutations:
 
     def _related(self, one: ClassInfo, other: ClassInfo) -> bool:
         return other in self.index.class_and_bases(one) or one in self.index.class_and_bases(other)
+
+
+def _mutations_in(statement: ast.stmt) -> list[Mutation]:
+    sites: list[Mutation] = []
+    pending: list[tuple[ast.AST, ast.AST | None]] = [(statement, None)]
+    while pending:
+        node, function = pending.pop()
+        for receiver in _mutated(node):
+            sites.append(Mutation(node, receiver, function, (node.lineno, node.col_offset)))
+        inner = node if isinstance(node, (*FUNCTIONS, ast.Lambda)) else function
+        pending.extend((child, inner) for child in reversed(child_nodes(node)))
+    return sites
 
 
 def _mutated(node: ast.AST) -> list[ast.expr]:

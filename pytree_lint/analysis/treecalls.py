@@ -8,6 +8,7 @@ reads it) and the function it applies (`function_of`).
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from ..knowledge.jax import TREE_FUNCTIONS
@@ -41,16 +42,23 @@ class TreeCalls:
     def find(self) -> list[TreeCall]:
         """Every tree call of the module, with the innermost def or lambda and statement around it.
         Only the top-level statements whose text spells a tree function are walked."""
+        words = self.spellings()
+        lines = [number for number, line in enumerate(self.index.source.lines, start=1)
+                 if any(word in line for word in words)]
         found: list[TreeCall] = []
-        for statement in self.index.statements_mentioning(self.spellings()):
-            self._collect(statement, None, None, found)
+        for statement in self.index.statements_mentioning(words):
+            self._collect(statement, lines, found)
         return found
 
-    def _collect(self, node: ast.AST, scope: FunctionInfo | None, statement: ast.stmt | None,
-                 found: list[TreeCall]) -> None:
-        pending: list[tuple[ast.AST, FunctionInfo | None, ast.stmt | None]] = [(node, scope, statement)]
+    def _collect(self, node: ast.AST, lines: list[int], found: list[TreeCall]) -> None:
+        """The tree calls below `node`, walking only the nodes whose lines hold a spelling (`lines`)."""
+        pending: list[tuple[ast.AST, FunctionInfo | None, ast.stmt | None]] = [(node, None, None)]
         while pending:
             node, scope, statement = pending.pop()
+            if getattr(node, "end_lineno", None) is not None:
+                nearest = bisect_left(lines, node.lineno)
+                if nearest == len(lines) or lines[nearest] > node.end_lineno:
+                    continue
             if isinstance(node, ast.stmt) and not isinstance(node, (*FUNCTIONS, ast.ClassDef)):
                 statement = node
             elif isinstance(node, FUNCTIONS):
