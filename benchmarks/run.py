@@ -66,8 +66,10 @@ FINDING_CLASS = textwrap.dedent("""\
     class Item{i}:
         def __init__(self, x, n):
             self.x = x
-            self.n = n
             self.sizes = {sizes}
+
+        def grow(self, size):
+            {grow}
 
         def tree_flatten(self):
             return (self.x,), self.sizes
@@ -75,8 +77,7 @@ FINDING_CLASS = textwrap.dedent("""\
         @classmethod
         def tree_unflatten(cls, aux, children):
             obj = object.__new__(cls)
-            obj.x, = children
-            obj.sizes = aux
+            obj.x, obj.sizes = children[0], aux
             return obj
 
     """)
@@ -92,9 +93,11 @@ def dense_file(lines: int) -> str:
 
 
 def findings_file(classes: int, with_findings: bool) -> str:
-    """A module of `classes` registered classes, each holding a list (PTL102, with a fix) or a tuple in aux."""
-    sizes = "[n, n + 1]" if with_findings else "(n, n + 1)"
-    return "import jax\n\n\n" + "".join(FINDING_CLASS.format(i=i, sizes=sizes) for i in range(classes))
+    """A module of `classes` registered classes, each holding in aux a list that it appends to (PTL102,
+    with a fix) or a tuple that it replaces."""
+    sizes, grow = ("[n, n + 1]", "self.sizes.append(size)") if with_findings else (
+        "(n, n + 1)", "self.sizes = self.sizes + (size,)")
+    return "import jax\n\n\n" + "".join(FINDING_CLASS.format(i=i, sizes=sizes, grow=grow) for i in range(classes))
 
 
 def median_of_each(repeat: int, *actions) -> list[float]:

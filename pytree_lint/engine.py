@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .analysis.source import Source, line_starts, parse, python_lines
 from .config import DEFAULT_CONFIG, Config
-from .noqa import suppressed
+from .noqa import skips_file, suppressed
 from .rules import ALL_RULES, Rule
 from .rules.base import REGISTRATION_TRIGGERS
 
@@ -81,7 +81,7 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
     `fixes`: give each finding that a rule can mend its fix (it costs a libcst parse of the file).
     """
     rules = prefilter(text, selected_rules(config), config)
-    if not rules:
+    if not rules or skips_file(text):
         return []
     if tree is None:
         try:

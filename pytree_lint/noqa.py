@@ -10,6 +10,13 @@ from .analysis.source import python_lines
 
 # flake8's own pattern (flake8/defaults.py).
 NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
+# A comment line that skips the whole file: flake8's `# flake8: noqa` (without codes, as in flake8), or ours.
+NOQA_FILE = re.compile(r"^[ \t]*#[ \t]*(?:flake8|pytree-lint)[:=][ \t]*noqa[ \t]*$", re.IGNORECASE | re.MULTILINE)
+
+
+def skips_file(text: str) -> bool:
+    """`# flake8: noqa` or `# pytree-lint: noqa` on a line of its own: nothing in the file is reported."""
+    return "noqa" in text.lower() and NOQA_FILE.search(text) is not None
 
 
 def _logical_lines(text: str) -> dict[int, str]:

@@ -237,3 +237,66 @@ def test_config_exclude_is_relative_to_the_config_file(project):
 def test_codes_select_and_ignore_by_prefix(project):
     assert pytree_lint("--ignore", "PTL201,PTL4", cwd=project).returncode == 1
     assert pytree_lint("--select", "PTL3", cwd=project).returncode == 0
+
+
+def test_exit_zero_statistics_and_output_file(project):
+    result = pytree_lint("--exit-zero", "--statistics", "--output-file", "report.txt", cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    report = (project / "report.txt").read_text().splitlines()
+    assert report[:2] == [line for line in report if line.startswith("pkg/box.py:13:")]
+    assert report[2:] == ["1     PTL101 array-in-aux-data", "1     PTL102 mutable-aux-data"]
+
+
+def test_jobs_zero_means_every_core_and_negative_is_an_error(project):
+    assert pytree_lint("-j", "0", cwd=project).returncode == 1
+    rejected = pytree_lint("-j", "-1", cwd=project)
+    assert rejected.returncode == 2 and "--jobs must be 0" in rejected.stderr
+
+
+def test_stdin_with_a_filename(project):
+    result = subprocess.run([sys.executable, "-m", "pytree_lint", "--stdin-filename", "src/model.py", "-"],
+                            input=BAD, capture_output=True, text=True, cwd=project)
+    assert result.returncode == 1, result.stderr
+    assert [line.split(" ")[0] for line in result.stdout.splitlines()] == ["src/model.py:13:28:", "src/model.py:13:40:"]
+    broken = subprocess.run([sys.executable, "-m", "pytree_lint", "-"], input=BAD + "def broken(:\n",
+                            capture_output=True, text=True, cwd=project)
+    assert broken.returncode == 2 and broken.stderr.startswith("stdin.py: error: syntax error at line 21")
+
+
+def test_no_python_file_is_a_warning(tmp_path):
+    (tmp_path / "notes.txt").write_text("nothing to lint")
+    result = pytree_lint(".", cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stderr == "pytree-lint: warning: no Python files found in .\n"
+
+
+def test_file_level_noqa_skips_the_file(project):
+    for directive in ("# flake8: noqa", "# pytree-lint: noqa", "#FLAKE8=NOQA"):
+        (project / "pkg" / "box.py").write_text(f"{directive}\n{BAD}")
+        assert pytree_lint(cwd=project).stdout == "", directive
+    (project / "pkg" / "box.py").write_text(f"# flake8: noqa: E501\n{BAD}")  # with codes, flake8 ignores it
+    assert pytree_lint(cwd=project).returncode == 1
+
+
+def test_json_has_end_positions_and_rule_names(project):
+    rows = json.loads(pytree_lint("--format", "json", cwd=project).stdout)
+    assert [(r["code"], r["name"], r["line"], r["column"], r["end_line"], r["end_column"]) for r in rows] == [
+        ("PTL101", "array-in-aux-data", 13, 28, 13, 38), ("PTL102", "mutable-aux-data", 13, 40, 13, 50)]
+
+
+def test_diff_says_when_no_finding_has_a_fix(project):
+    (project / "pkg" / "box.py").write_text(BAD.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)")
+                                           .replace("self.sizes.append(size)", "self.sizes += (size,)"))
+    result = pytree_lint("--diff", cwd=project)
+    assert result.returncode == 0 and result.stdout == ""
+    assert result.stderr == "pytree-lint: no finding has a fix\n"
+
+
+def test_rule_documentation_through_a_closed_pipe(project):
+    result = subprocess.run(f"{sys.executable} -m pytree_lint rule PTL101 | head -1", shell=True,
+                            capture_output=True, text=True, cwd=project)
+    assert result.stdout == "PTL101 array-in-aux-data\n"
+    assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr
+    unknown = pytree_lint("rule", "PTL999", cwd=project)
+    assert unknown.returncode == 2 and "unknown rule code 'PTL999'" in unknown.stderr

@@ -269,6 +269,7 @@ class ModuleIndex:
     calls: list[CallSite] = field(default_factory=list)
     decorated_classes: list[ClassInfo] = field(default_factory=list)
     all_classes: list[ClassInfo] = field(default_factory=list)
+    _mentioning: dict[tuple[str, ...], list[ast.stmt]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, tree: ast.Module, source: Source) -> ModuleIndex:
@@ -284,8 +285,12 @@ class ModuleIndex:
 
     def statements_mentioning(self, words: tuple[str, ...]) -> list[ast.stmt]:
         """The top-level statements whose text holds one of `words`: where a use of a name must be (the
-        expressions below the statements are walked only there)."""
-        return [statement for statement, text in self._statement_texts if any(word in text for word in words)]
+        expressions below the statements are walked only there). Each question is answered once."""
+        key = tuple(sorted(words))
+        if key not in self._mentioning:
+            self._mentioning[key] = [statement for statement, text in self._statement_texts
+                                     if any(word in text for word in words)]
+        return self._mentioning[key]
 
     def calls_mentioning(self, words: tuple[str, ...]) -> list[tuple[ast.Call, bool]]:
         """Every call in the statements that mention one of `words` (a call of `f` spells `f`), in source
@@ -342,21 +347,27 @@ class ModuleIndex:
     def constructor_calls(self, cls: ClassInfo) -> list[tuple[ast.Call, FunctionInfo | None]]:
         """Calls that build a `cls` in its own body (`cls(...)` in a classmethod, `Name(...)` in a method)
         or at module level (`box = Box(...)`), with the method that makes them (None: module level)."""
-        found = []
+        return self._constructor_calls.get(id(cls), [])
+
+    @cached_property
+    def _constructor_calls(self) -> dict[int, list[tuple[ast.Call, FunctionInfo | None]]]:
+        """constructor_calls for every class, from one pass over the statement calls."""
+        found: dict[int, list[tuple[ast.Call, FunctionInfo | None]]] = {}
         for site in self.calls:
             if site.scope is None:
-                if self.resolve_class(site.node.func) is cls:
-                    found.append((site.node, None))
+                built = self.resolve_class(site.node.func)
+                if built is not None:
+                    found.setdefault(id(built), []).append((site.node, None))
                 continue
             method = site.scope
             while isinstance(method, FunctionInfo) and method.cls is None:
                 method = method.parent
-            if not isinstance(method, FunctionInfo) or method.cls is not cls:
+            if not isinstance(method, FunctionInfo) or method.cls is None:
                 continue
-            func = site.node.func
+            cls, func = method.cls, site.node.func
             by_cls = isinstance(func, ast.Name) and method.is_classmethod and func.id == cls.name_of_cls(method)
             if by_cls or self.resolve_class(func) is cls:
-                found.append((site.node, method))
+                found.setdefault(id(cls), []).append((site.node, method))
         return found
 
     def module_function(self, name: str) -> FunctionInfo | None:

@@ -6,7 +6,7 @@ an augmented assignment (`x += [...]` extends a list in place), made on the cont
 that holds it: an attribute of the class's instances (`self.sizes`, `box.sizes` for a `box = Box(...)`,
 a local alias `sizes = self.sizes`), a local or parameter of the function that passes it on, or a
 module-level name. Only the top-level statements that spell one of those names are walked (a change
-through `x` spells `x`), each once.
+through `x` spells `x`), each once, and the changes found are indexed by the name they go through.
 """
 
 from __future__ import annotations
@@ -33,16 +33,25 @@ class Mutation:
 class Mutations:
     def __init__(self, index: ModuleIndex) -> None:
         self.index = index
-        self._walked: dict[int, list[Mutation]] = {}  # by top-level statement
+        self._walked: set[int] = set()  # the top-level statements already walked
+        self._by_name: dict[str, list[Mutation]] = {}  # by the name the change goes through
+        self._on_self: dict[tuple[str, int], list[Mutation]] = {}  # `self.x` changes, by (x, the method's class)
 
-    def _sites(self, words: tuple[str, ...]) -> list[Mutation]:
-        """The mutations in the top-level statements that spell one of `words`."""
-        found: list[Mutation] = []
-        for statement in self.index.statements_mentioning(words):
-            if id(statement) not in self._walked:
-                self._walked[id(statement)] = _mutations_in(statement)
-            found.extend(self._walked[id(statement)])
-        return found
+    def _index(self, names: tuple[str, ...]) -> None:
+        """Walk the top-level statements that spell one of `names` (each once), indexing their changes."""
+        for statement in self.index.statements_mentioning(names):
+            if id(statement) in self._walked:
+                continue
+            self._walked.add(id(statement))
+            for site in _mutations_in(statement):
+                function = self._functions.get(id(site.function)) if site.function is not None else None
+                receiver = _unaliased(site.receiver, function)
+                if (isinstance(receiver, ast.Attribute) and function is not None and function.cls is not None
+                        and isinstance(receiver.value, ast.Name) and receiver.value.id == function.self_name):
+                    self._on_self.setdefault((receiver.attr, id(function.cls)), []).append(site)
+                    continue
+                for name in {_name(site.receiver), _name(receiver)} - {None}:
+                    self._by_name.setdefault(name, []).append(site)
 
     @cached_property
     def _functions(self) -> dict[int, FunctionInfo]:
@@ -51,19 +60,32 @@ class Mutations:
         found.update((id(m.node), m) for cls in self.index.all_classes for m in cls.methods.values())
         return found
 
+    @cached_property
+    def _relatives(self) -> dict[int, list[ClassInfo]]:
+        """Each class's bases and subclasses in the module, itself included."""
+        found: dict[int, list[ClassInfo]] = {}
+        for cls in self.index.all_classes:
+            for base in self.index.class_and_bases(cls):
+                found.setdefault(id(base), []).append(cls)
+                if base is not cls:
+                    found.setdefault(id(cls), []).append(base)
+        return found
+
     def first(self, holders: list[Holder]) -> Mutation | None:
         """The first mutation, in source order, of the container through any of `holders`."""
-        words = tuple({holder.name for holder in holders})
-        matches = [site for site in self._sites(words) if any(self._through(site, holder) for holder in holders)]
+        self._index(tuple({holder.name for holder in holders}))
+        matches = []
+        for holder in holders:
+            if holder.cls is not None:
+                matches.extend(site for related in self._relatives.get(id(holder.cls), [holder.cls])
+                               for site in self._on_self.get((holder.name, id(related)), ()))
+            matches.extend(site for site in self._by_name.get(holder.name, ()) if self._through(site, holder))
         return min(matches, key=lambda site: site.order) if matches else None
 
     def _through(self, site: Mutation, holder: Holder) -> bool:
-        receiver = site.receiver
+        """A change (not on `self`: those are indexed by class) goes through `holder`."""
         function = self._functions.get(id(site.function)) if site.function is not None else None
-        if isinstance(receiver, ast.Name) and function is not None:
-            alias = function.local_bindings.get(receiver.id, [])
-            if len(alias) == 1 and isinstance(alias[0], ast.Attribute):
-                receiver = alias[0]  # `sizes = self.sizes; sizes.append(...)`
+        receiver = _unaliased(site.receiver, function)
         if holder.cls is not None:
             return (isinstance(receiver, ast.Attribute) and receiver.attr == holder.name
                     and self._instance_of(receiver.value, function, holder.cls))
@@ -89,6 +111,22 @@ class Mutations:
 
     def _related(self, one: ClassInfo, other: ClassInfo) -> bool:
         return other in self.index.class_and_bases(one) or one in self.index.class_and_bases(other)
+
+
+def _unaliased(receiver: ast.expr, function: FunctionInfo | None) -> ast.expr:
+    """`self.sizes` for a local `sizes` bound once to it (`sizes = self.sizes; sizes.append(...)`)."""
+    if isinstance(receiver, ast.Name) and function is not None:
+        alias = function.local_bindings.get(receiver.id, [])
+        if len(alias) == 1 and isinstance(alias[0], ast.Attribute):
+            return alias[0]
+    return receiver
+
+
+def _name(receiver: ast.expr) -> str | None:
+    """The name a change goes through: `x` for `x` and for `obj.x`."""
+    if isinstance(receiver, ast.Attribute):
+        return receiver.attr
+    return receiver.id if isinstance(receiver, ast.Name) else None
 
 
 def _mutations_in(statement: ast.stmt) -> list[Mutation]:

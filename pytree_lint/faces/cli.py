@@ -127,7 +127,10 @@ def _parser() -> argparse.ArgumentParser:
         description="Find JAX pytree misuse: arrays, mutable or volatile values in aux_data and static fields.",
         epilog="Also: `pytree-lint verify PATH...` runs each finding under jax.jit to confirm it; "
                "`pytree-lint rules` lists the rules, `pytree-lint rule PTL101` prints one's documentation.")
-    parser.add_argument("paths", nargs="*", default=["."], help="files and folders to lint (default: .)")
+    parser.add_argument("paths", nargs="*", default=["."],
+                        help="files and folders to lint (default: .); `-` reads one file from stdin")
+    parser.add_argument("--stdin-filename", default="stdin.py",
+                        help="the name to report a file read from stdin under, and to match config against")
     parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="output format")
     parser.add_argument("--select", help="comma-separated codes or prefixes to report (default: PTL)")
     parser.add_argument("--ignore", help="comma-separated codes or prefixes not to report")
@@ -136,8 +139,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--static-field-functions",
                         help="comma-separated qualified names of your own static-field helpers "
                              "(e.g. mylib.fields.static_field): their fields are judged as static fields")
-    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
-                        help="parallel processes (default: the number of cores)")
+    parser.add_argument("--jobs", "-j", type=int, default=0,
+                        help="parallel processes (default and 0: the number of cores)")
+    parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    parser.add_argument("--statistics", action="store_true",
+                        help="after the findings, count them by rule")
+    parser.add_argument("--output-file", help="write the report to this file instead of stdout")
     parser.add_argument("--fix", action="store_true",
                         help="apply the safe fixes (PTL102 list/set -> tuple/frozenset, PTL303 parameter order) "
                              "and report what is left; unsafe fixes are never applied")
@@ -151,15 +158,46 @@ def _parser() -> argparse.ArgumentParser:
 
 def _print_rules(argv: list[str]) -> int:
     if argv[0] == "rules":
-        for rule in ALL_RULES:
-            print(f"{rule.code}  {rule.name:32}  {rule.summary}")
+        _write("".join(f"{rule.code}  {rule.name:32}  {rule.summary}\n" for rule in ALL_RULES))
         return 0
-    if len(argv) != 2 or argv[1].upper() not in RULES_BY_CODE:
-        print(f"pytree-lint: error: usage: pytree-lint rule CODE (one of {', '.join(RULES_BY_CODE)})",
+    if len(argv) != 2:
+        print("pytree-lint: error: usage: pytree-lint rule CODE", file=sys.stderr)
+        return 2
+    if argv[1].upper() not in RULES_BY_CODE:
+        print(f"pytree-lint: error: unknown rule code {argv[1]!r} (rules: {', '.join(RULES_BY_CODE)})",
               file=sys.stderr)
         return 2
-    print(RULES_BY_CODE[argv[1].upper()].documentation())
+    _write(RULES_BY_CODE[argv[1].upper()].documentation() + "\n")
     return 0
+
+
+def _write(text: str, output_file: str | None = None) -> None:
+    """Write the report; a closed pipe (`pytree-lint rule PTL101 | head`) ends the output quietly."""
+    if output_file is not None:
+        with open(output_file, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python flushes stdout again at exit: point it at devnull so that does not raise too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _statistics(findings: list[Finding]) -> str:
+    """flake8's `--statistics`: one line per rule, the count first."""
+    counts: dict[str, int] = {}
+    for finding in findings:
+        counts[finding.code] = counts.get(finding.code, 0) + 1
+    return "".join(f"{count:<5} {code} {RULES_BY_CODE[code].name}\n" for code, count in sorted(counts.items()))
+
+
+def _lint_stdin(name: str, config: Config, fixes: bool) -> tuple[list[Finding], list[tuple[str, str]]]:
+    try:
+        return lint_bytes(sys.stdin.buffer.read(), name, config, fixes), []
+    except LintError as error:
+        return [], [(name, str(error))]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -171,8 +209,11 @@ def main(argv: list[str] | None = None) -> int:
         return verify_main(argv[1:])
     parser = _parser()
     options = parser.parse_args(argv)
-    if options.jobs < 1:
-        parser.error("--jobs must be at least 1")
+    if options.jobs < 0:
+        parser.error("--jobs must be 0 (all cores) or more")
+    jobs = options.jobs or os.cpu_count() or 1
+    if "-" in options.paths and (len(options.paths) > 1 or options.fix or options.diff):
+        parser.error("`-` (stdin) is linted alone, and cannot be fixed in place")
     try:
         config = build_config(find_settings(os.getcwd()), select=options.select, ignore=options.ignore,
                               extend_select=options.extend_select, exclude=options.exclude,
@@ -180,24 +221,34 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(f"pytree-lint: error: {error}", file=sys.stderr)
         return 2
-    files, problems = collect_files(options.paths, config)
-    findings = []
     # Fixes cost a libcst parse of each file that has one: made only when they are shown or applied.
     fixes = options.fix or options.diff or options.format == "json"
-    cache = None if options.no_cache else ResultCache(config, fixes)
-    for path, found, error in run(files, config, options.jobs, cache, fixes):
-        findings.extend(found)
-        if error is not None:
-            problems.append((path, error))
+    if options.paths == ["-"]:
+        findings, problems = _lint_stdin(options.stdin_filename, config, fixes)
+    else:
+        files, problems = collect_files(options.paths, config)
+        if not files and not problems:
+            print(f"pytree-lint: warning: no Python files found in {', '.join(options.paths)}", file=sys.stderr)
+        findings = []
+        cache = None if options.no_cache else ResultCache(config, fixes)
+        for path, found, error in run(files, config, jobs, cache, fixes):
+            findings.extend(found)
+            if error is not None:
+                problems.append((path, error))
     findings.sort()
     if options.diff:
-        sys.stdout.write(_diffs(findings, problems))
+        if not any(f.fix is not None for f in findings):
+            print("pytree-lint: no finding has a fix", file=sys.stderr)
+        _write(_diffs(findings, problems), options.output_file)
         _print_problems(problems)
         return 2 if problems else (1 if any(f.fix is not None and f.fix.safe for f in findings) else 0)
     if options.fix:
         findings = _fix(findings, config, problems)
-    sys.stdout.write(FORMATS[options.format](findings))
+    report = FORMATS[options.format](findings)
+    if options.statistics:
+        report += _statistics(findings)
+    _write(report, options.output_file)
     _print_problems(problems)
     if problems:
         return 2
-    return 1 if findings else 0
+    return 1 if findings and not options.exit_zero else 0

@@ -8,6 +8,7 @@ from .. import __version__
 from ..rules import ALL_RULES
 
 HELP_URI = "https://github.com/pytree-lint/pytree-lint/blob/main/docs/rules.md#{code}"
+RULES = {rule.code: rule.name for rule in ALL_RULES}
 
 
 def text(findings) -> str:
@@ -17,7 +18,9 @@ def text(findings) -> str:
 def as_json(findings) -> str:
     rows = []
     for f in findings:
-        row = {"path": f.path, "line": f.line, "column": f.column + 1, "code": f.code, "message": f.message}
+        row = {"path": f.path, "line": f.line, "column": f.column + 1, "end_line": max(f.end_line, f.line),
+               "end_column": f.end_column + 1 if f.end_line else f.column + 2, "code": f.code,
+               "name": RULES.get(f.code, f.code), "message": f.message}
         if f.fix is not None:  # as ruff spells it: 1-based columns, applicability safe/unsafe
             row["fix"] = {"applicability": "safe" if f.fix.safe else "unsafe", "message": f.fix.description,
                           "edits": [{"location": {"row": line, "column": column + 1},
