@@ -286,8 +286,8 @@ def test_json_has_end_positions_and_rule_names(project):
 
 
 def test_diff_says_when_no_finding_has_a_fix(project):
-    (project / "pkg" / "box.py").write_text(BAD.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)")
-                                           .replace("self.sizes.append(size)", "self.sizes += (size,)"))
+    tupled = BAD.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)")
+    (project / "pkg" / "box.py").write_text(tupled.replace("self.sizes.append(size)", "self.sizes += (size,)"))
     result = pytree_lint("--diff", cwd=project)
     assert result.returncode == 0 and result.stdout == ""
     assert result.stderr == "pytree-lint: no finding has a fix\n"
