@@ -3,6 +3,7 @@ configuration's excludes apply to the file names pre-commit passes."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -26,11 +27,12 @@ def git(*args: str, cwd: Path) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
-def try_repo(project: Path, home: Path, *files: str) -> subprocess.CompletedProcess:
+def try_repo(project: Path, home: Path, *files: str, ref: str | None = None) -> subprocess.CompletedProcess:
     env = {"PRE_COMMIT_HOME": str(home), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
            "HOME": str(home), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@t"}
-    return subprocess.run([*PRE_COMMIT, "try-repo", str(ROOT), "pytree-lint", "--files", *files],
+    at = ["--ref", ref] if ref else []
+    return subprocess.run([*PRE_COMMIT, "try-repo", str(ROOT), "pytree-lint", *at, "--files", *files],
                           cwd=project, capture_output=True, text=True, env=env, timeout=900)
 
 
@@ -53,3 +55,24 @@ def test_pre_commit_hook(tmp_path, pre_commit_home):
     passed = try_repo(project, pre_commit_home, "clean.py", "vendored/model.py")
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
+
+
+def test_the_rev_readme_names_runs(tmp_path, pre_commit_home):
+    """README's pre-commit snippet names a commit of this repository, and that commit's hook works."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    rev = re.search(r"^\s+rev: (\S+)", (ROOT / "README.md").read_text(), re.MULTILINE).group(1)
+    shallow = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=ROOT, capture_output=True,
+                             text=True).stdout.strip()
+    known = subprocess.run(["git", "cat-file", "-e", f"{rev}^{{commit}}"], cwd=ROOT, capture_output=True)
+    if known.returncode != 0 and shallow == "true":
+        pytest.skip("a shallow clone: the commit README names is not fetched")
+    assert known.returncode == 0, f"README names rev {rev}, which is no commit of this repository"
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(FIXTURES / "PTL101" / "bad_alias_lambda.py", project / "model.py")
+    git("init", "-q", cwd=project)
+    git("add", ".", cwd=project)
+    blocked = try_repo(project, pre_commit_home, "model.py", ref=rev)
+    assert blocked.returncode == 1, blocked.stdout + blocked.stderr
+    assert "model.py:20:24: PTL101 array in aux_data of `Lookup`" in blocked.stdout
