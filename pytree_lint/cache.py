@@ -44,13 +44,14 @@ def code_fingerprint() -> str:
 
 
 class ResultCache:
-    def __init__(self, config: Config, fixes: bool = False, directory: Path | None = None) -> None:
+    def __init__(self, fixes: bool = False, directory: Path | None = None) -> None:
         """`fixes`: whether the results carry fixes (asked for by --fix, --diff and JSON)."""
         self.directory = directory if directory is not None else default_directory()
-        self._salt = f"{code_fingerprint()}|{config!r}|fixes={fixes}".encode()
+        self._salt = f"{code_fingerprint()}|fixes={fixes}".encode()
 
-    def key(self, data: bytes) -> str:
-        return hashlib.sha256(self._salt + b"\0" + data).hexdigest()
+    def key(self, data: bytes, config: Config) -> str:
+        """The key of a file's content linted under `config` (each file has its own)."""
+        return hashlib.sha256(self._salt + repr(config).encode() + b"\0" + data).hexdigest()
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key[2:]}.json"

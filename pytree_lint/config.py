@@ -5,7 +5,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .rules import RULES_BY_CODE
 
@@ -43,6 +43,20 @@ class Config:
     extend_select: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     static_field_functions: tuple[str, ...] = ()  # the project's own helpers, e.g. "mylib.static_field"
+    # (glob pattern, codes): the codes not reported in the files the pattern matches (flake8's option).
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    root: str = ""  # the folder of the config file: per-file-ignores patterns are relative to it
+
+    def for_path(self, path: str) -> Config:
+        """The configuration of one file: its per-file-ignores added to the ignored codes."""
+        if not self.per_file_ignores:
+            return self
+        absolute = os.path.abspath(path)
+        relative = os.path.relpath(absolute, self.root or os.getcwd())
+        ignored = [code for pattern, codes in self.per_file_ignores for code in codes
+                   if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(os.path.basename(absolute), pattern)
+                   or fnmatch.fnmatch(absolute, pattern)]
+        return replace(self, ignore=(*self.ignore, *ignored), per_file_ignores=()) if ignored else self
 
     def enabled(self, code: str) -> bool:
         """flake8's rule: the longest matching prefix of select and ignore decides; without an explicit
@@ -65,7 +79,7 @@ class Config:
 DEFAULT_CONFIG = Config()
 
 
-SETTINGS_KEYS = ("select", "ignore", "extend-select", "exclude", "static-field-functions")
+SETTINGS_KEYS = ("select", "ignore", "extend-select", "exclude", "static-field-functions", "per-file-ignores")
 
 
 def _read_settings(directory: str) -> tuple[str, dict] | None:
@@ -127,29 +141,83 @@ def parse_functions(values: list[str] | None, option: str) -> tuple[str, ...]:
     return names
 
 
+# flake8's per-file-ignores string: `pattern:CODES` entries apart by new lines or by spaces before a pattern.
+PER_FILE_ENTRY_BREAK = re.compile(r"\n+|\s+(?=\S+:)")
+
+
+def parse_per_file_ignores(value, option: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """flake8's `pattern:CODES` entries (a string, or a list of them), or a TOML table pattern -> codes."""
+    if isinstance(value, dict):
+        return tuple((pattern, parse_codes(codes, option)) for pattern, codes in value.items())
+    items = PER_FILE_ENTRY_BREAK.split(value) if isinstance(value, str) else _as_list(value, option)
+    entries = []
+    for item in items:
+        if not item.strip():
+            continue
+        pattern, separator, codes = item.strip().partition(":")
+        if not separator or not pattern.strip():
+            raise ConfigError(f"{option}: expected `pattern:CODES`, got {item.strip()!r}")
+        entries.append((pattern.strip(), parse_codes(codes, option)))
+    return tuple(entries)
+
+
 def build_config(settings: tuple[str, dict] | None, *, select=None, ignore=None, extend_select=None,
-                 exclude=None, static_field_functions=None) -> Config:
+                 exclude=None, static_field_functions=None, per_file_ignores=None) -> Config:
     """Command-line options override the config file, key by key."""
     values: dict[str, list[str]] = {}
+    per_file = ()
+    root = ""
     if settings is not None:
         path, table = settings
+        root = os.path.dirname(os.path.abspath(path))
         for key, value in table.items():
             normalised = key.replace("_", "-")
             if normalised not in SETTINGS_KEYS:
                 raise ConfigError(f"{path}: unknown key {key!r} in pytree-lint settings "
                                   f"(known: {', '.join(SETTINGS_KEYS)})")
-            values[normalised] = _as_list(value, f"{path}: {key}")
+            if normalised == "per-file-ignores":
+                per_file = parse_per_file_ignores(value, f"{path}: {key}")
+            else:
+                values[normalised] = _as_list(value, f"{path}: {key}")
         # A path pattern in a config file is relative to that file, wherever the command runs from.
-        values["exclude"] = [os.path.join(os.path.dirname(path), p.strip()) if "/" in p else p
-                             for p in values.get("exclude", [])]
+        values["exclude"] = [os.path.join(root, p.strip()) if "/" in p else p for p in values.get("exclude", [])]
     for key, value in (("select", select), ("ignore", ignore), ("extend-select", extend_select),
                        ("exclude", exclude), ("static-field-functions", static_field_functions)):
         if value is not None:
             values[key] = _as_list(value, f"--{key}")
+    if per_file_ignores is not None:
+        per_file, root = parse_per_file_ignores(per_file_ignores, "--per-file-ignores"), ""
     return Config(
         select=parse_codes(values.get("select"), "select"),
         ignore=parse_codes(values.get("ignore"), "ignore"),
         extend_select=parse_codes(values.get("extend-select"), "extend-select"),
         exclude=tuple(p.strip() for p in values.get("exclude", [])),
         static_field_functions=parse_functions(values.get("static-field-functions"), "static-field-functions"),
+        per_file_ignores=per_file,
+        root=root,
     )
+
+
+class ConfigLoader:
+    """One loader for every face: a file's configuration is the settings of the config file nearest to it
+    (from its own folder upward: its project's, wherever the command runs from), with the command line's
+    options on top, and its per-file-ignores applied. Each folder is looked up once."""
+
+    def __init__(self, **overrides) -> None:
+        self.overrides = overrides  # build_config's keyword arguments: None leaves the file's setting
+        self._by_folder: dict[str, Config] = {}
+        self._by_settings: dict[str | None, Config] = {}
+
+    def for_folder(self, folder: str) -> Config:
+        folder = os.path.abspath(folder)
+        if folder not in self._by_folder:
+            settings = find_settings(folder)
+            key = settings[0] if settings is not None else None
+            if key not in self._by_settings:
+                self._by_settings[key] = build_config(settings, **self.overrides)
+            self._by_folder[folder] = self._by_settings[key]
+        return self._by_folder[folder]
+
+    def for_file(self, path: str) -> Config:
+        """Raises ConfigError for a bad config file, naming it."""
+        return self.for_folder(os.path.dirname(os.path.abspath(path))).for_path(path)

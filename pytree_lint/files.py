@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .config import Config
+from .config import Config, ConfigLoader
 
 SKIPPED_DIRECTORIES = frozenset({
     ".git", ".hg", ".svn", "__pycache__", "build", "dist", ".tox", ".nox", ".venv", "venv", ".eggs",
@@ -18,13 +18,15 @@ def _skipped_directory(path: str, name: str, config: Config) -> bool:
             or os.path.exists(os.path.join(path, "pyvenv.cfg")) or config.excluded(path))
 
 
-def collect_files(paths: list[str], config: Config) -> tuple[list[str], list[tuple[str, str]]]:
-    """Python files under `paths` (explicit files always count), and the paths that do not exist."""
+def collect_files(paths: list[str], loader: ConfigLoader) -> tuple[list[str], list[tuple[str, str]]]:
+    """Python files under `paths` (explicit files always count), and the paths that do not exist. Each
+    file and folder is judged by its own configuration's excludes. Raises ConfigError."""
     files: list[str] = []
     missing: list[tuple[str, str]] = []
     for path in paths:
         if os.path.isdir(path):
             for root, directories, names in os.walk(path):
+                config = loader.for_folder(root)
                 directories[:] = sorted(d for d in directories
                                         if not _skipped_directory(os.path.join(root, d), d, config))
                 for name in sorted(names):
@@ -32,7 +34,7 @@ def collect_files(paths: list[str], config: Config) -> tuple[list[str], list[tup
                     if name.endswith(PYTHON_SUFFIXES) and not config.excluded(full):
                         files.append(full)
         elif os.path.lexists(path):
-            if not config.excluded(path):
+            if not loader.for_file(path).excluded(path):
                 files.append(os.path.normpath(path))
         else:
             missing.append((path, "no such file or directory"))

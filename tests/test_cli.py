@@ -300,3 +300,28 @@ def test_rule_documentation_through_a_closed_pipe(project):
     assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr
     unknown = pytree_lint("rule", "PTL999", cwd=project)
     assert unknown.returncode == 2 and "unknown rule code 'PTL999'" in unknown.stderr
+
+
+def test_each_file_is_judged_by_its_own_projects_configuration(tmp_path):
+    """Two projects linted in one run from a third folder: each file's nearest settings apply."""
+    for name, settings in (("quiet", '[tool.pytree-lint]\nignore = ["PTL102"]\n'), ("loud", None)):
+        (tmp_path / name / "pkg").mkdir(parents=True)
+        (tmp_path / name / "pkg" / "box.py").write_text(BAD)
+        if settings:
+            (tmp_path / name / "pyproject.toml").write_text(settings)
+    (tmp_path / "elsewhere").mkdir()
+    result = pytree_lint("--no-cache", "../quiet", "../loud", cwd=tmp_path / "elsewhere")
+    assert [line.split(" ")[:2] for line in result.stdout.splitlines()] == [
+        ["../loud/pkg/box.py:13:28:", "PTL101"], ["../loud/pkg/box.py:13:40:", "PTL102"],
+        ["../quiet/pkg/box.py:13:28:", "PTL101"]]
+
+
+@pytest.mark.parametrize("settings, options", [
+    ('[tool.pytree-lint]\nper-file-ignores = {"pkg/*" = ["PTL101"]}\n', ()),
+    ('[tool.pytree-lint]\nper-file-ignores = ["pkg/box.py:PTL101"]\n', ()),
+    ("", ("--per-file-ignores", "pkg/*.py:PTL101 tests/*:PTL102")),
+])
+def test_per_file_ignores(project, settings, options):
+    (project / "pyproject.toml").write_text(settings)
+    result = pytree_lint("--no-cache", *options, cwd=project)
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()] == ["PTL102"]

@@ -57,3 +57,13 @@ def test_the_opt_in_tier_is_off_unless_selected():
     assert ": PTL" not in by_default
     selected = run_flake8("--extend-select", "PTL9", unmutated).stdout
     assert re.search(r":14:33: PTL901 `list` in aux_data of `MLP`", selected), selected
+
+
+def test_flake8_reads_the_projects_pytree_lint_settings(tmp_path):
+    (tmp_path / "box.py").write_text(MISUSE_MODULE)
+    (tmp_path / "pyproject.toml").write_text('[tool.pytree-lint]\nper-file-ignores = ["box.py:PTL102"]\n')
+    result = run_flake8("--select", "PTL", "box.py", cwd=tmp_path)
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()] == ["PTL101"], result.stdout + result.stderr
+    (tmp_path / "pyproject.toml").write_text('[tool.pytree-lint]\nignore = ["PTL101"]\n')
+    result = run_flake8("--select", "PTL", "box.py", cwd=tmp_path)
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()] == ["PTL102"], result.stdout + result.stderr

@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from .. import __version__
 from ..cache import ResultCache
-from ..config import Config, ConfigError, build_config, find_settings
+from ..config import Config, ConfigError, ConfigLoader
 from ..engine import Finding, FindingFix, LintError, apply_fixes, lint_bytes, read_file, read_source
 from ..files import collect_files
 from ..rules import ALL_RULES, RULES_BY_CODE
@@ -28,7 +28,7 @@ def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
         data = read_file(path)
     except LintError as error:
         return path, [], str(error)
-    key = cache.key(data) if cache is not None else None
+    key = cache.key(data, config) if cache is not None else None
     entry = cache.get(key) if cache is not None else None
     if entry is not None:
         return path, [_from_row(path, row) for row in entry["findings"]], entry["error"]
@@ -52,8 +52,8 @@ def _from_row(path: str, row: list) -> Finding:
     return Finding(path, *fields, fix=fix)
 
 
-def run(files: list[str], config: Config, jobs: int, cache: ResultCache | None, fixes: bool = False):
-    work = [(path, config, fixes, cache) for path in files]
+def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | None, fixes: bool = False):
+    work = [(path, loader.for_file(path), fixes, cache) for path in files]
     if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             return list(pool.map(_lint_one, work, chunksize=8))
@@ -97,7 +97,7 @@ def _diffs(findings: list[Finding], problems: list[tuple[str, str]]) -> str:
     return "".join(out)
 
 
-def _fix(findings: list[Finding], config: Config, problems: list[tuple[str, str]]) -> list[Finding]:
+def _fix(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[str, str]]) -> list[Finding]:
     """Apply the safe fixes, file by file, and lint the fixed files again: the findings that are left."""
     fixed_files, fixed_findings = 0, 0
     safe = _by_file([f for f in findings if f.fix is not None and f.fix.safe])
@@ -109,7 +109,7 @@ def _fix(findings: list[Finding], config: Config, problems: list[tuple[str, str]
             ast.parse(fixed)  # never write what does not parse
             with open(path, "w", encoding=encoding, newline="") as handle:
                 handle.write(fixed)
-            left.extend(lint_bytes(fixed.encode(encoding), path, config, fixes=True))
+            left.extend(lint_bytes(fixed.encode(encoding), path, loader.for_file(path), fixes=True))
         except (LintError, SyntaxError, OSError) as error:
             problems.append((path, f"could not apply its fixes: {error}"))
             left.extend(f for f in findings if f.path == path)
@@ -136,6 +136,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--ignore", help="comma-separated codes or prefixes not to report")
     parser.add_argument("--extend-select", help="codes or prefixes to report in addition to --select")
     parser.add_argument("--exclude", help="comma-separated glob patterns of files and folders to skip")
+    parser.add_argument("--per-file-ignores",
+                        help="codes not to report in some files, as flake8 spells it: `tests/*:PTL101,PTL102 ...`")
     parser.add_argument("--static-field-functions",
                         help="comma-separated qualified names of your own static-field helpers "
                              "(e.g. mylib.fields.static_field): their fields are judged as static fields")
@@ -214,27 +216,27 @@ def main(argv: list[str] | None = None) -> int:
     jobs = options.jobs or os.cpu_count() or 1
     if "-" in options.paths and (len(options.paths) > 1 or options.fix or options.diff):
         parser.error("`-` (stdin) is linted alone, and cannot be fixed in place")
+    loader = ConfigLoader(select=options.select, ignore=options.ignore, extend_select=options.extend_select,
+                          exclude=options.exclude, static_field_functions=options.static_field_functions,
+                          per_file_ignores=options.per_file_ignores)
+    # Fixes cost a libcst parse of each file that has one: made only when they are shown or applied.
+    fixes = options.fix or options.diff or options.format == "json"
     try:
-        config = build_config(find_settings(os.getcwd()), select=options.select, ignore=options.ignore,
-                              extend_select=options.extend_select, exclude=options.exclude,
-                              static_field_functions=options.static_field_functions)
+        if options.paths == ["-"]:
+            findings, problems = _lint_stdin(options.stdin_filename, loader.for_file(options.stdin_filename), fixes)
+        else:
+            files, problems = collect_files(options.paths, loader)
+            if not files and not problems:
+                print(f"pytree-lint: warning: no Python files found in {', '.join(options.paths)}", file=sys.stderr)
+            findings = []
+            cache = None if options.no_cache else ResultCache(fixes)
+            for path, found, error in run(files, loader, jobs, cache, fixes):
+                findings.extend(found)
+                if error is not None:
+                    problems.append((path, error))
     except ConfigError as error:
         print(f"pytree-lint: error: {error}", file=sys.stderr)
         return 2
-    # Fixes cost a libcst parse of each file that has one: made only when they are shown or applied.
-    fixes = options.fix or options.diff or options.format == "json"
-    if options.paths == ["-"]:
-        findings, problems = _lint_stdin(options.stdin_filename, config, fixes)
-    else:
-        files, problems = collect_files(options.paths, config)
-        if not files and not problems:
-            print(f"pytree-lint: warning: no Python files found in {', '.join(options.paths)}", file=sys.stderr)
-        findings = []
-        cache = None if options.no_cache else ResultCache(config, fixes)
-        for path, found, error in run(files, config, jobs, cache, fixes):
-            findings.extend(found)
-            if error is not None:
-                problems.append((path, error))
     findings.sort()
     if options.diff:
         if not any(f.fix is not None for f in findings):
@@ -243,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         _print_problems(problems)
         return 2 if problems else (1 if any(f.fix is not None and f.fix.safe for f in findings) else 0)
     if options.fix:
-        findings = _fix(findings, config, problems)
+        findings = _fix(findings, loader, problems)
     report = FORMATS[options.format](findings)
     if options.statistics:
         report += _statistics(findings)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+from dataclasses import replace
 from typing import Iterator
 
 from .. import __version__
-from ..config import OPT_IN, Config, ConfigError, parse_functions
+from ..config import OPT_IN, Config, ConfigError, ConfigLoader, parse_functions
 from ..engine import LintError, lint_source
 
 
@@ -14,6 +16,8 @@ class Plugin:
     version = __version__
     # Every rule runs, the opt-in tier too: flake8's own select and ignore decide what is shown.
     config = Config(extend_select=(OPT_IN,))
+    # Each file's own `[tool.pytree-lint]` / `[pytree-lint]` settings, as the CLI reads them.
+    loader = ConfigLoader()
 
     @classmethod
     def add_options(cls, manager) -> None:
@@ -29,6 +33,7 @@ class Plugin:
         except ConfigError as error:
             raise SystemExit(f"pytree-lint: error: {error}") from None
         cls.config = Config(extend_select=(OPT_IN,), static_field_functions=functions)
+        cls.loader = ConfigLoader(static_field_functions=list(functions) if functions else None)
 
     def __init__(self, tree, lines: list[str], filename: str) -> None:
         # Asking for `tree` makes this a tree plugin, which flake8 only runs on files it could parse
@@ -37,9 +42,19 @@ class Plugin:
         self._lines = lines
         self._filename = filename
 
+    def _file_config(self) -> Config:
+        """The file's project settings (select, ignore, per-file-ignores, helpers) with the opt-in tier
+        computed: flake8's own selection applies on top of what is reported."""
+        try:
+            config = self.loader.for_file(self._filename)
+        except ConfigError as error:
+            print(f"pytree-lint: error: {error} (linting {self._filename} with the defaults)", file=sys.stderr)
+            return self.config
+        return replace(config, extend_select=(*config.extend_select, OPT_IN))
+
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         try:
-            findings = lint_source("".join(self._lines), self._filename, self.config, tree=self._tree)
+            findings = lint_source("".join(self._lines), self._filename, self._file_config(), tree=self._tree)
         except LintError:
             return  # flake8 already reports what makes a file unparsable
         for finding in findings:

@@ -18,7 +18,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from ..config import ConfigError, build_config, find_settings
+from ..config import ConfigError, ConfigLoader
 from ..engine import Finding, LintError, lint_file
 from ..files import collect_files
 from .observe import STATUSES
@@ -93,21 +93,21 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--select")
     parser.add_argument("--ignore")
     options = parser.parse_args(argv)
+    loader = ConfigLoader(select=options.select, ignore=options.ignore)
+    work = []
     try:
-        config = build_config(find_settings(os.getcwd()), select=options.select, ignore=options.ignore)
+        files, problems = collect_files(options.paths, loader)
+        for path in files:
+            try:
+                findings = lint_file(path, loader.for_file(path))
+            except LintError as error:
+                problems.append((path, str(error)))
+                continue
+            if findings:
+                work.append((path, findings))
     except ConfigError as error:
         print(f"pytree-lint: error: {error}", file=sys.stderr)
         return 2
-    files, problems = collect_files(options.paths, config)
-    work = []
-    for path in files:
-        try:
-            findings = lint_file(path, config)
-        except LintError as error:
-            problems.append((path, str(error)))
-            continue
-        if findings:
-            work.append((path, findings))
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         batches = list(pool.map(lambda job: run_probes(job[0], job[1], options.timeout), work))
     results = sorted((r for batch in batches for r in batch), key=lambda r: r.finding)
