@@ -209,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "verify":
         from ..runtime.verify import main as verify_main
         return verify_main(argv[1:])
+    if argv and argv[0] == "server":
+        from .server import main as server_main  # pygls is imported only by the server
+        return server_main()
     parser = _parser()
     options = parser.parse_args(argv)
     if options.jobs < 0:

@@ -1,0 +1,130 @@
+"""`pytree-lint server`: a language server (LSP over stdio, on pygls) that publishes the engine's findings
+as diagnostics when a document is opened, changed (debounced) or saved, and offers each safe fix as a
+quick fix. Each document is linted with its own project's configuration, as the CLI lints the file.
+
+It stays up whatever the client sends: a document that does not parse gets no diagnostics (the user's
+other tools report syntax errors), and an error of ours is logged to the client, not raised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from .. import __version__
+from ..analysis.source import python_lines
+from ..config import ConfigError, ConfigLoader
+from ..engine import Finding, LintError, lint_source
+from ..noqa import suppressed
+from ..rules import RULES_BY_CODE
+from .formats import HELP_URI
+
+# How long typing must pause before a changed document is linted again.
+DEBOUNCE_SECONDS = 0.05
+
+
+class PytreeLintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("pytree-lint", __version__)
+        self.loader = ConfigLoader()
+        self.findings: dict[str, list[Finding]] = {}  # the last findings of each document, by URI
+        self.pending: dict[str, asyncio.TimerHandle] = {}
+
+    def lint(self, uri: str) -> None:
+        """Lint a document as it is now and publish its diagnostics."""
+        self.pending.pop(uri, None)
+        document = self.workspace.get_text_document(uri)
+        path = document.path or document.filename or "untitled.py"
+        try:
+            config = self.loader.for_file(path)
+        except ConfigError as error:
+            self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"pytree-lint: {error}"))
+            config = ConfigLoader().for_folder(os.sep)
+        text = document.source
+        try:
+            findings = suppressed(text, lint_source(text, path, config, fixes=True))
+        except LintError:
+            findings = []  # a document that does not parse (yet): the editor's own tools say why
+        self.findings[uri] = findings
+        lines = python_lines(text)
+        diagnostics = [_diagnostic(document.position_codec, lines, finding) for finding in findings]
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, version=document.version, diagnostics=diagnostics))
+
+    def lint_later(self, uri: str) -> None:
+        """Lint when typing pauses: each change restarts the wait."""
+        waiting = self.pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
+        self.pending[uri] = asyncio.get_running_loop().call_later(DEBOUNCE_SECONDS, self.lint, uri)
+
+
+def _range(codec, lines: list[str], line: int, column: int, end_line: int, end_column: int) -> types.Range:
+    """An LSP range (0-based lines, the client's code units) of a 1-based line, 0-based column span."""
+    end_line, end_column = (end_line, end_column) if end_line else (line, column + 1)
+    span = types.Range(start=types.Position(line - 1, column), end=types.Position(end_line - 1, end_column))
+    return codec.range_to_client_units(lines, span)
+
+
+def _diagnostic(codec, lines: list[str], finding: Finding) -> types.Diagnostic:
+    rule = RULES_BY_CODE.get(finding.code)
+    return types.Diagnostic(
+        range=_range(codec, lines, finding.line, finding.column, finding.end_line, finding.end_column),
+        message=finding.message, severity=types.DiagnosticSeverity.Warning, code=finding.code,
+        source="pytree-lint",
+        code_description=types.CodeDescription(href=HELP_URI.format(code=finding.code.lower())) if rule else None)
+
+
+server = PytreeLintServer()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: PytreeLintServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.lint(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: PytreeLintServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.lint_later(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: PytreeLintServer, params: types.DidSaveTextDocumentParams) -> None:
+    ls.lint(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: PytreeLintServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.findings.pop(params.text_document.uri, None)
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+def code_action(ls: PytreeLintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    """The safe fix of each finding in the requested range, as a quick fix."""
+    uri = params.text_document.uri
+    document = ls.workspace.get_text_document(uri)
+    lines = python_lines(document.source)
+    wanted = params.range
+    actions = []
+    for finding in ls.findings.get(uri, []):
+        if finding.fix is None or not finding.fix.safe:
+            continue
+        diagnostic = _diagnostic(document.position_codec, lines, finding)
+        if diagnostic.range.end.line < wanted.start.line or diagnostic.range.start.line > wanted.end.line:
+            continue
+        edits = [types.TextEdit(range=_range(document.position_codec, lines, a, b, c, d), new_text=text)
+                 for a, b, c, d, text in finding.fix.edits]
+        actions.append(types.CodeAction(
+            title=f"pytree-lint: {finding.fix.description}", kind=types.CodeActionKind.QuickFix,
+            diagnostics=[diagnostic], is_preferred=True, edit=types.WorkspaceEdit(changes={uri: edits})))
+    return actions
+
+
+def main() -> int:
+    server.start_io()
+    return 0
