@@ -8,7 +8,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
