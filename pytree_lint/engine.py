@@ -49,6 +49,12 @@ class Finding:
     end_column: int = field(default=0, compare=False)
     target: str | None = field(default=None, compare=False)  # what `pytree-lint verify` looks for (see Report)
     fix: FindingFix | None = field(default=None, compare=False)
+    cell: int | None = field(default=None, compare=False)  # a notebook's cell (1-based); `line` is in it
+
+    @property
+    def order(self) -> tuple:
+        """How reports sort: by file, then cell, line and column."""
+        return (self.path, self.cell or 0, self.line, self.column, self.code, self.message)
 
 
 class LintError(Exception):
@@ -207,6 +213,9 @@ def lint_file(path: str, config: Config = DEFAULT_CONFIG, fixes: bool = False) -
 
 def lint_bytes(data: bytes, path: str, config: Config = DEFAULT_CONFIG, fixes: bool = False) -> list[Finding]:
     """Findings for a file's content, after `# noqa`; LintError says why it could not be linted."""
+    if path.endswith(".ipynb"):
+        from .notebooks import lint_notebook
+        return lint_notebook(data, path, config)
     if len(data) > MAX_FILE_BYTES:
         raise LintError(f"file too large to lint ({len(data) / 2**20:.1f} MiB; the limit is "
                         f"{MAX_FILE_BYTES // 2**20} MiB)")

@@ -10,7 +10,7 @@ SKIPPED_DIRECTORIES = frozenset({
     ".git", ".hg", ".svn", "__pycache__", "build", "dist", ".tox", ".nox", ".venv", "venv", ".eggs",
     "node_modules", ".mypy_cache", ".pytest_cache", ".ruff_cache", "site-packages",
 })
-PYTHON_SUFFIXES = (".py", ".pyi")
+PYTHON_SUFFIXES = (".py", ".pyi", ".ipynb")
 
 
 def _skipped_directory(path: str, name: str, config: Config) -> bool:

@@ -14,6 +14,7 @@ from ..cache import ResultCache
 from ..config import Config, ConfigError, ConfigLoader
 from ..engine import Finding, FindingFix, LintError, apply_fixes, lint_bytes, read_file, read_source
 from ..files import collect_files
+from ..notebooks import fix_notebook
 from ..rules import ALL_RULES, RULES_BY_CODE
 from .formats import FORMATS
 
@@ -39,17 +40,17 @@ def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
         error = str(failure)
     if cache is not None:
         rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.target,
-                 None if f.fix is None else [f.fix.description, f.fix.safe, f.fix.edits]] for f in findings]
+                 None if f.fix is None else [f.fix.description, f.fix.safe, f.fix.edits], f.cell] for f in findings]
         cache.put(key, {"findings": rows, "error": error})
     return path, findings, error
 
 
 def _from_row(path: str, row: list) -> Finding:
-    *fields, fix = row
+    *fields, fix, cell = row
     if fix is not None:
         description, safe, edits = fix
         fix = FindingFix(description, safe, tuple(tuple(edit) for edit in edits))
-    return Finding(path, *fields, fix=fix)
+    return Finding(path, *fields, fix=fix, cell=cell)
 
 
 def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | None, fixes: bool = False):
@@ -116,9 +117,22 @@ def _fix(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[str
             continue
         fixed_files += 1
         fixed_findings += len(fixable)
+    for path in dict.fromkeys(f.path for f in findings if f.cell is not None):  # notebooks: fixed cell by cell
+        try:
+            text, count = fix_notebook(read_file(path), path, loader.for_file(path))
+            if not count:
+                continue
+            with open(path, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+            left = [f for f in left if f.path != path] + lint_bytes(text.encode("utf-8"), path, loader.for_file(path))
+        except (LintError, OSError) as error:
+            problems.append((path, f"could not apply its fixes: {error}"))
+            continue
+        fixed_files += 1
+        fixed_findings += count
     if fixed_files:
         print(f"pytree-lint: fixed {fixed_findings} finding(s) in {fixed_files} file(s)", file=sys.stderr)
-    return sorted(left)
+    return sorted(left, key=lambda f: f.order)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -240,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(f"pytree-lint: error: {error}", file=sys.stderr)
         return 2
-    findings.sort()
+    findings.sort(key=lambda f: f.order)
     if options.diff:
         if not any(f.fix is not None for f in findings):
             print("pytree-lint: no finding has a fix", file=sys.stderr)

@@ -11,8 +11,14 @@ HELP_URI = "https://github.com/pytree-lint/pytree-lint/blob/main/docs/rules.md#{
 RULES = {rule.code: rule.name for rule in ALL_RULES}
 
 
+def where(f) -> str:
+    """`path:line:col`, or `path:cell N:line:col` in a notebook."""
+    cell = f"cell {f.cell}:" if f.cell is not None else ""
+    return f"{f.path}:{cell}{f.line}:{f.column + 1}"
+
+
 def text(findings) -> str:
-    return "".join(f"{f.path}:{f.line}:{f.column + 1}: {f.code} {f.message}\n" for f in findings)
+    return "".join(f"{where(f)}: {f.code} {f.message}\n" for f in findings)
 
 
 def as_json(findings) -> str:
@@ -21,6 +27,8 @@ def as_json(findings) -> str:
         row = {"path": f.path, "line": f.line, "column": f.column + 1, "end_line": max(f.end_line, f.line),
                "end_column": f.end_column + 1 if f.end_line else f.column + 2, "code": f.code,
                "name": RULES.get(f.code, f.code), "message": f.message}
+        if f.cell is not None:
+            row["cell"] = f.cell  # and `line`, `column`, `end_*` are within that cell
         if f.fix is not None:  # as ruff spells it: 1-based columns, applicability safe/unsafe
             row["fix"] = {"applicability": "safe" if f.fix.safe else "unsafe", "message": f.fix.description,
                           "edits": [{"location": {"row": line, "column": column + 1},
@@ -38,10 +46,15 @@ def _github_escape(value: str, property_value: bool = False) -> str:
     return value
 
 
+def _in_cell(f) -> str:
+    """A notebook finding's message names its cell: GitHub and SARIF regions know only lines."""
+    return f"cell {f.cell}, line {f.line}: {f.message}" if f.cell is not None else f.message
+
+
 def github(findings) -> str:
     return "".join(
         f"::warning file={_github_escape(f.path, True)},line={f.line},col={f.column + 1},"
-        f"title={_github_escape(f'pytree-lint ({f.code})', True)}::{_github_escape(f.message)}\n"
+        f"title={_github_escape(f'pytree-lint ({f.code})', True)}::{_github_escape(_in_cell(f))}\n"
         for f in findings)
 
 
@@ -63,7 +76,8 @@ def sarif(findings) -> str:
         "ruleId": f.code,
         "ruleIndex": index[f.code],
         "level": "warning",
-        "message": {"text": f.message},
+        "message": {"text": _in_cell(f)},
+        **({"properties": {"cell": f.cell}} if f.cell is not None else {}),
         "locations": [{"physicalLocation": {
             "artifactLocation": {"uri": f.path.replace("\\", "/")},
             "region": {"startLine": f.line, "startColumn": f.column + 1, "endLine": max(f.end_line, f.line),

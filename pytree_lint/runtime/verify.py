@@ -110,7 +110,7 @@ def main(argv: list[str]) -> int:
         return 2
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         batches = list(pool.map(lambda job: run_probes(job[0], job[1], options.timeout), work))
-    results = sorted((r for batch in batches for r in batch), key=lambda r: r.finding)
+    results = sorted((r for batch in batches for r in batch), key=lambda r: r.finding.order)
     sys.stdout.write((_json if options.format == "json" else _text)(results))
     counts = {status: sum(r.status == status for r in results) for status in STATUSES}
     print(f"pytree-lint verify: {len(results)} findings: " + ", ".join(f"{n} {s}" for s, n in counts.items()),

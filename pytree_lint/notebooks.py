@@ -1,0 +1,115 @@
+"""Jupyter notebooks: their code cells linted as one module, in cell order, and the findings (and fixes)
+placed back in the cells.
+
+Magics (`%time`, `%%bash` cells) and shell lines (`!pip install`) are not Python: they become blank lines,
+so every other line keeps its place, and each line of the module maps back to (cell, line in the cell).
+The notebook is read and written with nbformat; `--fix` changes only the code cells' sources, keeping
+outputs and metadata.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .config import Config
+from .engine import Finding, LintError, apply_fixes, lint_source
+from .noqa import suppressed
+
+# How messages cite a line of the module ("`x` at line 8", "(line 104)").
+LINE_CITATION = re.compile(r"\bline (\d+)\b")
+
+
+@dataclass(frozen=True)
+class NotebookSource:
+    notebook: object  # nbformat.NotebookNode
+    text: str  # the code cells joined, magics blanked
+    places: tuple[tuple[int, int], ...]  # per module line (0-based): (cell number, 1-based; line in the cell)
+    magic_lines: frozenset[int]  # the module lines (1-based) that are blanked magics
+
+
+def _is_magic(line: str) -> bool:
+    stripped = line.lstrip()
+    return stripped.startswith(("%", "!")) or (stripped.rstrip().endswith("?") and not stripped.startswith("#"))
+
+
+def read_notebook(data: bytes, path: str) -> NotebookSource:
+    """The notebook's code as one module; LintError names what makes it unreadable."""
+    import nbformat
+
+    try:
+        notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise LintError(f"not a valid notebook: {error}") from None
+    lines: list[str] = []
+    places: list[tuple[int, int]] = []
+    magics: set[int] = set()
+    for number, cell in enumerate(notebook.get("cells", []), start=1):
+        if cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        cell_lines = source.splitlines() or [""]
+        whole_cell_magic = cell_lines[0].lstrip().startswith("%%")
+        for index, line in enumerate(cell_lines, start=1):
+            if whole_cell_magic or _is_magic(line):
+                magics.add(len(lines) + 1)
+                line = ""
+            lines.append(line)
+            places.append((number, index))
+    return NotebookSource(notebook, "".join(line + "\n" for line in lines), tuple(places), frozenset(magics))
+
+
+def lint_notebook(data: bytes, path: str, config: Config) -> list[Finding]:
+    """Findings for a notebook, each with its cell and its line and column in that cell. (Fixes are
+    applied with `fix_notebook`; they are not shown per finding.)"""
+    source = read_notebook(data, path)
+    return [_in_cell(finding, source) for finding in _module_findings(source, path, config, fixes=False)]
+
+
+def _module_findings(source: NotebookSource, path: str, config: Config, fixes: bool) -> list[Finding]:
+    try:
+        return suppressed(source.text, lint_source(source.text, path, config, fixes=fixes))
+    except LintError as error:
+        raise LintError(f"{error} (in the notebook's code cells joined in order)") from None
+
+
+def _in_cell(finding: Finding, source: NotebookSource) -> Finding:
+    cell, line = source.places[finding.line - 1]
+    end_line = finding.end_line
+    if end_line:
+        end_cell, end_line = source.places[end_line - 1]
+        end_line = end_line if end_cell == cell else line
+
+    def cited(match: re.Match) -> str:
+        """A line the message cites, as the notebook shows it: in this cell, or in another one."""
+        number = int(match.group(1))
+        if not 0 < number <= len(source.places):
+            return match.group(0)
+        other, other_line = source.places[number - 1]
+        return f"line {other_line}" if other == cell else f"cell {other}, line {other_line}"
+
+    message = LINE_CITATION.sub(cited, finding.message)
+    return replace(finding, line=line, end_line=end_line, cell=cell, message=message, fix=None)
+
+
+def fix_notebook(data: bytes, path: str, config: Config) -> tuple[str, int]:
+    """The notebook, as JSON text, with the safe fixes applied to its code cells (outputs and metadata
+    kept), and how many were applied."""
+    import nbformat
+
+    source = read_notebook(data, path)
+    safe = [f.fix for f in _module_findings(source, path, config, fixes=True) if f.fix is not None and f.fix.safe]
+    fixed = apply_fixes(source.text, safe).splitlines()
+    if len(fixed) != len(source.places):
+        raise LintError("a fix changed the number of lines: fix this notebook's cells by hand")
+    by_cell: dict[int, list[tuple[int, str]]] = {}
+    for module_line, (cell, _line) in enumerate(source.places, start=1):
+        by_cell.setdefault(cell, []).append((module_line, fixed[module_line - 1]))
+    for number, cell in enumerate(source.notebook.cells, start=1):
+        if number not in by_cell:
+            continue
+        original = cell.source.splitlines() or [""]
+        lines = [old if module_line in source.magic_lines else new
+                 for old, (module_line, new) in zip(original, by_cell[number])]
+        cell.source = "\n".join(lines) + ("\n" if cell.source.endswith("\n") else "")
+    return nbformat.writes(source.notebook), len(safe)

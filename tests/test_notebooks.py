@@ -1,0 +1,81 @@
+"""Notebooks through the CLI: code cells linted as one module in cell order, magics and shell lines
+skipped, findings placed in their cells in every format, --fix editing cells and keeping outputs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from conftest import MISUSE_MODULE
+
+SHAPES = "params = {'w': jax.numpy.ones((2, 3))}\nshapes = jax.tree.map(lambda p: p.shape, params)\n" \
+         "zeros = jax.tree.map(jax.numpy.zeros, shapes)"
+
+
+def pytree_lint(*args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytree_lint", "--no-cache", *args], capture_output=True,
+                          text=True, cwd=cwd)
+
+
+@pytest.fixture
+def notebook(tmp_path):
+    """Imports after a magic, the misuse module's class after a shell line, a %%bash cell, a markdown cell
+    and a cell with a tree of shapes mapped at the top level, as notebooks do."""
+    imports, body = MISUSE_MODULE.split("\n\n\n", 1)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_markdown_cell("# A model"),
+                nbformat.v4.new_code_cell("%matplotlib inline\n" + imports),
+                nbformat.v4.new_code_cell("!pip install jax\n" + body.replace("self.sizes.append(size)", "pass")),
+                nbformat.v4.new_code_cell("%%bash\necho this is no python"),
+                nbformat.v4.new_code_cell(SHAPES)]
+    nb.cells[2].outputs = [nbformat.v4.new_output("stream", text="an output to keep\n")]
+    path = tmp_path / "model.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def test_findings_in_their_cells(notebook):
+    result = pytree_lint("--extend-select", "PTL9", ".", cwd=notebook.parent)  # found in a folder
+    assert result.returncode == 1, result.stderr
+    assert [line.split(" ")[:2] for line in result.stdout.splitlines()] == [
+        ["model.ipynb:cell", "3:10:28:"], ["model.ipynb:cell", "3:10:40:"], ["model.ipynb:cell", "5:3:9:"]]
+    assert "`self.table` is assigned `np.arange(3)` at line 6;" in result.stdout  # cited in its cell
+    assert "(`jax.tree.map(lambda p: p.shape, params)` at line 2 returns" in result.stdout
+
+
+def test_every_format_names_the_cell(notebook):
+    rows = json.loads(pytree_lint("--format", "json", "model.ipynb", cwd=notebook.parent).stdout)
+    found = [(r["code"], r["cell"], r["line"], r["column"]) for r in rows]
+    assert found == [("PTL101", 3, 10, 28), ("PTL201", 5, 3, 9)]
+    sarif = json.loads(pytree_lint("--format", "sarif", "model.ipynb", cwd=notebook.parent).stdout)
+    result = sarif["runs"][0]["results"][0]
+    assert result["properties"] == {"cell": 3} and result["message"]["text"].startswith("cell 3, line 10: array")
+    github = pytree_lint("--format", "github", "model.ipynb", cwd=notebook.parent).stdout
+    assert "::cell 3, line 10: array in aux_data" in github
+
+
+def test_fix_edits_cells_and_keeps_outputs_and_metadata(notebook):
+    result = pytree_lint("--extend-select", "PTL9", "--fix", "model.ipynb", cwd=notebook.parent)
+    assert "fixed 1 finding(s) in 1 file(s)" in result.stderr
+    fixed = nbformat.read(notebook, as_version=4)
+    assert "self.sizes = (1, 2)" in fixed.cells[2].source
+    assert fixed.cells[2].source.startswith("!pip install jax\n")
+    assert fixed.cells[1].source.startswith("%matplotlib inline\n")
+    assert fixed.cells[3].source == "%%bash\necho this is no python"
+    assert fixed.cells[2].outputs[0]["text"] == "an output to keep\n"
+    assert fixed.metadata["kernelspec"]["name"] == "python3"
+    assert [line.split(" ")[2] for line in result.stdout.splitlines()] == ["PTL101", "PTL201"]
+
+
+def test_a_malformed_notebook_is_named_and_the_rest_is_linted(notebook):
+    (notebook.parent / "broken.ipynb").write_text("{ this is not json")
+    result = pytree_lint(".", cwd=notebook.parent)
+    assert result.returncode == 2
+    assert result.stderr.startswith("broken.ipynb: error: not a valid notebook")
+    assert "Traceback" not in result.stderr
+    assert "model.ipynb:cell 3:10:28: PTL101" in result.stdout
