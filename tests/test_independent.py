@@ -47,4 +47,4 @@ def test_verifier_confirms_every_finding():
     rows = json.loads(result.stdout)
     assert len(rows) >= 10
     assert [row for row in rows if row["status"] != "confirmed"] == []
-    assert result.returncode == 0
+    assert result.returncode == 1  # findings confirmed

@@ -4,6 +4,7 @@ hang, crash or fail to import; `check_pytree` fails with evidence on misbehaving
 from __future__ import annotations
 
 import json
+import textwrap
 import subprocess
 import sys
 
@@ -57,7 +58,7 @@ class Box:
 
 @pytest.mark.parametrize("tail, status, evidence", [
     ("\ndef examples():\n    return [Box(jnp.ones(2)), Box(jnp.ones(2))]\n", "confirmed", "ValueError"),
-    ("", "no-example", "defines no examples() hook"),
+    ("", "no-example", "defines no examples() hook, nor reproduce()"),
     ("\nraise RuntimeError('cannot import')\n", "error", "importing the module raised RuntimeError"),
     ("\nimport time\ntime.sleep(600)\n", "error", "did not finish within 20 s"),
     ("\nimport os\nos.abort()\n", "error", "killed by signal"),
@@ -71,7 +72,7 @@ def test_each_module_gets_a_status_and_the_run_goes_on(tmp_path, tail, status, e
     assert rows["odd.py"]["status"] == status, rows["odd.py"]
     assert evidence in rows["odd.py"]["evidence"]
     assert rows["good.py"]["status"] == "confirmed"
-    assert result.returncode == (0 if status == "confirmed" else 1)
+    assert result.returncode == (2 if status == "error" else 1)  # 1: a finding is confirmed; 2: an error
 
 
 def test_text_output_and_summary(tmp_path):
@@ -107,6 +108,60 @@ def test_check_pytree():
     with pytest.raises(PytreeCheckError, match="compare unequal.*3 traces for 3 calls"):
         check_pytree(lambda: config.Optimizer(jnp.ones(2), 0.1))
 
+    spec = importlib.util.spec_from_file_location("order_fixture", FIXTURES / "PTL302" / "bad_swapped_reads.py")
+    order = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(order)
+    with pytest.raises(PytreeCheckError, match=r"puts the value of `y` into `x`"):  # equal shapes, swapped
+        check_pytree(lambda: order.Point(jnp.zeros(2), jnp.ones(2)))
+
     check_pytree(lambda: (jnp.ones(2), {"a": jnp.zeros(3)}))  # a plain, well-behaved pytree passes
     with pytest.raises(ValueError):
         check_pytree(lambda: 1, calls=1)
+
+
+def test_examples_outside_the_library_and_exit_0_when_nothing_is_confirmed(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "box.py").write_text(BOX)
+    (tmp_path / "lib" / "scalar.py").write_text(BOX.replace("class Box", "class Scalar").replace(
+        "np.arange(3.0)", "np.float64(1.0) + np.zeros(())"))
+    (tmp_path / "examples.py").write_text(
+        "import jax.numpy as jnp\nfrom box import Box\nfrom scalar import Scalar\n\n"
+        "def examples_Box():\n    return [Box(jnp.ones(2)), Box(jnp.ones(2))]\n\n"
+        "def examples():\n    return [Scalar(jnp.ones(2)), Scalar(jnp.ones(2))]\n")
+    confirmed = verify("--format", "json", "--examples", "examples.py", "lib/box.py", cwd=tmp_path)
+    assert [row["status"] for row in json.loads(confirmed.stdout)] == ["confirmed"], confirmed.stderr
+    assert confirmed.returncode == 1
+    none = verify("--format", "json", "--examples", "examples.py", "lib/scalar.py", cwd=tmp_path)
+    statuses = [row["status"] for row in json.loads(none.stdout)]
+    assert "confirmed" not in statuses and none.returncode == 0, (statuses, none.stderr)
+    missing = verify("--examples", "nowhere.py", "lib", cwd=tmp_path)
+    assert missing.returncode == 2 and "no such file: nowhere.py" in missing.stderr
+
+
+def test_a_structural_finding_is_confirmed_through_reproduce(tmp_path):
+    swapped = textwrap.dedent("""\
+        import jax
+        import jax.numpy as jnp
+
+
+        @jax.tree_util.register_pytree_node_class
+        class Pair:
+            def __init__(self, a, b):
+                self.a = a
+                self.b = b
+
+            def tree_flatten(self):
+                return (self.a, self.b), None
+
+            @classmethod
+            def tree_unflatten(cls, children, aux):
+                return cls(*children)
+
+
+        def reproduce():
+            return jax.tree.map(lambda x: x + 1, Pair(jnp.ones(2), jnp.zeros(2)))
+        """)
+    (tmp_path / "pair.py").write_text(swapped)
+    [row] = json.loads(verify("--format", "json", "pair.py", cwd=tmp_path).stdout)
+    assert (row["code"], row["status"]) == ("PTL303", "confirmed"), row
+    assert "in `Pair.tree_unflatten`" in row["evidence"] or "at line 15" in row["evidence"]

@@ -25,12 +25,16 @@ class ExamplesProbe:
     """`observe(examples, target)`: what the examples holding the finding's class show."""
 
     observe: Callable[[list[Any], str | None], Outcome]
+    # A structural finding (PTL3xx, PTL401): without examples, `reproduce()` may run its code path.
+    structural: bool = False
 
-    def run(self, module: Any, finding: dict) -> Outcome:
-        hook = getattr(module, "examples", None)
-        if hook is None:
-            return Outcome("no-example", "the module defines no examples() hook")
+    def run(self, module: Any, finding: dict, examples_module: Any = None) -> Outcome:
         target = finding.get("target")
+        hook = _examples_hook(module, examples_module, target)
+        if hook is None:
+            if self.structural and getattr(module, "reproduce", None) is not None:
+                return STRUCTURAL.run(module, finding)  # the code path the finding is about, run
+            return Outcome("no-example", "the module defines no examples() hook, nor reproduce()")
         try:
             examples = [e for e in hook() if _holds_target(e, target)]
         except Exception as error:
@@ -42,6 +46,18 @@ class ExamplesProbe:
             return self.observe(examples, target)
         except Exception as error:
             return Outcome("error", f"the probe raised {first_line(error)}")
+
+
+def _examples_hook(module: Any, examples_module: Any, target: str | None):
+    """`examples()` of the module, else `examples_<Class>()` or `examples()` of the examples file."""
+    for source in (module, examples_module):
+        if source is None:
+            continue
+        for name in (f"examples_{target}", "examples") if source is examples_module else ("examples",):
+            hook = getattr(source, name, None)
+            if callable(hook):
+                return hook
+    return None
 
 
 def _holds_target(example: Any, target: str | None) -> bool:
@@ -61,7 +77,7 @@ class ReproduceProbe:
     symptoms: tuple[str, ...]
     where: str
 
-    def run(self, module: Any, finding: dict) -> Outcome:
+    def run(self, module: Any, finding: dict, examples_module: Any = None) -> Outcome:
         hook = getattr(module, "reproduce", None)
         if hook is None:
             return Outcome("no-example", "the module defines no reproduce() hook")
@@ -92,6 +108,8 @@ class ReproduceProbe:
             return f"at line {finding['line']}" if any(f.lineno == finding["line"] for f in frames) else None
         if self.where == "function":
             return f"naming `{target}`" if f"<function {target} at" in str(error) else None
+        if self.where == "line or method" and any(f.lineno == finding["line"] for f in frames):
+            return f"at line {finding['line']}"
         methods = _class_methods(module, target)
         inside = next((f for f in frames if f.name in methods), None)
         return f"in `{target}.{inside.name}` (line {inside.lineno})" if inside is not None else None
@@ -112,7 +130,7 @@ class TreeCallProbe:
     judge: Callable[[TreeCallRecord], Outcome | None]
     watches_tree_calls = True
 
-    def run(self, module: Any, finding: dict) -> Outcome:
+    def run(self, module: Any, finding: dict, examples_module: Any = None) -> Outcome:
         hook = getattr(module, "reproduce", None)
         if hook is None:
             return Outcome("no-example", "the module defines no reproduce() hook")
@@ -138,3 +156,6 @@ class TreeCallProbe:
 
 
 Probe = ExamplesProbe | ReproduceProbe | TreeCallProbe
+# A structural finding (a flatten/unflatten contract, a child jit rejects) of a module with `reproduce()`
+# and no `examples()`: any error its code path raises passing the finding's line or a method of its class.
+STRUCTURAL = ReproduceProbe(("Exception",), where="line or method")

@@ -5,17 +5,19 @@
     def test_model_is_a_well_behaved_pytree():
         check_pytree(lambda: Model(jnp.ones(3), sizes=(3, 2)))
 
-It builds several equal instances with `factory()`, flattens them, compares their aux_data, and calls one
-jitted function on each, counting traces. It fails with the evidence of what went wrong: an array in
-aux_data, aux_data that raises or is unequal between equal instances, an exception from jit, or a
-retrace (every call recompiling). This imports JAX and runs your code, as a test does.
+It builds several equal instances with `factory()`, flattens them, compares their aux_data, rebuilds one
+through flatten and unflatten, and calls one jitted function on each, counting traces. It fails with the
+evidence of what went wrong: an array in aux_data, aux_data that raises or is unequal between equal
+instances, a round trip that loses, changes or swaps leaves (naming the two fields), an exception from
+jit, or a retrace (every call recompiling). This imports JAX and runs your code, as a test does.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from .observe import aux_values, counted_jit, describe, first_line, held, is_array, is_metadata_error
+from .observe import (aux_values, counted_jit, describe, first_line, held, is_array, is_metadata_error, jax_module,
+                      members)
 
 
 class PytreeCheckError(AssertionError):
@@ -45,6 +47,9 @@ def check_pytree(factory: Callable[[], Any], calls: int = 3) -> None:
             problems.append(f"aux_data of equal instances 1 and {number} compare unequal: {describe(auxes[0])} vs "
                             f"{describe(aux)} (every new instance recompiles: PTL103/PTL104)")
             break
+    problem = _round_trip(instances[0])
+    if problem is not None:
+        problems.append(problem)
     function, traces = counted_jit()
     for number, instance in enumerate(instances, start=1):
         try:
@@ -58,3 +63,34 @@ def check_pytree(factory: Callable[[], Any], calls: int = 3) -> None:
             problems.append(f"{traces[0]} traces for {calls} calls with equal instances: each call recompiles")
     if problems:
         raise PytreeCheckError("; ".join(problems))
+
+
+def _round_trip(instance: Any) -> str | None:
+    """Flatten, unflatten (`jax.tree.map(lambda x: x, ...)`) and flatten again: each leaf must come back,
+    by value, at its own position. A swap of two fields of the same shape is named by the fields."""
+    import numpy as np
+
+    jax = jax_module()
+    leaves = jax.tree.leaves(instance)
+    try:
+        again = jax.tree.leaves(jax.tree.map(lambda x: x, instance))
+    except Exception as error:
+        return f"rebuilding it with jax.tree.map(lambda x: x, ...) raised {first_line(error)} (PTL302-PTL306)"
+    if len(again) != len(leaves):
+        return f"its {len(leaves)} leaves came back as {len(again)} after a round trip (PTL305/PTL306)"
+
+    def same(a: Any, b: Any) -> bool:
+        return np.shape(a) == np.shape(b) and bool(np.array_equal(np.asarray(a), np.asarray(b)))
+
+    names = {id(value): name for name, value in members(instance)}
+    for position, (before, after) in enumerate(zip(leaves, again)):
+        if same(before, after):
+            continue
+        source = next((other for other, leaf in enumerate(leaves) if other != position and same(leaf, after)), None)
+        if source is not None:
+            first = names.get(id(leaves[position]), f"leaf {position}")
+            second = names.get(id(leaves[source]), f"leaf {source}")
+            return (f"a round trip puts the value of `{second.lstrip('.')}` into `{first.lstrip('.')}`: unflatten "
+                    "reads the children in another order than flatten gives them (PTL302)")
+        return f"leaf {position} was {describe(before)} and came back as {describe(after)} after a round trip"
+    return None

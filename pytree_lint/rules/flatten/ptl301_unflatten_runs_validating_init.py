@@ -102,7 +102,7 @@ class UnflattenRunsValidatingInit(Rule):
     code = "PTL301"
     name = "unflatten-runs-validating-init"
     summary = "unflatten rebuilds the object through a constructor that validates or converts its arguments"
-    runtime = ExamplesProbe(probe_validating_init)
+    runtime = ExamplesProbe(probe_validating_init, structural=True)
 
     def check(self, analysis):
         structure = analysis.structure

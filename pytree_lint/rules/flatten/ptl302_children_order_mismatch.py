@@ -45,7 +45,7 @@ class ChildrenOrderMismatch(Rule):
     code = "PTL302"
     name = "children-order-mismatch"
     summary = "unflatten reads the children in another order than flatten produced them"
-    runtime = ExamplesProbe(probe_round_trip)
+    runtime = ExamplesProbe(probe_round_trip, structural=True)
 
     def check(self, analysis):
         structure = analysis.structure

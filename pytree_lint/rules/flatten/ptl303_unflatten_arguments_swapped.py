@@ -54,7 +54,7 @@ class UnflattenArgumentsSwapped(Rule):
     code = "PTL303"
     name = "unflatten-arguments-swapped"
     summary = "unflatten is written `(children, aux_data)` instead of `(aux_data, children)`"
-    runtime = ExamplesProbe(probe_round_trip)
+    runtime = ExamplesProbe(probe_round_trip, structural=True)
 
     def check(self, analysis):
         for registration in analysis.registrations:

@@ -54,7 +54,7 @@ class FlattenReturnsAuxFirst(Rule):
     code = "PTL304"
     name = "flatten-returns-aux-first"
     summary = "flatten returns `(aux_data, children)`"
-    runtime = ExamplesProbe(probe_aux_first)
+    runtime = ExamplesProbe(probe_aux_first, structural=True)
 
     def check(self, analysis):
         for swap in analysis.swapped_returns.values():

@@ -47,7 +47,7 @@ class FlattenChildrenNotASequence(Rule):
     code = "PTL305"
     name = "flatten-children-not-a-sequence"
     summary = "flatten returns one array as the children instead of a tuple/list of children"
-    runtime = ExamplesProbe(probe_round_trip)
+    runtime = ExamplesProbe(probe_round_trip, structural=True)
 
     def check(self, analysis):
         for registration in analysis.registrations:

@@ -50,7 +50,7 @@ class FlattenDropsAField(Rule):
     code = "PTL306"
     name = "flatten-drops-a-field"
     summary = "flatten returns fewer children than unflatten or the constructor needs"
-    runtime = ExamplesProbe(probe_round_trip)
+    runtime = ExamplesProbe(probe_round_trip, structural=True)
 
     def check(self, analysis):
         for registration in analysis.registrations:

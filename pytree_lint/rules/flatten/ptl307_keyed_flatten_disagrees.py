@@ -55,7 +55,7 @@ class KeyedFlattenDisagrees(Rule):
     code = "PTL307"
     name = "keyed-flatten-disagrees"
     summary = "`flatten_with_keys` and `flatten_func` of one registration disagree on order or content"
-    runtime = ExamplesProbe(probe_keyed)
+    runtime = ExamplesProbe(probe_keyed, structural=True)
 
     def check(self, analysis):
         structure = analysis.structure

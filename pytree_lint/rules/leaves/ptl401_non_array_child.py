@@ -59,7 +59,7 @@ class NonArrayChild(Rule):
     code = "PTL401"
     name = "non-array-child"
     summary = "a str, callable or class object is a pytree child (a leaf jit, vmap and grad reject)"
-    runtime = ExamplesProbe(probe_non_array_child)
+    runtime = ExamplesProbe(probe_non_array_child, structural=True)
     triggers = REGISTRATION_TRIGGERS
 
     def check(self, analysis):
