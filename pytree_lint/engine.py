@@ -206,6 +206,16 @@ def read_file(path: str) -> bytes:
         raise LintError(f"cannot read the file: {error.strerror or error}") from None
 
 
+def unused_noqa(data: bytes, path: str, config: Config = DEFAULT_CONFIG) -> list[tuple[int, int, tuple[str, ...]]]:
+    """The `# noqa: PTL...` comments of a Python file that silence nothing (see noqa.unused)."""
+    from .noqa import unused
+
+    if path.endswith(".ipynb") or len(data) > MAX_FILE_BYTES or b"\0" in data:
+        return []
+    text = decode(data)
+    return unused(text, lint_source(text, path, config))
+
+
 def lint_file(path: str, config: Config = DEFAULT_CONFIG, fixes: bool = False) -> list[Finding]:
     """Findings for one file, after `# noqa`; LintError names what made the file unreadable."""
     return lint_bytes(read_file(path), path, config, fixes)

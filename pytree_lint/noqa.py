@@ -56,3 +56,26 @@ def suppressed(text: str, findings):
             if not finding.code.startswith(listed):
                 kept.append(finding)
     return kept
+
+
+def unused(text: str, findings) -> list[tuple[int, int, tuple[str, ...]]]:
+    """(line, column, codes) of each `# noqa: PTL...` comment whose PTL codes silence no finding on its
+    logical line (`findings`: before suppression). A bare `# noqa`, or other tools' codes, are left alone."""
+    if "noqa" not in text.lower():
+        return []
+    lines = python_lines(text)
+    logical = _logical_lines(text)
+    found_by_line: dict[str, set[str]] = {}
+    for finding in findings:
+        found_by_line.setdefault(logical.get(finding.line, ""), set()).add(finding.code)
+    report = []
+    for number, line in enumerate(lines, start=1):
+        match = NOQA.search(line)
+        if match is None or match.group("codes") is None:
+            continue
+        listed = [c.upper() for c in re.split(r"[,\s]+", match.group("codes")) if c.upper().startswith("PTL")]
+        found = found_by_line.get(logical.get(number, line), set())
+        idle = tuple(code for code in listed if not any(f.startswith(code) for f in found))
+        if idle:
+            report.append((number, match.start(), idle))
+    return report

@@ -325,3 +325,41 @@ def test_per_file_ignores(project, settings, options):
     (project / "pyproject.toml").write_text(settings)
     result = pytree_lint("--no-cache", *options, cwd=project)
     assert [line.split(" ")[1] for line in result.stdout.splitlines()] == ["PTL102"]
+
+
+def test_report_unused_noqa(project):
+    source = BAD.replace("(self.table, self.sizes)", "(self.table, self.sizes)  # noqa: PTL102, PTL203")
+    (project / "pkg" / "box.py").write_text(source.replace("self.x = x", "self.x = x  # noqa: PTL101, E501"))
+    result = pytree_lint("--report-unused-noqa", "--no-cache", cwd=project)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[1:] == ["pkg/box.py:8:21: unused noqa: PTL101 silences no finding",
+                                              "pkg/box.py:13:53: unused noqa: PTL203 silences no finding"]
+
+
+def test_a_progress_bar_only_on_a_terminal(tmp_path):
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    for number in range(60):
+        (tmp_path / f"m{number}.py").write_text("import jax\n")
+    piped = pytree_lint("--jobs", "1", "--no-cache", ".", cwd=tmp_path)
+    assert piped.returncode == 0 and piped.stderr == ""
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a terminal's size
+    process = subprocess.Popen([sys.executable, "-m", "pytree_lint", "--jobs", "1", "--no-cache", "."],
+                               cwd=tmp_path, stdout=terminal, stderr=terminal)
+    os.close(terminal)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    assert process.wait() == 0
+    assert b"pytree-lint:" in shown and b"60/60" in shown

@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 from .. import __version__
 from ..cache import ResultCache
 from ..config import Config, ConfigError, ConfigLoader
-from ..engine import Finding, FindingFix, LintError, apply_fixes, lint_bytes, read_file, read_source
+from ..engine import Finding, FindingFix, LintError, apply_fixes, lint_bytes, read_file, read_source, unused_noqa
 from ..files import collect_files
 from ..notebooks import fix_notebook
 from ..rules import ALL_RULES, RULES_BY_CODE
@@ -20,6 +20,8 @@ from .formats import FORMATS
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 16
+# Above this many files a terminal shows a progress bar.
+PROGRESS_THRESHOLD = 50
 
 
 def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
@@ -57,8 +59,16 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
     work = [(path, loader.for_file(path), fixes, cache) for path in files]
     if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            return list(pool.map(_lint_one, work, chunksize=8))
-    return [_lint_one(job) for job in work]
+            return list(_progress(pool.map(_lint_one, work, chunksize=8), len(work)))
+    return [_lint_one(job) for job in _progress(work, len(work))]
+
+
+def _progress(results, total: int):
+    """A progress bar on the terminal (stderr) for long runs; nothing when the output is piped."""
+    if total < PROGRESS_THRESHOLD or not (sys.stdout.isatty() and sys.stderr.isatty()):
+        return results
+    from tqdm import tqdm
+    return tqdm(results, total=total, unit="file", file=sys.stderr, desc="pytree-lint")
 
 
 def _print_problems(problems: list[tuple[str, str]]) -> None:
@@ -161,6 +171,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--statistics", action="store_true",
                         help="after the findings, count them by rule")
     parser.add_argument("--output-file", help="write the report to this file instead of stdout")
+    parser.add_argument("--report-unused-noqa", action="store_true",
+                        help="also report `# noqa: PTL...` comments whose codes silence no finding")
     parser.add_argument("--fix", action="store_true",
                         help="apply the safe fixes (PTL102 list/set -> tuple/frozenset, PTL303 parameter order) "
                              "and report what is left; unsafe fixes are never applied")
@@ -207,6 +219,17 @@ def _statistics(findings: list[Finding]) -> str:
     for finding in findings:
         counts[finding.code] = counts.get(finding.code, 0) + 1
     return "".join(f"{count:<5} {code} {RULES_BY_CODE[code].name}\n" for code, count in sorted(counts.items()))
+
+
+def _unused_noqa(files: list[str], loader: ConfigLoader) -> list[tuple[str, int, int, tuple[str, ...]]]:
+    """`# noqa: PTL...` comments that silence nothing, in every file (read once more: an opt-in report)."""
+    found = []
+    for path in files:
+        try:
+            found.extend((path, *entry) for entry in unused_noqa(read_file(path), path, loader.for_file(path)))
+        except LintError:
+            continue  # already reported
+    return found
 
 
 def _lint_stdin(name: str, config: Config, fixes: bool) -> tuple[list[Finding], list[tuple[str, str]]]:
@@ -264,10 +287,14 @@ def main(argv: list[str] | None = None) -> int:
     if options.fix:
         findings = _fix(findings, loader, problems)
     report = FORMATS[options.format](findings)
+    idle = _unused_noqa(files, loader) if options.report_unused_noqa and options.paths != ["-"] else []
+    if options.format == "text":
+        report += "".join(f"{path}:{line}:{column + 1}: unused noqa: {', '.join(codes)} silences no finding\n"
+                          for path, line, column, codes in idle)
     if options.statistics:
         report += _statistics(findings)
     _write(report, options.output_file)
     _print_problems(problems)
     if problems:
         return 2
-    return 1 if findings and not options.exit_zero else 0
+    return 1 if (findings or idle) and not options.exit_zero else 0
