@@ -46,21 +46,24 @@ class Config:
     # (glob pattern, codes): the codes not reported in the files the pattern matches (flake8's option).
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     root: str = ""  # the folder of the config file: per-file-ignores patterns are relative to it
+    file_ignores: tuple[str, ...] = ()  # one file's per-file-ignores: no selection overrides them
 
     def for_path(self, path: str) -> Config:
-        """The configuration of one file: its per-file-ignores added to the ignored codes."""
+        """The configuration of one file, with the codes its per-file-ignores silence."""
         if not self.per_file_ignores:
             return self
         absolute = os.path.abspath(path)
         relative = os.path.relpath(absolute, self.root or os.getcwd())
-        ignored = [code for pattern, codes in self.per_file_ignores for code in codes
-                   if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(os.path.basename(absolute), pattern)
-                   or fnmatch.fnmatch(absolute, pattern)]
-        return replace(self, ignore=(*self.ignore, *ignored), per_file_ignores=()) if ignored else self
+        ignored = tuple(code for pattern, codes in self.per_file_ignores for code in codes
+                        if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(os.path.basename(absolute), pattern)
+                        or fnmatch.fnmatch(absolute, pattern))
+        return replace(self, file_ignores=ignored, per_file_ignores=()) if ignored else self
 
     def enabled(self, code: str) -> bool:
         """flake8's rule: the longest matching prefix of select and ignore decides; without an explicit
         select, the opt-in tier needs a prefix of its own (`--extend-select PTL9`)."""
+        if self.file_ignores and code.startswith(self.file_ignores):
+            return False
         select = self.select or ("PTL",)
         selected = max((len(p) for p in (*select, *self.extend_select) if code.startswith(p)), default=-1)
         ignored = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
@@ -148,7 +151,7 @@ PER_FILE_ENTRY_BREAK = re.compile(r"\n+|\s+(?=\S+:)")
 def parse_per_file_ignores(value, option: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """flake8's `pattern:CODES` entries (a string, or a list of them), or a TOML table pattern -> codes."""
     if isinstance(value, dict):
-        return tuple((pattern, parse_codes(codes, option)) for pattern, codes in value.items())
+        return tuple((str(pattern), parse_codes(_as_list(codes, option), option)) for pattern, codes in value.items())
     items = PER_FILE_ENTRY_BREAK.split(value) if isinstance(value, str) else _as_list(value, option)
     entries = []
     for item in items:

@@ -19,23 +19,41 @@ def skips_file(text: str) -> bool:
     return "noqa" in text.lower() and NOQA_FILE.search(text) is not None
 
 
-def _logical_lines(text: str) -> dict[int, str]:
-    """Line number -> the text of the whole logical line around it, as flake8 searches for noqa."""
+def _logical_spans(text: str) -> list[tuple[int, int]]:
+    """(first line, last line) of each logical line, as flake8 searches for noqa; None if not tokenizable."""
     lines = python_lines(text)
-    mapping: dict[int, str] = {}
+    spans = []
     first, last = len(lines) + 2, -1
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+            continue
+        first, last = min(first, token.start[0]), max(last, token.end[0])
+        if token.type in (tokenize.NL, tokenize.NEWLINE):
+            spans.append((first, last))
+            first, last = len(lines) + 2, -1
+    return spans
+
+
+def _logical_lines(text: str) -> dict[int, str]:
+    """Line number -> the text of the whole logical line around it."""
+    lines = python_lines(text)
     try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type in (tokenize.ENDMARKER, tokenize.DEDENT):
-                continue
-            first, last = min(first, token.start[0]), max(last, token.end[0])
-            if token.type in (tokenize.NL, tokenize.NEWLINE):
-                joined = "".join(lines[first - 1:last])
-                mapping.update(dict.fromkeys(range(first, last + 1), joined))
-                first, last = len(lines) + 2, -1
+        spans = _logical_spans(text)
     except (tokenize.TokenError, SyntaxError):
         return dict(enumerate(lines, start=1))
+    mapping: dict[int, str] = {}
+    for first, last in spans:
+        mapping.update(dict.fromkeys(range(first, last + 1), "".join(lines[first - 1:last])))
     return mapping
+
+
+def _logical_starts(text: str) -> dict[int, int]:
+    """Line number -> the first line of the logical line around it."""
+    try:
+        spans = _logical_spans(text)
+    except (tokenize.TokenError, SyntaxError):
+        return {}
+    return {line: first for first, last in spans for line in range(first, last + 1)}
 
 
 def suppressed(text: str, findings):
@@ -61,20 +79,20 @@ def suppressed(text: str, findings):
 def unused(text: str, findings) -> list[tuple[int, int, tuple[str, ...]]]:
     """(line, column, codes) of each `# noqa: PTL...` comment whose PTL codes silence no finding on its
     logical line (`findings`: before suppression). A bare `# noqa`, or other tools' codes, are left alone."""
-    if "noqa" not in text.lower():
+    if "noqa" not in text.lower() or skips_file(text):
         return []
     lines = python_lines(text)
-    logical = _logical_lines(text)
-    found_by_line: dict[str, set[str]] = {}
+    starts = _logical_starts(text)
+    found_by_line: dict[int, set[str]] = {}
     for finding in findings:
-        found_by_line.setdefault(logical.get(finding.line, ""), set()).add(finding.code)
+        found_by_line.setdefault(starts.get(finding.line, finding.line), set()).add(finding.code)
     report = []
     for number, line in enumerate(lines, start=1):
         match = NOQA.search(line)
         if match is None or match.group("codes") is None:
             continue
         listed = [c.upper() for c in re.split(r"[,\s]+", match.group("codes")) if c.upper().startswith("PTL")]
-        found = found_by_line.get(logical.get(number, line), set())
+        found = found_by_line.get(starts.get(number, number), set())
         idle = tuple(code for code in listed if not any(f.startswith(code) for f in found))
         if idle:
             report.append((number, match.start(), idle))

@@ -9,7 +9,9 @@ outputs and metadata.
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from dataclasses import dataclass, replace
 
 from .config import Config
@@ -28,9 +30,46 @@ class NotebookSource:
     magic_lines: frozenset[int]  # the module lines (1-based) that are blanked magics
 
 
-def _is_magic(line: str) -> bool:
-    stripped = line.lstrip()
-    return stripped.startswith(("%", "!")) or (stripped.rstrip().endswith("?") and not stripped.startswith("#"))
+# IPython's help syntax: `obj?`, `??obj.attr`, alone on its line.
+HELP = re.compile(r"^\s*\?{0,2}[\w.]+\?{0,2}\s*$")
+
+
+def _magic_lines(lines: list[str]) -> set[int]:
+    """The indexes of a cell's lines that are IPython, not Python: `%` and `!` lines and help lines that
+    begin a statement (not inside a string or brackets: `% b` can continue an expression), or every line
+    of a `%%` cell."""
+    if lines and lines[0].lstrip().startswith("%%"):
+        return set(range(len(lines)))
+    candidates = {index for index, line in enumerate(lines)
+                  if line.lstrip().startswith(("%", "!")) or ("?" in line and HELP.match(line))}
+    # A candidate inside a string or brackets is Python, and may close them: the first such is kept, and
+    # the cell is looked at again (the lines after it may only have seemed inside).
+    for _attempt in range(len(candidates)):
+        inside = _continued_lines(lines, candidates) & candidates
+        if not inside:
+            break
+        candidates.discard(min(inside))
+    return candidates
+
+
+def _continued_lines(lines: list[str], blanked: set[int]) -> set[int]:
+    """The indexes of the lines (with `blanked` ones blank) that are inside a string or brackets."""
+    text = "".join("\n" if index in blanked else line + "\n" for index, line in enumerate(lines))
+    inside: set[int] = set()
+    depth = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.STRING and token.end[0] > token.start[0]:
+                inside.update(range(token.start[0], token.end[0]))  # 0-based: the lines after the first
+            elif token.type == tokenize.OP and token.string in "([{":
+                depth += 1
+            elif token.type == tokenize.OP and token.string in ")]}":
+                depth -= 1
+            elif token.type == tokenize.NL and depth > 0:
+                inside.add(token.start[0])  # the next line (0-based) continues the expression
+    except (tokenize.TokenError, SyntaxError):
+        pass  # not valid Python either way: the linter reports it
+    return inside
 
 
 def read_notebook(data: bytes, path: str) -> NotebookSource:
@@ -39,23 +78,24 @@ def read_notebook(data: bytes, path: str) -> NotebookSource:
 
     try:
         notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
+        cells = [(number, cell) for number, cell in enumerate(notebook.cells, start=1)
+                 if cell.get("cell_type") == "code"]
+        if not all(isinstance(cell.get("source", ""), str) for _number, cell in cells):
+            raise ValueError("a code cell's source is not text")
     except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise LintError(f"not a valid notebook: {error}") from None
     lines: list[str] = []
     places: list[tuple[int, int]] = []
     magics: set[int] = set()
-    for number, cell in enumerate(notebook.get("cells", []), start=1):
-        if cell.get("cell_type") != "code":
-            continue
-        source = cell.get("source", "")
-        cell_lines = source.splitlines() or [""]
-        whole_cell_magic = cell_lines[0].lstrip().startswith("%%")
-        for index, line in enumerate(cell_lines, start=1):
-            if whole_cell_magic or _is_magic(line):
+    for number, cell in cells:
+        cell_lines = cell.get("source", "").splitlines() or [""]
+        blank = _magic_lines(cell_lines)
+        for index, line in enumerate(cell_lines):
+            if index in blank:
                 magics.add(len(lines) + 1)
                 line = ""
             lines.append(line)
-            places.append((number, index))
+            places.append((number, index + 1))
     return NotebookSource(notebook, "".join(line + "\n" for line in lines), tuple(places), frozenset(magics))
 
 
@@ -70,7 +110,16 @@ def _module_findings(source: NotebookSource, path: str, config: Config, fixes: b
     try:
         return suppressed(source.text, lint_source(source.text, path, config, fixes=fixes))
     except LintError as error:
-        raise LintError(f"{error} (in the notebook's code cells joined in order)") from None
+        raise LintError(LINE_CITATION.sub(lambda m: _cited(source, m, None), str(error))) from None
+
+
+def _cited(source: NotebookSource, match: re.Match, cell: int | None) -> str:
+    """A line a message cites, as the notebook shows it: in the finding's cell, or in another one."""
+    number = int(match.group(1))
+    if not 0 < number <= len(source.places):
+        return match.group(0)
+    other, other_line = source.places[number - 1]
+    return f"line {other_line}" if other == cell else f"cell {other}, line {other_line}"
 
 
 def _in_cell(finding: Finding, source: NotebookSource) -> Finding:
@@ -80,15 +129,7 @@ def _in_cell(finding: Finding, source: NotebookSource) -> Finding:
         end_cell, end_line = source.places[end_line - 1]
         end_line = end_line if end_cell == cell else line
 
-    def cited(match: re.Match) -> str:
-        """A line the message cites, as the notebook shows it: in this cell, or in another one."""
-        number = int(match.group(1))
-        if not 0 < number <= len(source.places):
-            return match.group(0)
-        other, other_line = source.places[number - 1]
-        return f"line {other_line}" if other == cell else f"cell {other}, line {other_line}"
-
-    message = LINE_CITATION.sub(cited, finding.message)
+    message = LINE_CITATION.sub(lambda match: _cited(source, match, cell), finding.message)
     return replace(finding, line=line, end_line=end_line, cell=cell, message=message, fix=None)
 
 
@@ -112,4 +153,5 @@ def fix_notebook(data: bytes, path: str, config: Config) -> tuple[str, int]:
         lines = [old if module_line in source.magic_lines else new
                  for old, (module_line, new) in zip(original, by_cell[number])]
         cell.source = "\n".join(lines) + ("\n" if cell.source.endswith("\n") else "")
-    return nbformat.writes(source.notebook), len(safe)
+    written = nbformat.writes(source.notebook)
+    return written + ("\n" if data.endswith(b"\n") and not written.endswith("\n") else ""), len(safe)

@@ -246,6 +246,12 @@ def test_exit_zero_statistics_and_output_file(project):
     report = (project / "report.txt").read_text().splitlines()
     assert report[:2] == [line for line in report if line.startswith("pkg/box.py:13:")]
     assert report[2:] == ["1     PTL101 array-in-aux-data", "1     PTL102 mutable-aux-data"]
+    as_json = pytree_lint("--statistics", "--format", "json", cwd=project)  # the JSON stays valid
+    assert len(json.loads(as_json.stdout)) == 2
+    assert as_json.stderr == "1     PTL101 array-in-aux-data\n1     PTL102 mutable-aux-data\n"
+    nowhere = pytree_lint("--output-file", "missing/report.txt", cwd=project)
+    assert nowhere.returncode == 2 and nowhere.stderr.startswith(
+        "pytree-lint: error: cannot write missing/report.txt: No such file or directory")
 
 
 def test_jobs_zero_means_every_core_and_negative_is_an_error(project):
@@ -330,6 +336,7 @@ def test_per_file_ignores(project, settings, options):
 def test_report_unused_noqa(project):
     source = BAD.replace("(self.table, self.sizes)", "(self.table, self.sizes)  # noqa: PTL102, PTL203")
     (project / "pkg" / "box.py").write_text(source.replace("self.x = x", "self.x = x  # noqa: PTL101, E501"))
+    (project / "pkg" / "skipped.py").write_text("# flake8: noqa\nx = 1  # noqa: PTL101\n")  # the file is off
     result = pytree_lint("--report-unused-noqa", "--no-cache", cwd=project)
     assert result.returncode == 1
     assert result.stdout.splitlines()[1:] == ["pkg/box.py:8:21: unused noqa: PTL101 silences no finding",
@@ -363,3 +370,9 @@ def test_a_progress_bar_only_on_a_terminal(tmp_path):
         shown += chunk
     assert process.wait() == 0
     assert b"pytree-lint:" in shown and b"60/60" in shown
+
+
+def test_per_file_ignores_win_over_a_selection(project):
+    (project / "pyproject.toml").write_text('[tool.pytree-lint]\nper-file-ignores = ["pkg/box.py:PTL101"]\n')
+    result = pytree_lint("--no-cache", "--extend-select", "PTL101", "--select", "PTL1", cwd=project)
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()] == ["PTL102"]

@@ -79,3 +79,35 @@ def test_a_malformed_notebook_is_named_and_the_rest_is_linted(notebook):
     assert result.stderr.startswith("broken.ipynb: error: not a valid notebook")
     assert "Traceback" not in result.stderr
     assert "model.ipynb:cell 3:10:28: PTL101" in result.stdout
+
+
+def test_only_ipython_lines_are_skipped(tmp_path):
+    """A help line is skipped; a docstring line ending in `?` and a `% b` continuation are Python."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import jax\njax.tree.map?"),
+                nbformat.v4.new_code_cell('def area(w, h):\n    """Width times height?\n    Or\n    more?"""\n'
+                                          "    return (w * h\n% 7)\n"),
+                nbformat.v4.new_code_cell(SHAPES)]
+    nbformat.write(nb, tmp_path / "shapes.ipynb")
+    result = pytree_lint("shapes.ipynb", cwd=tmp_path)
+    assert result.stderr == "" and result.returncode == 1
+    assert [line.split(" ")[:3] for line in result.stdout.splitlines()] == [["shapes.ipynb:cell", "3:3:9:", "PTL201"]]
+
+
+def test_a_malformed_cell_is_named(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("x = 1")]
+    data = json.loads(nbformat.writes(nb))
+    data["cells"][0]["source"] = 5
+    (tmp_path / "odd.ipynb").write_text(json.dumps(data))
+    result = pytree_lint("odd.ipynb", cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("odd.ipynb: error: not a valid notebook: a code cell's source is not text")
+
+
+def test_diff_shows_the_notebook_change_and_writes_nothing(notebook):
+    before = notebook.read_text()
+    result = pytree_lint("--extend-select", "PTL9", "--diff", "model.ipynb", cwd=notebook.parent)
+    assert notebook.read_text() == before
+    assert "-    \"        self.sizes = [1, 2]\\n\",\n" in result.stdout, result.stdout
+    assert "+    \"        self.sizes = (1, 2)\\n\",\n" in result.stdout

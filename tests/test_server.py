@@ -112,6 +112,26 @@ def test_quick_fix_from_a_safe_fix(tmp_path):
             edits = action.edit.changes[uri]
             assert [(e.range.start.line, e.range.start.character, e.new_text) for e in edits] == [
                 (12, 28, "aux"), (12, 38, "children")]
+            session.change(uri, "\n\n" + SWAPPED, 2)  # asked at once: the fix follows the new text
+            [moved] = await session.client.text_document_code_action_async(types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri), range=types.Range(
+                    start=types.Position(line=14, character=0), end=types.Position(line=14, character=60)),
+                context=types.CodeActionContext(diagnostics=[])))
+            assert [e.range.start.line for e in moved.edit.changes[uri]] == [14, 14]
+    run(scenario())
+
+
+def test_closing_clears_diagnostics_and_cancels_a_pending_lint(tmp_path):
+    async def scenario():
+        async with Session(tmp_path) as session:
+            uri = session.open(tmp_path / "box.py", MISUSE_MODULE)
+            assert len(await session.diagnostics(uri)) == 2
+            session.change(uri, MISUSE_MODULE + "\n", 2)
+            session.client.text_document_did_close(types.DidCloseTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=uri)))
+            assert list(await session.diagnostics(uri)) == []
+            await asyncio.sleep(0.5)  # ten times the debounce: the cancelled lint publishes nothing
+            assert session.published.empty()
     run(scenario())
 
 

@@ -113,6 +113,9 @@ def test_check_pytree():
     spec.loader.exec_module(order)
     with pytest.raises(PytreeCheckError, match=r"puts the value of `y` into `x`"):  # equal shapes, swapped
         check_pytree(lambda: order.Point(jnp.zeros(2), jnp.ones(2)))
+    with pytest.raises(PytreeCheckError, match=r"puts the value of `y` into `x`"):  # equal values, swapped
+        check_pytree(lambda: order.Point(jnp.ones(2), jnp.ones(2)))
+    check_pytree(lambda: (jnp.full(2, jnp.nan), jnp.ones(2)))  # NaN comes back equal to itself
 
     check_pytree(lambda: (jnp.ones(2), {"a": jnp.zeros(3)}))  # a plain, well-behaved pytree passes
     with pytest.raises(ValueError):
@@ -165,3 +168,14 @@ def test_a_structural_finding_is_confirmed_through_reproduce(tmp_path):
     [row] = json.loads(verify("--format", "json", "pair.py", cwd=tmp_path).stdout)
     assert (row["code"], row["status"]) == ("PTL303", "confirmed"), row
     assert "in `Pair.tree_unflatten`" in row["evidence"] or "at line 15" in row["evidence"]
+
+
+def test_notebooks_are_left_to_jupyter(tmp_path):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(BOX)]
+    nbformat.write(nb, tmp_path / "box.ipynb")
+    (tmp_path / "box.py").write_text(BOX)
+    result = verify("--format", "json", ".", cwd=tmp_path)
+    assert [row["path"] for row in json.loads(result.stdout)] == ["box.py"], result.stderr

@@ -104,13 +104,18 @@ def flatten_context(function: FunctionInfo, registration: Registration, statemen
     return Context(function, ((function.params[0].name, registration.cls),), statement)
 
 
+_DISPLAYS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
+
+
 def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, traced: set[int]) -> bool:
     """The object a construction makes may be compared with the one of the call before: it is passed to a
-    call, stored on an object, or returned by a function that is not traced (its caller may pass it on).
-    Only the output of a function that jit (or another transformation) traces is not: it is never passed
-    in, so nothing looks it up."""
+    call, stored on an object, or returned (directly, in a display, or through a name) by a function that
+    is not traced (its caller may pass it on). The output of a function that jit (or another
+    transformation) traces is never passed in, so nothing looks it up; an object only used where it is
+    made (`Cls().method()`) is never compared either."""
     if isinstance(parent, (ast.Call, ast.keyword, ast.Starred)):
         return True
+    returned = isinstance(parent, (ast.Return, ast.Yield, ast.YieldFrom, ast.Lambda, *_DISPLAYS))
     if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is call:
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
         if any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in targets):
@@ -120,7 +125,9 @@ def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, traced
                for other in nodes_of(function, ast.Call)
                for argument in [*other.args, *(k.value for k in other.keywords)]):
             return True
-    return id(function) not in traced
+        returned = any(isinstance(node.value, ast.Name) and node.value.id in names
+                       for node in nodes_of(function, (ast.Return, ast.Yield)))
+    return returned and id(function) not in traced
 
 
 def _handed_to_calls(statement: ast.stmt) -> set[int]:

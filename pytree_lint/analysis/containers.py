@@ -45,7 +45,7 @@ class HeldContainer:
     def kind(self) -> str:
         """"list", "dict" or "set": what kind of container it is."""
         what = self.evidence.what.lower()
-        if "dict" in what or "counter" in what:
+        if "dict" in what or "counter" in what or "mapping" in what:
             return "dict"
         return "set" if "set" in what else "list"
 
@@ -61,7 +61,9 @@ def held_containers(analysis) -> list[HeldContainer]:
                          and (site.held_by_instance or e.held_outside)), None)
         if evidence is None:
             continue
-        mutation = analysis.mutations.first(evidence.holders) if evidence.holders else None
+        cls = site.registration.cls
+        defined_at = cls.node.lineno if cls is not None else getattr(site.registration.node, "lineno", 0)
+        mutation = analysis.mutations.first(evidence.holders, defined_at) if evidence.holders else None
         found.append(HeldContainer(site, evidence, mutation, _static_hash(analysis, site)))
     return found
 

@@ -2,7 +2,9 @@
 can go stale (PTL102) rather than merely could (PTL901).
 
 A mutation is an in-place method (`.append`, `.update`, ...), an item or slice assignment, `del x[i]`, or
-an augmented assignment (`x += [...]` extends a list in place), made on the container through any name
+an augmented assignment (`x += [...]` extends a list in place), made after the container can reach a jit:
+not while a constructor builds it (`self.sizes.append(...)` in `__init__`), nor at module level before the
+pytree's class exists (a list filled at import). It is made on the container through any name
 that holds it: an attribute of the class's instances (`self.sizes`, `box.sizes` for a `box = Box(...)`,
 a local alias `sizes = self.sizes`), a local or parameter of the function that passes it on, or a
 module-level name. Only the top-level statements that spell one of those names are walked (a change
@@ -15,7 +17,7 @@ import ast
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..knowledge.python import MUTATING_METHODS
+from ..knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS
 from .model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes
 from .values import Holder
 
@@ -48,7 +50,8 @@ class Mutations:
                 receiver = _unaliased(site.receiver, function)
                 if (isinstance(receiver, ast.Attribute) and function is not None and function.cls is not None
                         and isinstance(receiver.value, ast.Name) and receiver.value.id == function.self_name):
-                    self._on_self.setdefault((receiver.attr, id(function.cls)), []).append(site)
+                    if function.name not in CONSTRUCTOR_METHODS:  # a constructor builds it: no jit saw it yet
+                        self._on_self.setdefault((receiver.attr, id(function.cls)), []).append(site)
                     continue
                 for name in {_name(site.receiver), _name(receiver)} - {None}:
                     self._by_name.setdefault(name, []).append(site)
@@ -71,15 +74,17 @@ class Mutations:
                     found.setdefault(id(cls), []).append(base)
         return found
 
-    def first(self, holders: list[Holder]) -> Mutation | None:
-        """The first mutation, in source order, of the container through any of `holders`."""
+    def first(self, holders: list[Holder], defined_at: int = 0) -> Mutation | None:
+        """The first mutation, in source order, of the container through any of `holders`; module-level
+        ones count from line `defined_at` on (where the pytree's class is defined)."""
         self._index(tuple({holder.name for holder in holders}))
         matches = []
         for holder in holders:
             if holder.cls is not None:
                 matches.extend(site for related in self._relatives.get(id(holder.cls), [holder.cls])
                                for site in self._on_self.get((holder.name, id(related)), ()))
-            matches.extend(site for site in self._by_name.get(holder.name, ()) if self._through(site, holder))
+            matches.extend(site for site in self._by_name.get(holder.name, ()) if self._through(site, holder)
+                           and (site.function is not None or site.order[0] >= defined_at))
         return min(matches, key=lambda site: site.order) if matches else None
 
     def _through(self, site: Mutation, holder: Holder) -> bool:

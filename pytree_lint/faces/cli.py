@@ -90,9 +90,21 @@ def _diff(path: str, before: str, after: str) -> str:
                                         f"a/{path}", f"b/{path}"))
 
 
-def _diffs(findings: list[Finding], problems: list[tuple[str, str]]) -> str:
-    """The safe fixes of each file as one diff; each unsafe fix as its own diff, marked."""
+def _diffs(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[str, str]]) -> tuple[str, bool]:
+    """The safe fixes of each file as one diff; each unsafe fix as its own diff, marked; and whether a
+    safe fix exists. A notebook's safe fixes show as a diff of its JSON."""
     out = []
+    safe = any(f.fix is not None and f.fix.safe for f in findings)
+    for path in dict.fromkeys(f.path for f in findings if f.cell is not None):
+        try:
+            data = read_file(path)
+            fixed, count = fix_notebook(data, path, loader.for_file(path))
+        except LintError as error:
+            problems.append((path, f"could not make its fixes: {error}"))
+            continue
+        if count:
+            out.append(_diff(path, data.decode("utf-8"), fixed))
+            safe = True
     for path, fixable in _by_file(findings).items():
         try:
             text, _ = read_source(path)
@@ -105,7 +117,7 @@ def _diffs(findings: list[Finding], problems: list[tuple[str, str]]) -> str:
                 out.append(f"# unsafe fix for {path}:{finding.line}:{finding.column + 1} {finding.code} "
                            f"(--fix does not apply it): {finding.fix.description}\n")
                 out.append(_diff(path, text, apply_fixes(text, [finding.fix])))
-    return "".join(out)
+    return "".join(out), safe
 
 
 def _fix(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[str, str]]) -> list[Finding]:
@@ -199,18 +211,24 @@ def _print_rules(argv: list[str]) -> int:
     return 0
 
 
-def _write(text: str, output_file: str | None = None) -> None:
-    """Write the report; a closed pipe (`pytree-lint rule PTL101 | head`) ends the output quietly."""
+def _write(text: str, output_file: str | None = None) -> bool:
+    """Write the report; a closed pipe (`pytree-lint rule PTL101 | head`) ends the output quietly. False
+    (the reason said) when the output file cannot be written."""
     if output_file is not None:
-        with open(output_file, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        return
+        try:
+            with open(output_file, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as error:
+            print(f"pytree-lint: error: cannot write {output_file}: {error.strerror or error}", file=sys.stderr)
+            return False
+        return True
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:
         # Python flushes stdout again at exit: point it at devnull so that does not raise too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return True
 
 
 def _statistics(findings: list[Finding]) -> str:
@@ -279,21 +297,28 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     findings.sort(key=lambda f: f.order)
     if options.diff:
-        if not any(f.fix is not None for f in findings):
+        diffs, safe = _diffs(findings, loader, problems)
+        if not diffs:
             print("pytree-lint: no finding has a fix", file=sys.stderr)
-        _write(_diffs(findings, problems), options.output_file)
+        if not _write(diffs, options.output_file):
+            return 2
         _print_problems(problems)
-        return 2 if problems else (1 if any(f.fix is not None and f.fix.safe for f in findings) else 0)
+        return 2 if problems else (1 if safe else 0)
     if options.fix:
         findings = _fix(findings, loader, problems)
     report = FORMATS[options.format](findings)
     idle = _unused_noqa(files, loader) if options.report_unused_noqa and options.paths != ["-"] else []
-    if options.format == "text":
-        report += "".join(f"{path}:{line}:{column + 1}: unused noqa: {', '.join(codes)} silences no finding\n"
-                          for path, line, column, codes in idle)
+    # What only text can hold: in the other formats it goes to stderr, leaving the report valid.
+    extra = "".join(f"{path}:{line}:{column + 1}: unused noqa: {', '.join(codes)} silences no finding\n"
+                    for path, line, column, codes in idle)
     if options.statistics:
-        report += _statistics(findings)
-    _write(report, options.output_file)
+        extra += _statistics(findings)
+    if options.format == "text":
+        report += extra
+    elif extra:
+        sys.stderr.write(extra)
+    if not _write(report, options.output_file):
+        return 2
     _print_problems(problems)
     if problems:
         return 2

@@ -30,12 +30,24 @@ class PytreeLintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("pytree-lint", __version__)
         self.loader = ConfigLoader()
-        self.findings: dict[str, list[Finding]] = {}  # the last findings of each document, by URI
+        # The findings of each open document, by URI, with the version they were made from.
+        self.findings: dict[str, tuple[int | None, list[Finding]]] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
+
+    def current_findings(self, uri: str) -> list[Finding]:
+        """The findings of the document as it is now (linted again if it changed since)."""
+        document = self.workspace.get_text_document(uri)
+        version, findings = self.findings.get(uri, (None, None))
+        if findings is None or version != document.version:
+            self.lint(uri)
+            version, findings = self.findings.get(uri, (None, []))
+        return findings
 
     def lint(self, uri: str) -> None:
         """Lint a document as it is now and publish its diagnostics."""
         self.pending.pop(uri, None)
+        if uri not in self.workspace.text_documents:
+            return  # closed meanwhile
         document = self.workspace.get_text_document(uri)
         path = document.path or document.filename or "untitled.py"
         try:
@@ -48,7 +60,7 @@ class PytreeLintServer(LanguageServer):
             findings = suppressed(text, lint_source(text, path, config, fixes=True))
         except LintError:
             findings = []  # a document that does not parse (yet): the editor's own tools say why
-        self.findings[uri] = findings
+        self.findings[uri] = (document.version, findings)
         lines = python_lines(text)
         diagnostics = [_diagnostic(document.position_codec, lines, finding) for finding in findings]
         self.text_document_publish_diagnostics(
@@ -98,6 +110,9 @@ def did_save(ls: PytreeLintServer, params: types.DidSaveTextDocumentParams) -> N
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: PytreeLintServer, params: types.DidCloseTextDocumentParams) -> None:
+    waiting = ls.pending.pop(params.text_document.uri, None)
+    if waiting is not None:
+        waiting.cancel()
     ls.findings.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
@@ -111,7 +126,7 @@ def code_action(ls: PytreeLintServer, params: types.CodeActionParams) -> list[ty
     lines = python_lines(document.source)
     wanted = params.range
     actions = []
-    for finding in ls.findings.get(uri, []):
+    for finding in ls.current_findings(uri):
         if finding.fix is None or not finding.fix.safe:
             continue
         diagnostic = _diagnostic(document.position_codec, lines, finding)

@@ -107,6 +107,8 @@ def main(argv: list[str]) -> int:
     try:
         files, problems = collect_files(options.paths, loader)
         for path in files:
+            if path.endswith(".ipynb"):
+                continue  # a notebook is no module to import: run its cells in Jupyter
             try:
                 findings = lint_file(path, loader.for_file(path))
             except LintError as error:

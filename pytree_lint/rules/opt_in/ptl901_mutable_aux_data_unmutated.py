@@ -3,7 +3,8 @@
 What it does:
     Opt-in (`--extend-select PTL9`, or by code). Finds a list, dict or set held by an attribute, a static
     field or a module-level name that reaches a pytree's aux_data, when nothing in the module changes it
-    in place or hashes it: the cases PTL102 leaves out for lack of evidence.
+    in place or hashes it once it is built (a constructor filling it, or a module filling it at import
+    before the pytree's class exists, does not count): the cases PTL102 leaves out for lack of evidence.
 
 Why is this bad:
     Correct today: measured (jax 0.10.2), a container that nothing changes is inert (one trace, hashable
@@ -58,7 +59,8 @@ class MutableAuxDataUnmutated(Rule):
             evidence, site = container.evidence, container.site
             yield Report(site.report_node,
                          f"{container_name(evidence)} in {site.subject}: {analysis.origin(evidence)}; nothing in "
-                         "this module changes or hashes it, so it is correct today, but jit caches compiled calls "
-                         "under this object: a later in-place change would silently return stale results "
+                         "this module changes or hashes it once it is built, so it is correct today, but jit "
+                         "caches compiled calls under this object: a later in-place change would silently return "
+                         "stale results "
                          f"(use {container.advice})", target=site.registration.target,
                          fix=immutable_container_fix(analysis, evidence, site.evidence))
