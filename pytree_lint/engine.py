@@ -48,6 +48,7 @@ class Finding:
     end_line: int = field(default=0, compare=False)  # where the reported expression ends (SARIF regions)
     end_column: int = field(default=0, compare=False)
     target: str | None = field(default=None, compare=False)  # what `pytree-lint verify` looks for (see Report)
+    member: str | None = field(default=None, compare=False)  # the attribute holding it (see Report)
     fix: FindingFix | None = field(default=None, compare=False)
     cell: int | None = field(default=None, compare=False)  # a notebook's cell (1-based); `line` is in it
 
@@ -125,7 +126,7 @@ def _check(tree: ast.Module, source: Source, rules: list[Rule], path: str, confi
             for report in rule.check(analysis):
                 (line, column), (end_line, end_column) = analysis.span(report.node) or ((1, 0), (1, 0))
                 findings.append(Finding(path, line, column, rule.code, report.message, end_line, end_column,
-                                        report.target))
+                                        report.target, report.member))
                 plans.append(report.fix)
     except RecursionError:
         raise LintError("too deeply nested to analyse") from None

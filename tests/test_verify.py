@@ -179,3 +179,12 @@ def test_notebooks_are_left_to_jupyter(tmp_path):
     (tmp_path / "box.py").write_text(BOX)
     result = verify("--format", "json", ".", cwd=tmp_path)
     assert [row["path"] for row in json.loads(result.stdout)] == ["box.py"], result.stderr
+
+
+def test_the_probe_changes_the_container_the_finding_names():
+    """Two lists in one aux_data: each finding is confirmed by changing its own list."""
+    result = verify("--format", "json", "--select", "PTL9", str(FIXTURES / "PTL901" / "bad_filled_before_any_jit.py"))
+    rows = json.loads(result.stdout)
+    assert [(row["column"], row["status"]) for row in rows] == [(34, "confirmed"), (46, "confirmed")], rows
+    assert "adding an item to aux_data[0] (a list)" in rows[0]["evidence"]
+    assert "adding an item to aux_data[1] (a list)" in rows[1]["evidence"]

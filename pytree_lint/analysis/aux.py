@@ -26,6 +26,7 @@ class AuxSite:
     evidence: list[Evidence]
     subject: str  # "aux_data of `Box`", "static field `Box.table`"
     held_by_instance: bool = False  # a static field or a static object: the value lives on the instance
+    field: str | None = None  # the static field's name, for a static field
 
     def first(self, kind: Kind) -> Evidence | None:
         """The first evidence of `kind` for a value made per instance (not one module-level object)."""
@@ -161,7 +162,8 @@ class AuxSiteFinder:
                     evidence = [e for e in self.inference.attribute(cls, static.name, static.name)
                                 if not isinstance(e.node, ast.AugAssign)]
                     found.append(AuxSite(registration, static.declaration, evidence,
-                                         f"static field `{cls.name}.{static.name}` ({static.how})", True))
+                                         f"static field `{cls.name}.{static.name}` ({static.how})", True,
+                                         static.name))
             if registration.mechanism is Mechanism.REGISTER_STATIC and cls is not None:
                 found.append(AuxSite(registration, registration.node, self._static_instances(registration),
                                      f"`{cls.name}` (registered static: the whole object is aux_data)", True))

@@ -53,6 +53,13 @@ class HeldContainer:
     def advice(self) -> str:
         return CONTAINER_ADVICE[self.kind]
 
+    @property
+    def member(self) -> str | None:
+        """The attribute of the class's instances that holds the container (`sizes` for `self.sizes`)."""
+        if self.site.field is not None:
+            return self.site.field
+        return next((holder.name for holder in self.evidence.holders if holder.cls is not None), None)
+
 
 def held_containers(analysis) -> list[HeldContainer]:
     found = []

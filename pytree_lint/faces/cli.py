@@ -41,7 +41,7 @@ def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
     except LintError as failure:
         error = str(failure)
     if cache is not None:
-        rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.target,
+        rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.target, f.member,
                  None if f.fix is None else [f.fix.description, f.fix.safe, f.fix.edits], f.cell] for f in findings]
         cache.put(key, {"findings": rows, "error": error})
     return path, findings, error

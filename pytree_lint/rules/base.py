@@ -34,6 +34,9 @@ class Report:
     # What the runtime verifier looks for: the registered class the finding is about (for PTL402, the jitted
     # function, which jit names in its error).
     target: str | None = None
+    # The attribute of the target's instances that holds the value the finding is about, where one does:
+    # the probe changes that value, not another of the same kind.
+    member: str | None = None
     fix: FixPlan | None = None  # an edit that mends it, labelled safe (applied by --fix) or unsafe (only shown)
 
 

@@ -43,6 +43,14 @@ def aux_values(tree: Any, target: str | None) -> list[Any]:
     return found
 
 
+def instances_of(tree: Any, target: str | None) -> list[Any]:
+    """The objects in `tree` whose type is named `target`."""
+    if target is None:
+        return []
+    named = lambda value: type(value).__name__ == target  # noqa: E731
+    return [value for value in jax_module().tree.leaves(tree, is_leaf=named) if named(value)]
+
+
 def members(value: Any):
     """(name, member) of a container or an object's fields: what aux_data may hold inside it."""
     if isinstance(value, Mapping):

@@ -22,11 +22,13 @@ from .observe import TREE_CALLS, Outcome, TreeCallRecord, aux_values, first_line
 
 @dataclasses.dataclass(frozen=True)
 class ExamplesProbe:
-    """`observe(examples, target)`: what the examples holding the finding's class show."""
+    """`observe(examples, target)`: what the examples holding the finding's class show;
+    `observe(examples, target, member)` for a probe that acts on the attribute holding the value."""
 
-    observe: Callable[[list[Any], str | None], Outcome]
+    observe: Callable[..., Outcome]
     # A structural finding (PTL3xx, PTL401): without examples, `reproduce()` may run its code path.
     structural: bool = False
+    by_member: bool = False
 
     def run(self, module: Any, finding: dict, examples_module: Any = None) -> Outcome:
         target = finding.get("target")
@@ -43,6 +45,8 @@ class ExamplesProbe:
             return Outcome("no-example", f"examples() gives fewer than two inputs holding a `{target}`")
         jax_module().clear_caches()
         try:
+            if self.by_member:
+                return self.observe(examples, target, finding.get("member"))
             return self.observe(examples, target)
         except Exception as error:
             return Outcome("error", f"the probe raised {first_line(error)}")

@@ -45,7 +45,8 @@ def _limit_memory() -> None:
 def run_probes(path: str, findings: list[Finding], timeout: float, examples: str | None = None) -> list[Verified]:
     """Probe the findings of one file in a child interpreter; failures become `error` entries.
     `examples`: a file whose `examples()` / `examples_<ClassName>()` give the inputs, outside the library."""
-    request = json.dumps([{"code": f.code, "line": f.line, "target": f.target} for f in findings])
+    request = json.dumps([{"code": f.code, "line": f.line, "target": f.target, "member": f.member}
+                          for f in findings])
     env = dict(os.environ)
     env.setdefault("JAX_PLATFORMS", "cpu")
     command = [sys.executable, "-m", "pytree_lint.runtime.harness", path]

@@ -59,17 +59,23 @@ from ...analysis.containers import HeldContainer
 from ...analysis.fixes import Codemod, FixPlan
 from ...analysis.kinds import Kind
 from ...analysis.values import Evidence
-from ...runtime.observe import PROBE_SENTINEL, Outcome, aux_values, counted_jit, describe, held, is_mutable_container
+from ...runtime.observe import (PROBE_SENTINEL, Outcome, aux_values, counted_jit, describe, held, instances_of,
+                                is_mutable_container)
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 
 
-def probe_mutable(examples: list[Any], target: str | None) -> Outcome:
+def probe_mutable(examples: list[Any], target: str | None, member: str | None) -> Outcome:
+    """Change the container in place (the one the target's `member` attribute holds, if the finding names
+    one) and see whether the jitted call notices."""
     example = examples[0]
-    found = held(aux_values(example, target), is_mutable_container)
+    auxes = aux_values(example, target)
+    named = [getattr(instance, member) for instance in instances_of(example, target)
+             if member is not None and hasattr(instance, member)]
+    found = (named and held(auxes, lambda value: is_mutable_container(value) and any(value is n for n in named))
+             or held(auxes, is_mutable_container))
     if found is None:
-        return Outcome("unconfirmed", f"the examples' aux_data holds no list, dict or set: "
-                                      f"{describe(aux_values(example, target))}")
+        return Outcome("unconfirmed", f"the examples' aux_data holds no list, dict or set: {describe(auxes)}")
     path, container = found
     jit_function, traces = counted_jit(lambda tree: len(repr(aux_values(tree, target))))
     before = int(jit_function(example))
@@ -93,7 +99,7 @@ class MutableAuxData(Rule):
     code = "PTL102"
     name = "mutable-aux-data"
     summary = "a list, dict or set reaches aux_data or a static field, and the module changes or hashes it"
-    runtime = ExamplesProbe(probe_mutable)
+    runtime = ExamplesProbe(probe_mutable, by_member=True)
 
     def check(self, analysis):
         for container in analysis.held_containers:
@@ -103,6 +109,7 @@ class MutableAuxData(Rule):
             yield Report(site.report_node,
                          f"mutable {container_name(evidence)} in {site.subject}: {analysis.origin(evidence)}; "
                          f"{harm(analysis, container)} (use {container.advice})", target=site.registration.target,
+                         member=container.member,
                          fix=immutable_container_fix(analysis, evidence, site.evidence))
 
 

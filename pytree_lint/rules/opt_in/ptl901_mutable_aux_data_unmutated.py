@@ -50,7 +50,7 @@ class MutableAuxDataUnmutated(Rule):
     code = "PTL901"
     name = "mutable-aux-data-unmutated"
     summary = "(opt-in) a list, dict or set reaches aux_data or a static field, and nothing changes or hashes it"
-    runtime = ExamplesProbe(probe_mutable)
+    runtime = ExamplesProbe(probe_mutable, by_member=True)
 
     def check(self, analysis):
         for container in analysis.held_containers:
@@ -62,5 +62,5 @@ class MutableAuxDataUnmutated(Rule):
                          "this module changes or hashes it once it is built, so it is correct today, but jit "
                          "caches compiled calls under this object: a later in-place change would silently return "
                          "stale results "
-                         f"(use {container.advice})", target=site.registration.target,
+                         f"(use {container.advice})", target=site.registration.target, member=container.member,
                          fix=immutable_container_fix(analysis, evidence, site.evidence))
