@@ -85,9 +85,13 @@ DEFAULT_CONFIG = Config()
 SETTINGS_KEYS = ("select", "ignore", "extend-select", "exclude", "static-field-functions", "per-file-ignores")
 
 
+# The files a folder's settings are read from, in this order.
+CONFIG_FILE_NAMES = ("pyproject.toml", "setup.cfg", "tox.ini")
+
+
 def _read_settings(directory: str) -> tuple[str, dict] | None:
     """The `[tool.pytree-lint]` / `[pytree-lint]` table of the first config file in `directory`."""
-    pyproject = os.path.join(directory, "pyproject.toml")
+    pyproject = os.path.join(directory, CONFIG_FILE_NAMES[0])
     if os.path.isfile(pyproject):
         try:
             import tomllib
@@ -100,7 +104,7 @@ def _read_settings(directory: str) -> tuple[str, dict] | None:
             raise ConfigError(f"{pyproject}: {error}") from None
         if table is not None:
             return pyproject, table
-    for name in ("setup.cfg", "tox.ini"):
+    for name in CONFIG_FILE_NAMES[1:]:
         path = os.path.join(directory, name)
         if os.path.isfile(path):
             import configparser

@@ -38,15 +38,22 @@ class Session:
         self.root = root
         self.client = LanguageClient("pytree-lint-tests", "1")
         self.published: asyncio.Queue = asyncio.Queue()
+        self.registrations: list[types.Registration] = []
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
             self.published.put_nowait(params)
 
+        @self.client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def on_registration(params: types.RegistrationParams) -> None:
+            self.registrations.extend(params.registrations)
+
     async def __aenter__(self) -> Session:
         await self.client.start_io(sys.executable, "-m", "pytree_lint", "server")
         await self.client.initialize_async(types.InitializeParams(
-            capabilities=types.ClientCapabilities(), root_uri=self.root.as_uri()))
+            capabilities=types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
+                did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True))),
+            root_uri=self.root.as_uri()))
         self.client.initialized(types.InitializedParams())
         return self
 
@@ -143,6 +150,26 @@ def test_the_projects_configuration_applies(tmp_path):
         async with Session(tmp_path) as session:
             uri = session.open(tmp_path / "pkg" / "box.py", MISUSE_MODULE)
             assert [d.code for d in await session.diagnostics(uri)] == ["PTL102"]
+    run(scenario())
+
+
+def test_a_changed_config_file_applies_at_once(tmp_path):
+    (tmp_path / "pkg").mkdir()
+
+    async def scenario():
+        async with Session(tmp_path) as session:
+            uri = session.open(tmp_path / "pkg" / "box.py", MISUSE_MODULE)
+            assert [d.code for d in await session.diagnostics(uri)] == ["PTL101", "PTL102"]
+            assert [r.method for r in session.registrations] == [types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+            config = tmp_path / "pyproject.toml"
+            config.write_text('[tool.pytree-lint]\nignore = ["PTL101"]\n')
+            session.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+                types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Created)]))
+            assert [d.code for d in await session.diagnostics(uri)] == ["PTL102"]
+            config.write_text('[tool.pytree-lint]\nignore = ["PTL102"]\n')  # saved in the editor
+            session.client.text_document_did_save(types.DidSaveTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=config.as_uri())))
+            assert [d.code for d in await session.diagnostics(uri)] == ["PTL101"]
     run(scenario())
 
 

@@ -1,6 +1,7 @@
 """`pytree-lint server`: a language server (LSP over stdio, on pygls) that publishes the engine's findings
 as diagnostics when a document is opened, changed (debounced) or saved, and offers each safe fix as a
-quick fix. Each document is linted with its own project's configuration, as the CLI lints the file.
+quick fix. Each document is linted with its own project's configuration, as the CLI lints the file; a
+changed config file (watched through the client, or saved in it) relints every open document.
 
 It stays up whatever the client sends: a document that does not parse gets no diagnostics (the user's
 other tools report syntax errors), and an error of ours is logged to the client, not raised.
@@ -16,7 +17,7 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..analysis.source import python_lines
-from ..config import ConfigError, ConfigLoader
+from ..config import CONFIG_FILE_NAMES, ConfigError, ConfigLoader
 from ..engine import Finding, LintError, lint_source
 from ..noqa import suppressed
 from ..rules import RULES_BY_CODE
@@ -66,6 +67,12 @@ class PytreeLintServer(LanguageServer):
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=document.version, diagnostics=diagnostics))
 
+    def reload_configuration(self) -> None:
+        """Read the config files again and lint every open document with what they now say."""
+        self.loader = ConfigLoader()
+        for uri in list(self.findings):
+            self.lint(uri)
+
     def lint_later(self, uri: str) -> None:
         """Lint when typing pauses: each change restarts the wait."""
         waiting = self.pending.pop(uri, None)
@@ -105,7 +112,39 @@ def did_change(ls: PytreeLintServer, params: types.DidChangeTextDocumentParams) 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: PytreeLintServer, params: types.DidSaveTextDocumentParams) -> None:
-    ls.lint(params.text_document.uri)
+    if _is_config_file(params.text_document.uri):
+        ls.reload_configuration()
+    else:
+        ls.lint(params.text_document.uri)
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: PytreeLintServer, params: types.InitializedParams) -> None:
+    """Ask the client to report changes of config files, where it can watch files for the server."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace is not None else None
+    if watched is None or not watched.dynamic_registration:
+        return
+    pattern = "**/{" + ",".join(CONFIG_FILE_NAMES) + "}"
+    registration = types.Registration(
+        id="pytree-lint-config-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern=pattern)]))
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+    except Exception as error:  # a client that refuses: saving a config file in the editor still works
+        ls.window_log_message(types.LogMessageParams(types.MessageType.Warning,
+                                                     f"pytree-lint: cannot watch config files: {error}"))
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: PytreeLintServer, params: types.DidChangeWatchedFilesParams) -> None:
+    if any(_is_config_file(change.uri) for change in params.changes):
+        ls.reload_configuration()
+
+
+def _is_config_file(uri: str) -> bool:
+    return uri.rsplit("/", 1)[-1] in CONFIG_FILE_NAMES
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
