@@ -53,6 +53,12 @@ class Finding:
     cell: int | None = field(default=None, compare=False)  # a notebook's cell (1-based); `line` is in it
 
     @property
+    def end(self) -> tuple[int, int]:
+        """(line, 0-based column) where the reported expression ends; one character past the start when
+        the end is not known."""
+        return (max(self.end_line, self.line), self.end_column) if self.end_line else (self.line, self.column + 1)
+
+    @property
     def order(self) -> tuple:
         """How reports sort: by file, then cell, line and column."""
         return (self.path, self.cell or 0, self.line, self.column, self.code, self.message)
@@ -180,8 +186,14 @@ def apply_fixes(text: str, fixes: list[FindingFix]) -> str:
     return text
 
 
-def decode(data: bytes) -> str:
-    """Source bytes to text, honouring a PEP 263 coding cookie and a UTF-8 BOM."""
+def python_text(data: bytes) -> str:
+    """A Python file's bytes as text, honouring a PEP 263 coding cookie and a UTF-8 BOM; LintError for
+    what is no Python source to lint (too large, binary, undecodable)."""
+    if len(data) > MAX_FILE_BYTES:
+        raise LintError(f"file too large to lint ({len(data) / 2**20:.1f} MiB; the limit is "
+                        f"{MAX_FILE_BYTES // 2**20} MiB)")
+    if b"\0" in data:
+        raise LintError("not a Python source file (it contains NUL bytes)")
     return _decoded(data)[0]
 
 
@@ -208,12 +220,13 @@ def read_file(path: str) -> bytes:
 
 
 def unused_noqa(data: bytes, path: str, config: Config = DEFAULT_CONFIG) -> list[tuple[int, int, tuple[str, ...]]]:
-    """The `# noqa: PTL...` comments of a Python file that silence nothing (see noqa.unused)."""
+    """The `# noqa: PTL...` comments of a Python file that silence nothing (see noqa.unused); LintError
+    as lint_bytes raises it."""
     from .noqa import unused
 
-    if path.endswith(".ipynb") or len(data) > MAX_FILE_BYTES or b"\0" in data:
+    if path.endswith(".ipynb"):
         return []
-    text = decode(data)
+    text = python_text(data)
     return unused(text, lint_source(text, path, config))
 
 
@@ -227,10 +240,9 @@ def lint_bytes(data: bytes, path: str, config: Config = DEFAULT_CONFIG, fixes: b
     if path.endswith(".ipynb"):
         from .notebooks import lint_notebook
         return lint_notebook(data, path, config)
-    if len(data) > MAX_FILE_BYTES:
-        raise LintError(f"file too large to lint ({len(data) / 2**20:.1f} MiB; the limit is "
-                        f"{MAX_FILE_BYTES // 2**20} MiB)")
-    if b"\0" in data:
-        raise LintError("not a Python source file (it contains NUL bytes)")
-    text = decode(data)
+    return lint_text(python_text(data), path, config, fixes)
+
+
+def lint_text(text: str, path: str, config: Config = DEFAULT_CONFIG, fixes: bool = False) -> list[Finding]:
+    """Findings for Python source text, after `# noqa` (what every face but flake8 reports)."""
     return suppressed(text, lint_source(text, path, config, fixes=fixes))

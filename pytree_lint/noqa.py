@@ -20,7 +20,8 @@ def skips_file(text: str) -> bool:
 
 
 def _logical_spans(text: str) -> list[tuple[int, int]]:
-    """(first line, last line) of each logical line, as flake8 searches for noqa; None if not tokenizable."""
+    """(first line, last line) of each logical line, as flake8 searches for noqa; raises what tokenize
+    raises for text it cannot tokenize."""
     lines = python_lines(text)
     spans = []
     first, last = len(lines) + 2, -1
@@ -56,6 +57,12 @@ def _logical_starts(text: str) -> dict[int, int]:
     return {line: first for first, last in spans for line in range(first, last + 1)}
 
 
+def _listed_codes(match: re.Match) -> tuple[str, ...] | None:
+    """The codes a `# noqa: ...` comment lists, upper-cased; None for a bare `# noqa`."""
+    codes = match.group("codes")
+    return None if codes is None else tuple(c.upper() for c in re.split(r"[,\s]+", codes) if c)
+
+
 def suppressed(text: str, findings):
     """The findings that a `# noqa` comment on their logical line does not silence."""
     findings = list(findings)
@@ -68,11 +75,9 @@ def suppressed(text: str, findings):
         if match is None:
             kept.append(finding)
             continue
-        codes = match.group("codes")
-        if codes is not None:
-            listed = tuple(c.upper() for c in re.split(r"[,\s]+", codes) if c)
-            if not finding.code.startswith(listed):
-                kept.append(finding)
+        listed = _listed_codes(match)
+        if listed is not None and not finding.code.startswith(listed):
+            kept.append(finding)
     return kept
 
 
@@ -89,9 +94,9 @@ def unused(text: str, findings) -> list[tuple[int, int, tuple[str, ...]]]:
     report = []
     for number, line in enumerate(lines, start=1):
         match = NOQA.search(line)
-        if match is None or match.group("codes") is None:
+        listed = [code for code in (_listed_codes(match) or ()) if code.startswith("PTL")] if match else []
+        if not listed:
             continue
-        listed = [c.upper() for c in re.split(r"[,\s]+", match.group("codes")) if c.upper().startswith("PTL")]
         found = found_by_line.get(starts.get(number, number), set())
         idle = tuple(code for code in listed if not any(f.startswith(code) for f in found))
         if idle:

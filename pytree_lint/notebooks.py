@@ -15,8 +15,7 @@ import tokenize
 from dataclasses import dataclass, replace
 
 from .config import Config
-from .engine import Finding, LintError, apply_fixes, lint_source
-from .noqa import suppressed
+from .engine import Finding, LintError, apply_fixes, lint_text
 
 # How messages cite a line of the module ("`x` at line 8", "(line 104)").
 LINE_CITATION = re.compile(r"\bline (\d+)\b")
@@ -108,7 +107,7 @@ def lint_notebook(data: bytes, path: str, config: Config) -> list[Finding]:
 
 def _module_findings(source: NotebookSource, path: str, config: Config, fixes: bool) -> list[Finding]:
     try:
-        return suppressed(source.text, lint_source(source.text, path, config, fixes=fixes))
+        return lint_text(source.text, path, config, fixes)
     except LintError as error:
         raise LintError(LINE_CITATION.sub(lambda m: _cited(source, m, None), str(error))) from None
 

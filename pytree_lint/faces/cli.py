@@ -85,6 +85,11 @@ def _by_file(findings: list[Finding]) -> dict[str, list[Finding]]:
     return grouped
 
 
+def _notebooks(findings: list[Finding]) -> list[str]:
+    """The notebooks among the findings' files: their fixes are made cell by cell (notebooks.fix_notebook)."""
+    return list(dict.fromkeys(f.path for f in findings if f.cell is not None))
+
+
 def _diff(path: str, before: str, after: str) -> str:
     return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
                                         f"a/{path}", f"b/{path}"))
@@ -95,7 +100,7 @@ def _diffs(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[s
     safe fix exists. A notebook's safe fixes show as a diff of its JSON."""
     out = []
     safe = any(f.fix is not None and f.fix.safe for f in findings)
-    for path in dict.fromkeys(f.path for f in findings if f.cell is not None):
+    for path in _notebooks(findings):
         try:
             data = read_file(path)
             fixed, count = fix_notebook(data, path, loader.for_file(path))
@@ -139,7 +144,7 @@ def _fix(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[str
             continue
         fixed_files += 1
         fixed_findings += len(fixable)
-    for path in dict.fromkeys(f.path for f in findings if f.cell is not None):  # notebooks: fixed cell by cell
+    for path in _notebooks(findings):
         try:
             text, count = fix_notebook(read_file(path), path, loader.for_file(path))
             if not count:

@@ -24,8 +24,9 @@ def text(findings) -> str:
 def as_json(findings) -> str:
     rows = []
     for f in findings:
-        row = {"path": f.path, "line": f.line, "column": f.column + 1, "end_line": max(f.end_line, f.line),
-               "end_column": f.end_column + 1 if f.end_line else f.column + 2, "code": f.code,
+        end_line, end_column = f.end
+        row = {"path": f.path, "line": f.line, "column": f.column + 1, "end_line": end_line,
+               "end_column": end_column + 1, "code": f.code,
                "name": RULES.get(f.code, f.code), "message": f.message}
         if f.cell is not None:
             row["cell"] = f.cell  # and `line`, `column`, `end_*` are within that cell
@@ -80,8 +81,8 @@ def sarif(findings) -> str:
         **({"properties": {"cell": f.cell}} if f.cell is not None else {}),
         "locations": [{"physicalLocation": {
             "artifactLocation": {"uri": f.path.replace("\\", "/")},
-            "region": {"startLine": f.line, "startColumn": f.column + 1, "endLine": max(f.end_line, f.line),
-                       "endColumn": f.end_column + 1 if f.end_line else f.column + 2},
+            "region": {"startLine": f.line, "startColumn": f.column + 1, "endLine": f.end[0],
+                       "endColumn": f.end[1] + 1},
         }}],
     } for f in findings]
     log = {

@@ -10,16 +10,14 @@ other tools report syntax errors), and an error of ours is logged to the client,
 from __future__ import annotations
 
 import asyncio
-import os
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..analysis.source import python_lines
-from ..config import CONFIG_FILE_NAMES, ConfigError, ConfigLoader
-from ..engine import Finding, LintError, lint_source
-from ..noqa import suppressed
+from ..config import CONFIG_FILE_NAMES, DEFAULT_CONFIG, ConfigError, ConfigLoader
+from ..engine import Finding, LintError, lint_text
 from ..rules import RULES_BY_CODE
 from .formats import HELP_URI
 
@@ -55,10 +53,10 @@ class PytreeLintServer(LanguageServer):
             config = self.loader.for_file(path)
         except ConfigError as error:
             self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"pytree-lint: {error}"))
-            config = ConfigLoader().for_folder(os.sep)
+            config = DEFAULT_CONFIG
         text = document.source
         try:
-            findings = suppressed(text, lint_source(text, path, config, fixes=True))
+            findings = lint_text(text, path, config, fixes=True)
         except LintError:
             findings = []  # a document that does not parse (yet): the editor's own tools say why
         self.findings[uri] = (document.version, findings)
@@ -83,7 +81,6 @@ class PytreeLintServer(LanguageServer):
 
 def _range(codec, lines: list[str], line: int, column: int, end_line: int, end_column: int) -> types.Range:
     """An LSP range (0-based lines, the client's code units) of a 1-based line, 0-based column span."""
-    end_line, end_column = (end_line, end_column) if end_line else (line, column + 1)
     span = types.Range(start=types.Position(line - 1, column), end=types.Position(end_line - 1, end_column))
     return codec.range_to_client_units(lines, span)
 
@@ -91,7 +88,7 @@ def _range(codec, lines: list[str], line: int, column: int, end_line: int, end_c
 def _diagnostic(codec, lines: list[str], finding: Finding) -> types.Diagnostic:
     rule = RULES_BY_CODE.get(finding.code)
     return types.Diagnostic(
-        range=_range(codec, lines, finding.line, finding.column, finding.end_line, finding.end_column),
+        range=_range(codec, lines, finding.line, finding.column, *finding.end),
         message=finding.message, severity=types.DiagnosticSeverity.Warning, code=finding.code,
         source="pytree-lint",
         code_description=types.CodeDescription(href=HELP_URI.format(code=finding.code.lower())) if rule else None)
