@@ -8,11 +8,11 @@ gives two sites), a static field of a registered dataclass, or the instance itse
 from __future__ import annotations
 
 import ast
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 
 from ..knowledge.jax import Mechanism
-from .jitted import JittedFinder
+from .jitted import JittedFunction
 from .kinds import Kind, Leaf
 from .model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of
 from .registrations import Registration
@@ -140,12 +140,15 @@ def _handed_to_calls(statement: ast.stmt) -> set[int]:
 
 
 class AuxSiteFinder:
-    def __init__(self, index: ModuleIndex, inference: ValueInference, swapped: Container[int]) -> None:
+    def __init__(self, index: ModuleIndex, inference: ValueInference, swapped: Container[int],
+                 jitted: Callable[[], dict[str, JittedFunction]]) -> None:
         """`swapped`: the flatten returns written `(aux_data, children)` (PTL304), by node id: their
-        elements are not judged as aux_data."""
+        elements are not judged as aux_data. `jitted`: the module's jitted functions, asked for only when
+        a `register_static` class needs them."""
         self.index = index
         self.inference = inference
         self.swapped = swapped
+        self.jitted = jitted
 
     def sites(self, registrations: list[Registration]) -> list[AuxSite]:
         found: list[AuxSite] = []
@@ -194,7 +197,7 @@ class AuxSiteFinder:
 
     def _passed_constructions(self, cls):
         """`cls(...)` calls inside functions whose object may be passed in (see _passed_on)."""
-        jitted = {id(j.function.node) for j in JittedFinder(self.index).find().values() if j.function is not None}
+        jitted = {id(j.function.node) for j in self.jitted().values() if j.function is not None}
         for statement in self.index.statements_mentioning((cls.name,)):
             traced = jitted | _handed_to_calls(statement)
             pending: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(statement, None, None)]

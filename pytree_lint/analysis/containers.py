@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass
 
 from .aux import AuxSite
-from .jitted import JittedFunction, PassedArgument, calls_of
+from .jitted import JittedFunction, PassedArgument
 from .kinds import Kind
 from .mutations import Mutation
 from .values import Evidence
@@ -81,7 +81,7 @@ def _static_hash(analysis, site: AuxSite) -> StaticHash | None:
     cls = site.registration.cls
     if cls is None or not analysis.classes.hashes_fields(cls):
         return None
-    for call, function in calls_of(analysis.index, analysis.jitted_functions):
+    for call, function in analysis.jitted_calls:
         for argument in function.arguments(call):
             if argument.static and any(e.kind is Kind.INSTANCE and e.cls is cls
                                        for e in analysis.values.infer(argument.value)):

@@ -12,8 +12,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from ..knowledge import (BASES, DECORATORS, FIXED_HELPERS, FLAG_HELPERS, PLAIN_FIELDS, STATIC_ANNOTATIONS,
-                         Convention, PytreeLibrary, helper_library)
+from ..knowledge import (BASES, DECORATORS, FIELD_HELPERS, FIXED_HELPERS, FLAG_HELPERS, PLAIN_FIELDS,
+                         STATIC_ANNOTATIONS, Convention, PytreeLibrary, helper_library)
 from ..knowledge import netket
 from ..knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ..knowledge.numpyro import AUX_FIELDS
@@ -107,8 +107,7 @@ class Frameworks:
 
     def is_field_call(self, call: ast.Call) -> bool:
         qualified = self.index.qualify(call.func)
-        return qualified in FIXED_HELPERS or qualified in FLAG_HELPERS or qualified in PLAIN_FIELDS \
-            or self.is_configured_helper(qualified)
+        return qualified in FIELD_HELPERS or self.is_configured_helper(qualified)
 
     def field_metadata(self, call: ast.Call) -> dict[str, bool] | None:
         """The metadata a field helper call builds (only its literal booleans), or None if not a helper."""

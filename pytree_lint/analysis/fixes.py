@@ -16,8 +16,8 @@ import enum
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..knowledge.python import MUTATING_METHODS
 from .model import FunctionInfo, ModuleIndex, is_name, nodes_of
+from .mutations import changed_in_place, receiver_name
 
 
 class Codemod(enum.Enum):
@@ -35,15 +35,6 @@ class FixPlan:
     codemod: Codemod
     node: ast.AST
     names: tuple[str, ...] = ()  # SWAP_PARAMETERS: the two parameters, in the order written
-
-
-def _held_name(node: ast.AST) -> str | None:
-    """The name a mutation is about: `x` for `x` and for `obj.x`."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
 
 
 class FixSafety:
@@ -64,22 +55,14 @@ class FixSafety:
                 mutations[name] = (order, node)
 
         for order, node in enumerate(nodes_of(self.index.tree, (ast.Call, ast.AugAssign, ast.Assign, ast.Delete))):
+            for receiver in changed_in_place(node):
+                mutated(receiver_name(receiver), order, node)
             if isinstance(node, ast.Call):
-                func = node.func
-                called = _held_name(func)
+                called = receiver_name(node.func)
                 if called is not None:
                     calls.setdefault(called, node)
-                if isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS:
-                    mutated(_held_name(func.value), order, node)
-                if is_name(func, "isinstance") and node.args:
-                    mutated(_held_name(node.args[0]), order, node)
-            elif isinstance(node, ast.AugAssign):
-                target = node.target
-                mutated(_held_name(target.value if isinstance(target, ast.Subscript) else target), order, node)
-            else:
-                for target in node.targets:
-                    if isinstance(target, ast.Subscript):
-                        mutated(_held_name(target.value), order, node)
+                if is_name(node.func, "isinstance") and node.args:
+                    mutated(receiver_name(node.args[0]), order, node)
         return calls, mutations
 
     def called(self, function: FunctionInfo) -> ast.Call | None:

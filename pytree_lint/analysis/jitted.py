@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..knowledge.jax import JIT
 from ..knowledge.python import PARTIAL
-from .model import FunctionInfo, ModuleIndex, is_literal_int, literal_string
+from .model import FunctionInfo, ModuleIndex, is_literal_int, keyword_arguments, literal_string
 
 
 @dataclass(eq=False)
@@ -84,9 +84,9 @@ class JittedFinder:
         if not isinstance(node, ast.Call):
             return None
         qualified = self.index.qualify(node.func)
-        if qualified == PARTIAL and node.args and self.index.qualify(node.args[0]) in JIT:
-            return {k.arg: k.value for k in node.keywords if k.arg is not None}
-        return {k.arg: k.value for k in node.keywords if k.arg is not None} if qualified in JIT else None
+        if qualified in JIT or (qualified == PARTIAL and node.args and self.index.qualify(node.args[0]) in JIT):
+            return keyword_arguments(node)
+        return None
 
     def find(self) -> dict[str, JittedFunction]:
         found: dict[str, JittedFunction] = {}

@@ -434,20 +434,6 @@ def keyword_arguments(call: ast.Call) -> dict[str, ast.expr]:
     return {k.arg: k.value for k in call.keywords if k.arg is not None}
 
 
-def positional_arguments(call: ast.Call) -> list[ast.expr]:
-    """The positional arguments of a call up to the first `*args` (later positions are unknown)."""
-    found = []
-    for argument in call.args:
-        if isinstance(argument, ast.Starred):
-            break
-        found.append(argument)
-    return found
-
-
-def has_star_arguments(call: ast.Call) -> bool:
-    return any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)
-
-
 def literal_string(node: ast.AST | None) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 

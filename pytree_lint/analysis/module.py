@@ -11,7 +11,7 @@ from .classes import ClassSemantics
 from .containers import HeldContainer, held_containers
 from .fields import Frameworks
 from .fixes import FixSafety
-from .jitted import JittedFinder, JittedFunction
+from .jitted import JittedFinder, JittedFunction, calls_of
 from .model import ModuleIndex
 from .mutations import Mutations
 from .registrations import Registration, RegistrationFinder
@@ -41,7 +41,8 @@ class ModuleAnalysis:
 
     @cached_property
     def aux_sites(self) -> list[AuxSite]:
-        return AuxSiteFinder(self.index, self.values, self.swapped_returns).sites(self.registrations)
+        return AuxSiteFinder(self.index, self.values, self.swapped_returns,
+                             lambda: self.jitted_functions).sites(self.registrations)
 
     @cached_property
     def structure(self) -> Structure:
@@ -73,6 +74,11 @@ class ModuleAnalysis:
     @cached_property
     def jitted_functions(self) -> dict[str, JittedFunction]:
         return JittedFinder(self.index).find()
+
+    @cached_property
+    def jitted_calls(self) -> list[tuple[ast.Call, JittedFunction]]:
+        """Each call of a jitted function of this module, with the function."""
+        return calls_of(self.index, self.jitted_functions)
 
     @cached_property
     def children(self) -> ChildSiteFinder:

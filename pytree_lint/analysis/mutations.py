@@ -53,7 +53,7 @@ class Mutations:
                     if function.name not in CONSTRUCTOR_METHODS:  # a constructor builds it: no jit saw it yet
                         self._on_self.setdefault((receiver.attr, id(function.cls)), []).append(site)
                     continue
-                for name in {_name(site.receiver), _name(receiver)} - {None}:
+                for name in {receiver_name(site.receiver), receiver_name(receiver)} - {None}:
                     self._by_name.setdefault(name, []).append(site)
 
     @cached_property
@@ -127,7 +127,7 @@ def _unaliased(receiver: ast.expr, function: FunctionInfo | None) -> ast.expr:
     return receiver
 
 
-def _name(receiver: ast.expr) -> str | None:
+def receiver_name(receiver: ast.expr) -> str | None:
     """The name a change goes through: `x` for `x` and for `obj.x`."""
     if isinstance(receiver, ast.Attribute):
         return receiver.attr
@@ -139,14 +139,14 @@ def _mutations_in(statement: ast.stmt) -> list[Mutation]:
     pending: list[tuple[ast.AST, ast.AST | None]] = [(statement, None)]
     while pending:
         node, function = pending.pop()
-        for receiver in _mutated(node):
+        for receiver in changed_in_place(node):
             sites.append(Mutation(node, receiver, function, (node.lineno, node.col_offset)))
         inner = node if isinstance(node, (*FUNCTIONS, ast.Lambda)) else function
         pending.extend((child, inner) for child in reversed(child_nodes(node)))
     return sites
 
 
-def _mutated(node: ast.AST) -> list[ast.expr]:
+def changed_in_place(node: ast.AST) -> list[ast.expr]:
     """The expressions a node changes in place."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATING_METHODS:
         return [node.func.value]

@@ -18,7 +18,7 @@ from ..knowledge import python as py
 from ..knowledge.jax_dataclasses import LIBRARY as JAX_DATACLASSES
 from .fields import Frameworks, declared_fields, parse_string_annotation
 from .kinds import Kind, Leaf
-from .model import ClassInfo, FunctionInfo, ModuleIndex, Param, keyword_arguments, live_bindings
+from .model import ClassInfo, FunctionInfo, ModuleIndex, Param, is_none, keyword_arguments, live_bindings
 
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12
@@ -111,10 +111,6 @@ def _union(groups) -> list[Evidence]:
     return found
 
 
-def _is_none(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
-
-
 @dataclass
 class ValueInference:
     index: ModuleIndex
@@ -178,7 +174,7 @@ class ValueInference:
     # annotations ---------------------------------------------------------------------------------
     def _type_name(self, node: ast.expr) -> str | None:
         """`jax.Array`, `list`, `typing.Optional`, ... for a type expression, builtins included."""
-        if _is_none(node):
+        if is_none(node):
             return "None"
         qualified = self.index.qualify(node)
         if qualified is not None:
@@ -191,7 +187,7 @@ class ValueInference:
     def _union_annotation(self, alternatives: list[ast.expr]) -> list[Evidence]:
         """`A | B | None`: an array (a container, a leaf jit rejects, ...) only when every alternative but
         None is one (`int | Array` is no array, `str | Array` neither)."""
-        evidence = [self.annotation(a) for a in alternatives if not _is_none(a)]
+        evidence = [self.annotation(a) for a in alternatives if not is_none(a)]
         found: list[Evidence] = []
         for concern in (lambda e: e.kind is Kind.ARRAY, lambda e: e.kind is Kind.MUTABLE,
                         lambda e: e.kind is Kind.INSTANCE, lambda e: e.leaf is not None):

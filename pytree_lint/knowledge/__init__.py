@@ -8,7 +8,7 @@ its registrations behave. The tables below gather them for the analysis.
 
 from __future__ import annotations
 
-from . import chex, equinox, flax, jax_dataclasses, jax_md, netket, numpyro, penzai, simple_pytree
+from . import chex, equinox, flax, jax, jax_dataclasses, jax_md, netket, numpyro, penzai, simple_pytree
 from .base import Convention, FlagHelper, PytreeLibrary
 
 LIBRARIES: tuple[PytreeLibrary, ...] = (
@@ -22,8 +22,8 @@ BASES: dict[str, PytreeLibrary] = {name: lib for lib in LIBRARIES for name in li
 # Field helpers: the keyword that carries the flag, or the fixed metadata they set.
 FLAG_HELPERS: dict[str, FlagHelper] = {name: h for lib in LIBRARIES for name, h in lib.flag_helpers.items()}
 FIXED_HELPERS: dict[str, dict[str, bool]] = {
-    name: metadata for lib in (*LIBRARIES,) for name, metadata in lib.fixed_helpers.items()}
-FIXED_HELPERS.update({"jax.tree.static": {"static": True}})
+    name: metadata for lib in LIBRARIES for name, metadata in lib.fixed_helpers.items()}
+FIXED_HELPERS[jax.STATIC_FIELD] = {"static": True}
 PLAIN_FIELDS = frozenset({"dataclasses.field", *(n for lib in LIBRARIES for n in lib.plain_fields)})
 FIELD_HELPERS = frozenset({*FLAG_HELPERS, *FIXED_HELPERS, *PLAIN_FIELDS})
 STATIC_ANNOTATIONS = frozenset(n for lib in LIBRARIES for n in lib.static_annotations)

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import ast
 
-from ...analysis.jitted import calls_of
 from ...analysis.kinds import Kind
 from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
 from ...knowledge.python import UNHASHABLE_BUILTINS
@@ -65,7 +64,7 @@ class UnhashableStaticArgument(Rule):
     triggers = ("static_argnums", "static_argnames")
 
     def check(self, analysis):
-        for call, function in calls_of(analysis.index, analysis.jitted_functions):
+        for call, function in analysis.jitted_calls:
             for argument in function.arguments(call):
                 if not argument.static or not _built_here(argument.value):
                     continue
