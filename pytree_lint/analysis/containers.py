@@ -50,6 +50,11 @@ class HeldContainer:
         return "set" if "set" in what else "list"
 
     @property
+    def evidenced(self) -> bool:
+        """The module changes it in place or hashes it: the harm is shown (PTL102), not only possible (PTL901)."""
+        return self.mutation is not None or self.hashed is not None
+
+    @property
     def advice(self) -> str:
         return CONTAINER_ADVICE[self.kind]
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .observe import (aux_values, counted_jit, describe, first_line, held, is_array, is_metadata_error, jax_module,
-                      members)
+from .observe import (aux_values, describe, first_line, held, is_array, is_metadata_error, members, round_trip,
+                      run_calls)
 
 
 class PytreeCheckError(AssertionError):
@@ -50,17 +50,12 @@ def check_pytree(factory: Callable[[], Any], calls: int = 3) -> None:
     problem = _round_trip(instances[0])
     if problem is not None:
         problems.append(problem)
-    function, traces = counted_jit()
-    for number, instance in enumerate(instances, start=1):
-        try:
-            function(instance).block_until_ready()
-        except Exception as error:
-            label = "the metadata equality error (PTL101/PTL105)" if is_metadata_error(error) else "an error"
-            problems.append(f"jitted call {number} raised {label}: {first_line(error)}")
-            break
-    else:
-        if traces[0] > 1:
-            problems.append(f"{traces[0]} traces for {calls} calls with equal instances: each call recompiles")
+    traces, error, number = run_calls(instances)
+    if error is not None:
+        label = "the metadata equality error (PTL101/PTL105)" if is_metadata_error(error) else "an error"
+        problems.append(f"jitted call {number} raised {label}: {first_line(error)}")
+    elif traces > 1:
+        problems.append(f"{traces} traces for {calls} calls with equal instances: each call recompiles")
     if problems:
         raise PytreeCheckError("; ".join(problems))
 
@@ -70,11 +65,8 @@ def _round_trip(instance: Any) -> str | None:
     as the same object or an equal value, at its own position. A swap of two fields is named by the fields."""
     import numpy as np
 
-    jax = jax_module()
-    leaves = jax.tree.leaves(instance)
-    try:
-        again = jax.tree.leaves(jax.tree.map(lambda x: x, instance))
-    except Exception as error:
+    leaves, again, error = round_trip(instance)
+    if error is not None:
         return f"rebuilding it with jax.tree.map(lambda x: x, ...) raised {first_line(error)} (PTL302-PTL306)"
     if len(again) != len(leaves):
         return f"its {len(leaves)} leaves came back as {len(again)} after a round trip (PTL305/PTL306)"

@@ -49,6 +49,7 @@ import ast
 from typing import Any
 
 from ...analysis.kinds import Equality, Kind
+from ...analysis.model import is_literal_int
 from ...runtime.observe import Outcome, aux_values, describe, first_line, held, is_array, is_metadata_error, run_calls
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
@@ -139,7 +140,7 @@ def _size(analysis, node: ast.AST) -> str:
 
 
 def _literal_int(node: ast.AST) -> int | None:
-    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
+    return node.value if is_literal_int(node) else None
 
 
 def _product(values: list[int | None]) -> int | None:

@@ -103,7 +103,7 @@ class MutableAuxData(Rule):
 
     def check(self, analysis):
         for container in analysis.held_containers:
-            if container.mutation is None and container.hashed is None:
+            if not container.evidenced:
                 continue  # PTL901's
             evidence, site = container.evidence, container.site
             yield Report(site.report_node,

@@ -57,7 +57,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Any
 
-from ...analysis.model import FunctionInfo, ModuleIndex, child_nodes, nodes_of
+from ...analysis.model import DEFINITIONS, FunctionInfo, ModuleIndex, child_nodes, nodes_of, statement_blocks
 from ...analysis.structure import Constructor, names_in, self_attributes
 from ...knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSIONS, SCALAR_ANNOTATIONS
 from ...runtime.observe import Outcome, first_line, jax_module
@@ -184,21 +184,12 @@ def guarded_statements(function: FunctionInfo):
     """(statement, the if/while tests around it) for each statement of a body, nested blocks included."""
     def walk(block: list[ast.stmt], tests: tuple):
         for statement in block:
-            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if isinstance(statement, DEFINITIONS):
                 continue
             yield statement, tests
-            if isinstance(statement, (ast.If, ast.While)):
-                inner = (*tests, statement.test)
-                yield from walk(statement.body, inner)
-                yield from walk(statement.orelse, inner)
-            elif isinstance(statement, ast.Match):
-                for case in statement.cases:
-                    yield from walk(case.body, tests)
-            else:
-                for name in ("body", "orelse", "finalbody"):
-                    yield from walk(getattr(statement, name, None) or [], tests)
-                for handler in getattr(statement, "handlers", ()):
-                    yield from walk(handler.body, tests)
+            inner = (*tests, statement.test) if isinstance(statement, (ast.If, ast.While)) else tests
+            for nested in statement_blocks(statement):
+                yield from walk(nested, inner)
 
     if not function.is_lambda:
         yield from walk(function.node.body, ())

@@ -41,8 +41,7 @@ Fix safety:
 
 from __future__ import annotations
 
-from ...runtime.probes import ExamplesProbe
-from ..aux_data.ptl102_mutable_aux_data import container_name, immutable_container_fix, probe_mutable
+from ..aux_data.ptl102_mutable_aux_data import MutableAuxData, container_name, immutable_container_fix
 from ..base import Report, Rule
 
 
@@ -50,11 +49,11 @@ class MutableAuxDataUnmutated(Rule):
     code = "PTL901"
     name = "mutable-aux-data-unmutated"
     summary = "(opt-in) a list, dict or set reaches aux_data or a static field, and nothing changes or hashes it"
-    runtime = ExamplesProbe(probe_mutable, by_member=True)
+    runtime = MutableAuxData.runtime  # the same containers, the same symptom
 
     def check(self, analysis):
         for container in analysis.held_containers:
-            if container.mutation is not None or container.hashed is not None:
+            if container.evidenced:
                 continue  # PTL102's
             evidence, site = container.evidence, container.site
             yield Report(site.report_node,

@@ -31,7 +31,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ...analysis.model import FUNCTIONS, FunctionInfo, child_nodes, nodes_of
+from ...analysis.model import FUNCTIONS, FunctionInfo, child_nodes, is_name, nodes_of
 from ...analysis.treecalls import TreeCall
 from ...runtime.observe import Outcome, TreeCallRecord, jax_module
 from ...runtime.probes import TreeCallProbe
@@ -91,20 +91,20 @@ def _rejects_none(analysis, is_leaf: ast.expr) -> bool:
     if not (isinstance(is_leaf, ast.Lambda) and is_leaf.args.args):
         return False
     body, parameter = is_leaf.body, is_leaf.args.args[0].arg
-    if not (isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id == "isinstance"
+    if not (isinstance(body, ast.Call) and is_name(body.func, "isinstance")
             and analysis.index.is_builtin("isinstance") and len(body.args) == 2 and not body.keywords
-            and isinstance(body.args[0], ast.Name) and body.args[0].id == parameter):
+            and is_name(body.args[0], parameter)):
         return False
     types = body.args[1].elts if isinstance(body.args[1], ast.Tuple) else [body.args[1]]
     return not _mentions_none(body.args[1]) and not any(
-        isinstance(t, ast.Name) and t.id == "object" or isinstance(t, ast.Call) for t in types)
+        is_name(t, "object") or isinstance(t, ast.Call) for t in types)
 
 
 def _called_directly(analysis, function: FunctionInfo) -> bool:
     """A def that the module also calls by name (`fill(x)`), outside the tree maps."""
     if function.is_lambda:
         return False
-    return any(isinstance(call.func, ast.Name) and call.func.id == function.name
+    return any(is_name(call.func, function.name)
                for call, _in_function in analysis.index.calls_mentioning((function.name,)))
 
 
