@@ -1,7 +1,9 @@
 """A content-hash cache of per-file results: an unchanged file costs a read and a hash on the next run.
 
 The key covers the file's bytes, the configuration and a fingerprint of pytree-lint's own code, so an
-edited file, another `--select`, or another version of the linter never sees a stale result. Entries live
+edited file, another `--select`, or another version of the linter never sees a stale result; each entry
+also lists the project modules its findings were read from, with their hashes, so a change to one of
+those relints the file. Entries live
 in the user cache directory (`PYTREE_LINT_CACHE_DIR` overrides it); any failure to read or write one is
 ignored: the cache only ever saves time.
 """
@@ -43,6 +45,14 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
+@lru_cache(maxsize=None)
+def _digest(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
 class ResultCache:
     def __init__(self, fixes: bool = False, directory: Path | None = None) -> None:
         """`fixes`: whether the results carry fixes (asked for by --fix, --diff and JSON)."""
@@ -52,6 +62,11 @@ class ResultCache:
     def key(self, data: bytes, config: Config) -> str:
         """The key of a file's content linted under `config` (each file has its own)."""
         return hashlib.sha256(self._salt + repr(config).encode() + b"\0" + data).hexdigest()
+
+    def unchanged(self, dependencies: dict[str, str]) -> bool:
+        """Whether every file a cached result was read from still has the content it had (each file is
+        hashed once per run)."""
+        return all(_digest(path) == digest for path, digest in dependencies.items())
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key[2:]}.json"

@@ -92,9 +92,17 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
 
     `tree`, when the caller already has it (flake8 does), is the module's `ast`: it saves a parse.
     `fixes`: give each finding that a rule can mend its fix (it costs a libcst parse of the file).
+    Names the module imports from its project (the project of `path`) are followed into their modules.
     """
-    rules = prefilter(text, selected_rules(config), config)
-    if not rules or skips_file(text):
+    from .analysis.project import project_view
+
+    selected = selected_rules(config)
+    rules = prefilter(text, selected, config)
+    view = project_view(path)
+    # A file that spells no rule's words can still use the project's own pytree base, decorator, field
+    # helper or jitted function: it is parsed when it imports from the project.
+    follows = view is not None and len(rules) < len(selected) and view.imports_project(text)
+    if (not rules and not follows) or skips_file(text):
         return []
     if tree is None:
         try:
@@ -103,8 +111,9 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
             raise LintError(f"syntax error at line {error.lineno}, column {error.offset}: {error.msg}") from None
         except (RecursionError, MemoryError):
             raise LintError("too deeply nested for the parser") from None
+    others = [rule for rule in selected if rule not in rules] if follows else []
     with _collector_paused():
-        return _check(tree, Source(text), rules, path, config, fixes)
+        return _check(tree, Source(text), rules, others, path, config, fixes, view)
 
 
 @contextmanager
@@ -120,14 +129,18 @@ def _collector_paused():
             gc.enable()
 
 
-def _check(tree: ast.Module, source: Source, rules: list[Rule], path: str, config: Config,
-           fixes: bool) -> list[Finding]:
-    """Run the rules on one parsed module."""
+def _check(tree: ast.Module, source: Source, rules: list[Rule], others: list[Rule], path: str, config: Config,
+           fixes: bool, view) -> list[Finding]:
+    """Run the rules on one parsed module; `others`, the rules its words did not call for, run when its
+    imports from the project stand for their words."""
     from .analysis.module import ModuleAnalysis
 
     findings, plans = [], []
     try:
-        analysis = ModuleAnalysis(tree, source, config.static_field_functions, fixes=fixes)
+        analysis = ModuleAnalysis(tree, source, config.static_field_functions, fixes=fixes, project=view)
+        if others:
+            words = analysis.project_words
+            rules = [*rules, *(rule for rule in others if rule.concerns(words))]
         for rule in rules:
             for report in rule.check(analysis):
                 (line, column), (end_line, end_column) = analysis.span(report.node) or ((1, 0), (1, 0))

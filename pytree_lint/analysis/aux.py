@@ -16,7 +16,7 @@ from .jitted import JittedFunction
 from .kinds import Kind, Leaf
 from .model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of
 from .registrations import Registration
-from .values import Context, Evidence, ValueInference
+from .values import Context, Evidence, Hop, ValueInference
 
 
 @dataclass(eq=False)
@@ -139,6 +139,64 @@ def _handed_to_calls(statement: ast.stmt) -> set[int]:
     return {id(node) for node in nodes_of(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) if node.name in handed}
 
 
+def _instance_attributes(expr: ast.expr, owner: str) -> dict[str, ast.Attribute]:
+    """The attributes of the instance `owner` an expression reads (`self.loc`, `self._args`), `__dict__`
+    for `self.__dict__` and `vars(self)`."""
+    found: dict[str, ast.Attribute] = {}
+    for node in nodes_of(expr, (ast.Attribute, ast.Call)):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == owner:
+            found.setdefault(node.attr, node)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars"
+              and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id == owner):
+            found.setdefault("__dict__", node)
+    return found
+
+
+def _carried(element: ast.expr) -> list[ast.expr]:
+    """The values an aux element holds as they are, or computed elementwise: the element, the items of its
+    displays, `x[...]`, `x + y`, `tuple(x)`, `list(x)` (not `x.shape`, `len(x)`, ...)."""
+    if isinstance(element, (ast.Tuple, ast.List)):
+        return [v for e in element.elts for v in _carried(e.value if isinstance(e, ast.Starred) else e)]
+    if isinstance(element, ast.Dict):
+        return [v for e in element.values for v in _carried(e)]
+    if isinstance(element, ast.Subscript):
+        return [element, *_carried(element.value)]
+    if isinstance(element, ast.BinOp):
+        return [*_carried(element.left), *_carried(element.right)]
+    if (isinstance(element, ast.Call) and isinstance(element.func, ast.Name) and element.func.id in ("tuple", "list")
+            and len(element.args) == 1):
+        return _carried(element.args[0])
+    return [element]
+
+
+def _holding_children(returned: FlattenReturn, element: ast.expr, context: Context,
+                      function: FunctionInfo) -> list[Evidence]:
+    """aux_data that holds the object the children come from: the same attribute (`return self._args,
+    (self._args, self._kwargs)`), a value computed from it, or the instance's `__dict__` when the children
+    are its attributes. The children are the arrays jit traces, so this aux_data holds arrays."""
+    if not context.instances:
+        return []
+    owner = context.instances[0][0]
+    children = returned.children
+    if isinstance(children, ast.Name):  # `children = (self.a, self.b)` then `return children, aux`
+        bound = function.local_bindings.get(children.id, [])
+        children = bound[0] if len(bound) == 1 and isinstance(bound[0], ast.expr) else children
+    sources = {name: node for name, node in _instance_attributes(children, owner).items() if name != "__dict__"}
+    if not sources:
+        return []
+    for value in _carried(element):
+        held = _instance_attributes(value, owner)
+        if len(held) != 1 or value not in held.values():
+            continue  # not the instance's own attribute or `vars()` itself
+        if "__dict__" in held:
+            return [Evidence(Kind.ARRAY, value, "the instance's attributes, the children among them",
+                             trail=(Hop(f"{owner}.__dict__", "holds the children", children),))]
+        if value.attr in sources:
+            return [Evidence(Kind.ARRAY, value, "a child (a traced array under jit)",
+                             trail=(Hop(f"{owner}.{value.attr}", "is also among the children", children),))]
+    return []
+
+
 class AuxSiteFinder:
     def __init__(self, index: ModuleIndex, inference: ValueInference, swapped: Container[int],
                  jitted: Callable[[], dict[str, JittedFunction]]) -> None:
@@ -182,7 +240,9 @@ class AuxSiteFinder:
             aux = returned.aux
             elements = [e for e in aux.elts if not isinstance(e, ast.Starred)] if isinstance(aux, ast.Tuple) else [aux]
             for element in elements:
-                sites.append(AuxSite(registration, element, self.inference.infer(element, context), subject))
+                evidence = self.inference.infer(element, context)
+                sites.append(AuxSite(registration, element, [*_holding_children(returned, element, context, function),
+                                                             *evidence], subject))
         return sites
 
     def _static_instances(self, registration: Registration) -> list[Evidence]:

@@ -19,6 +19,7 @@ from ..knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ..knowledge.numpyro import AUX_FIELDS
 from ..knowledge.python import ANNOTATED, CLASS_VARIABLES
 from .model import ClassField, ClassInfo, ModuleIndex, is_name, keyword_arguments, literal_string
+from .summary import FieldFacts
 
 PYTREE_NODE, STATIC = Convention.PYTREE_NODE.value, Convention.STATIC.value
 
@@ -96,24 +97,33 @@ class Frameworks:
 
     # what a field helper call says ------------------------------------------------------------------
     def is_configured_helper(self, qualified: str | None) -> bool:
-        """A project's own static-field helper (matched through relative imports by its module suffix)."""
+        """A project's own static-field helper (a relative import, made absolute only as far as the file's
+        packages go, is matched by its module suffix)."""
         if not qualified:
             return False
-        for configured in self.static_field_functions:
-            if qualified == configured or (qualified.startswith(".")
-                                           and configured.endswith("." + qualified.lstrip("."))):
-                return True
-        return False
+        tail = "." + qualified.lstrip(".")
+        return any(qualified == configured or configured.endswith(tail) for configured in self.static_field_functions)
 
     def is_field_call(self, call: ast.Call) -> bool:
         qualified = self.index.qualify(call.func)
-        return qualified in FIELD_HELPERS or self.is_configured_helper(qualified)
+        return (qualified in FIELD_HELPERS or self.is_configured_helper(qualified)
+                or self.project_field(call) is not None)
+
+    def project_field(self, call: ast.Call) -> FieldFacts | None:
+        """The library field call a helper of another project module returns (`def static_field(**kw):
+        return eqx.field(static=True, **kw)`), from its summary."""
+        definition = self.index.definition(call.func)
+        facts = definition.function if definition is not None else None
+        return facts.field if facts is not None else None
 
     def field_metadata(self, call: ast.Call) -> dict[str, bool] | None:
         """The metadata a field helper call builds (only its literal booleans), or None if not a helper."""
         qualified = self.index.qualify(call.func)
         if qualified is None:
             return None
+        project_field = self.project_field(call) if qualified not in FIELD_HELPERS else None
+        if project_field is not None:
+            return dict(project_field.metadata)
         keywords = keyword_arguments(call)
         metadata = literal_metadata(keywords["metadata"]) if "metadata" in keywords else {}
         if qualified in FIXED_HELPERS:
@@ -136,6 +146,8 @@ class Frameworks:
         for expr in cls.decorators:
             target = expr.func if isinstance(expr, ast.Call) else expr
             library = DECORATORS.get(self.index.qualify(target) or "")
+            if library is None and self.index.project is not None:
+                library = self.index.project.decorator_library(self.index.definition(target))
             if library is not None:
                 return LibraryClass(library, expr)
         return self._base_library(cls, set())
@@ -148,6 +160,9 @@ class Frameworks:
             if library is None:
                 library = next((lib for lib in BASES.values()
                                 if lib.registered_prefixes and qualified.startswith(lib.registered_prefixes)), None)
+            if library is None and self.index.project is not None:
+                definition = self.index.definition(base.value if isinstance(base, ast.Subscript) else base)
+                library = self.index.project.class_library(definition) if definition is not None else None
             if library is not None:
                 return LibraryClass(library, base)
             parent = self.index.resolve_class(base)
@@ -182,7 +197,8 @@ class Frameworks:
         if metadata is None:
             return None
         if convention is None:
-            library = helper_library(qualified)
+            project_field = self.project_field(value)
+            library = helper_library(project_field.helper if project_field is not None else qualified)
             convention = library.convention if library is not None else None
         if metadata.get("ignore"):
             return None  # netket's pytree_ignore: neither a child nor aux_data

@@ -2,7 +2,8 @@
 
 Understood: `@jax.jit` (any alias, `pjit` too), `@jax.jit(static_argnums=...)`,
 `@partial(jax.jit, static_argnums=(1,))` / `@functools.partial(jax.jit, static_argnames="n")` on a def,
-and `g = jax.jit(f, static_argnums=0)` at module level. As in JAX, a static name also makes its position
+`g = jax.jit(f, static_argnums=0)` at module level, a decorator `jit_static = partial(jax.jit, ...)` of
+this module or another of the project, and jitted functions imported from other project modules. As in JAX, a static name also makes its position
 static, and a static position its name. `eqx.filter_jit` is not jit: it treats non-array leaves as static.
 """
 
@@ -23,6 +24,7 @@ class JittedFunction:
     function: FunctionInfo | None  # the def that is compiled, when it is in this module
     static_positions: set[int] = field(default_factory=set)
     static_names: set[str] = field(default_factory=set)
+    wrapper: bool = False  # `partial(jax.jit, ...)` bound to a name: it jits what it is applied to
 
     def is_static(self, position: int | None, name: str) -> bool:
         return position in self.static_positions or name in self.static_names
@@ -69,54 +71,83 @@ def calls_of(index: ModuleIndex, jitted: dict[str, JittedFunction]) -> list[tupl
     if not jitted:
         return []
     return [(call, jitted[call.func.id]) for call, _in_function in index.calls_mentioning(tuple(jitted))
-            if isinstance(call.func, ast.Name) and call.func.id in jitted]
+            if isinstance(call.func, ast.Name) and call.func.id in jitted and not jitted[call.func.id].wrapper]
 
 
 class JittedFinder:
     def __init__(self, index: ModuleIndex) -> None:
         self.index = index
+        self._wrappers: dict[str, JittedFunction] = {}
 
-    def _jit_keywords(self, node: ast.expr) -> dict[str, ast.expr] | None:
-        """The keywords given to jit by a decorator or call (`jax.jit`: none; `jax.jit(f, ...)`,
-        `partial(jax.jit, ...)`: theirs); None when `node` is not jit."""
+    def _statics(self, node: ast.expr) -> tuple[set[int], set[str]] | None:
+        """The static positions and names jit is given by a decorator or call (`jax.jit`: none; `jax.jit(f,
+        ...)`, `partial(jax.jit, ...)`: theirs; a `partial(jax.jit, ...)` bound to a name, of this module or
+        another of the project: its own); None when `node` is not jit."""
         if self.index.qualify(node) in JIT:
-            return {}
+            return set(), set()
+        if isinstance(node, ast.Name) and node.id in self._wrappers:
+            wrapper = self._wrappers[node.id]
+            return set(wrapper.static_positions), set(wrapper.static_names)
         if not isinstance(node, ast.Call):
+            definition = self.index.definition(node)
+            facts = definition.jit if definition is not None else None
+            if facts is not None and facts.wrapper:
+                return set(facts.static_positions), set(facts.static_names)
             return None
         qualified = self.index.qualify(node.func)
         if qualified in JIT or (qualified == PARTIAL and node.args and self.index.qualify(node.args[0]) in JIT):
-            return keyword_arguments(node)
+            keywords = keyword_arguments(node)
+            positions = _literal_ints(keywords["static_argnums"]) if "static_argnums" in keywords else set()
+            names = _literal_strings(keywords["static_argnames"]) if "static_argnames" in keywords else set()
+            return positions, names
         return None
 
     def find(self) -> dict[str, JittedFunction]:
         found: dict[str, JittedFunction] = {}
-        for name, function in self.index.functions.items():
-            for decorator in function.node.decorator_list:
-                keywords = self._jit_keywords(decorator)
-                if keywords is not None:
-                    found[name] = self._build(name, function.node, keywords, function)
         for site in self.index.calls:
             call = site.node
             if site.scope is not None or not call.args or isinstance(call.args[0], ast.Starred):
                 continue
-            keywords = self._jit_keywords(call)
+            statics = self._statics(call)
             target = self.index.assigned_name(call)
-            bare_partial = self.index.qualify(call.func) == PARTIAL and len(call.args) == 1 and not call.keywords
-            if keywords is not None and not bare_partial and target is not None:
-                wrapped = call.args[0]
-                function = self.index.functions.get(wrapped.id) if isinstance(wrapped, ast.Name) else None
-                found[target] = self._build(target, call, keywords, function)
+            if statics is None or target is None:
+                continue
+            if self.index.qualify(call.func) == PARTIAL and len(call.args) == 1:
+                if call.keywords:  # `jit_static = partial(jax.jit, static_argnums=1)`: jits what it decorates
+                    self._wrappers[target] = found[target] = JittedFunction(target, call, None, *statics, wrapper=True)
+                continue
+            wrapped = call.args[0]
+            function = self.index.functions.get(wrapped.id) if isinstance(wrapped, ast.Name) else None
+            found[target] = self._build(target, call, statics, function)
+        for name, function in self.index.functions.items():
+            for decorator in function.node.decorator_list:
+                statics = self._statics(decorator)
+                if statics is not None:
+                    found[name] = self._build(name, function.node, statics, function)
         return found
 
     @staticmethod
-    def _build(name: str, node: ast.AST, static: dict[str, ast.expr], function: FunctionInfo | None) -> JittedFunction:
-        jitted = JittedFunction(name, node, function)
-        if "static_argnums" in static:
-            jitted.static_positions = _literal_ints(static["static_argnums"])
-        if "static_argnames" in static:
-            jitted.static_names = _literal_strings(static["static_argnames"])
-        if function is not None:  # JAX maps each to the other through the signature
+    def _build(name: str, node: ast.AST, statics: tuple[set[int], set[str]], function: FunctionInfo | None,
+               parameters: list[str] | None = None) -> JittedFunction:
+        jitted = JittedFunction(name, node, function, *statics)
+        if parameters is None and function is not None:
             parameters = [p.name for p in function.params]
+        if parameters:  # JAX maps each to the other through the signature
             jitted.static_names |= {parameters[i] for i in jitted.static_positions if 0 <= i < len(parameters)}
             jitted.static_positions |= {i for i, p in enumerate(parameters) if p in jitted.static_names}
         return jitted
+
+    def imported(self) -> dict[str, JittedFunction]:
+        """The jitted functions this module imports from other modules of the project, by local name."""
+        found: dict[str, JittedFunction] = {}
+        if self.index.project is None:
+            return found
+        for local, _target in self.index.aliases.items():
+            if self.index.aliases.is_module_local(local):
+                continue
+            definition = self.index.definition(ast.Name(local))
+            facts = self.index.project.jit(definition) if definition is not None else None
+            if facts is not None and not facts.wrapper and (facts.static_positions or facts.static_names):
+                found[local] = self._build(local, ast.Name(local), (set(facts.static_positions),
+                                                                    set(facts.static_names)), None, list(facts.params))
+        return found

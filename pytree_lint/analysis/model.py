@@ -11,11 +11,14 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterator, Union
+from typing import TYPE_CHECKING, Iterator, Union
 
 from ..knowledge.python import SETATTR_CALLS
 from .names import AliasTable, dotted_name
 from .source import Source
+
+if TYPE_CHECKING:
+    from .project import Definition, ModuleView
 
 Scope = Union["ClassInfo", "FunctionInfo"]
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda]
@@ -269,11 +272,13 @@ class ModuleIndex:
     calls: list[CallSite] = field(default_factory=list)
     decorated_classes: list[ClassInfo] = field(default_factory=list)
     all_classes: list[ClassInfo] = field(default_factory=list)
+    # The project as this module sees it (analysis/project.py): imported names followed across modules.
+    project: ModuleView | None = None
     _mentioning: dict[tuple[str, ...], list[ast.stmt]] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, tree: ast.Module, source: Source) -> ModuleIndex:
-        index = cls(tree, source)
+    def build(cls, tree: ast.Module, source: Source, project: ModuleView | None = None) -> ModuleIndex:
+        index = cls(tree, source, project=project)
         _Indexer(index).statements(tree.body)
         return index
 
@@ -306,7 +311,18 @@ class ModuleIndex:
         return found
 
     def qualify(self, node: ast.AST) -> str | None:
-        return self.aliases.qualify(node)
+        """The dotted name `node` refers to through the module's imports: a library's public name, or,
+        within the project, the module and name where it is defined (through re-exports and aliases)."""
+        qualified = self.aliases.qualify(node)
+        if qualified is None or self.project is None:
+            return qualified
+        return self.project.resolve(qualified)
+
+    def definition(self, node: ast.AST) -> Definition | None:
+        """What another module of the project defines under the name `node` refers to."""
+        if self.project is None:
+            return None
+        return self.project.definition(self.qualify(node))
 
     def code(self, node: ast.AST) -> str:
         return self.source.code(node)
@@ -378,6 +394,20 @@ class ModuleIndex:
             return self.functions[name]
         values = self.bindings.get(name, [])
         return FunctionInfo(values[0]) if len(values) == 1 and isinstance(values[0], ast.Lambda) else None
+
+    @cached_property
+    def _defs(self) -> list[FunctionInfo]:
+        return [*self.functions.values(), *(m for cls in self.all_classes for m in cls.methods.values())]
+
+    def enclosing_function(self, node: ast.AST) -> FunctionInfo | None:
+        """The innermost module-level function or method whose lines hold `node` (None: module level)."""
+        line = getattr(node, "lineno", None)
+        found = None
+        for function in self._defs:
+            start, end = function.node.lineno, function.node.end_lineno or function.node.lineno
+            if line is not None and start <= line <= end and (found is None or start > found.node.lineno):
+                found = function
+        return found
 
     def find_method(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
         for owner in self.class_and_bases(cls):

@@ -18,19 +18,21 @@ from .registrations import Registration, RegistrationFinder
 from .source import Source, Span
 from .structure import Structure, Swap
 from .treecalls import TreeCall, TreeCalls
-from .values import Evidence, ValueInference
+from .project import ModuleView
+from .values import Elsewhere, Evidence, ValueInference
 
 
 class ModuleAnalysis:
     """One parsed module and the lazily computed facts about it."""
 
     def __init__(self, tree: ast.Module, source: Source, static_field_functions: tuple[str, ...] = (),
-                 fixes: bool = False) -> None:
+                 fixes: bool = False, project: ModuleView | None = None) -> None:
         """`static_field_functions`: the project's own static-field helpers (qualified names).
-        `fixes`: whether rules should say how to mend their findings (only `--fix`, `--diff`, JSON ask)."""
+        `fixes`: whether rules should say how to mend their findings (only `--fix`, `--diff`, JSON ask).
+        `project`: the project as this module sees it, to follow imported names into (None: alone)."""
         self.source = source
         self.fixes_requested = fixes
-        self.index = ModuleIndex.build(tree, source)
+        self.index = ModuleIndex.build(tree, source, project)
         self.frameworks = Frameworks(self.index, static_field_functions)
         self.values = ValueInference(self.index, self.frameworks)
         self.classes = ClassSemantics(self.index, self.values)
@@ -77,8 +79,34 @@ class ModuleAnalysis:
 
     @cached_property
     def jitted_calls(self) -> list[tuple[ast.Call, JittedFunction]]:
-        """Each call of a jitted function of this module, with the function."""
-        return calls_of(self.index, self.jitted_functions)
+        """Each call of a jitted function of this module or imported from another project module, with the
+        function."""
+        imported = {name: jitted for name, jitted in JittedFinder(self.index).imported().items()
+                    if name not in self.jitted_functions}
+        return calls_of(self.index, {**self.jitted_functions, **imported})
+
+    @cached_property
+    def project_words(self) -> set[str]:
+        """The rule triggers this module's imports from the project stand for, though its text spells none:
+        a class, decorator or field helper another module makes a pytree library's, a jitted function."""
+        from ..rules.base import REGISTRATION_TRIGGERS
+
+        words: set[str] = set()
+        project = self.index.project
+        if project is None:
+            return words
+        for local, _target in self.index.aliases.items():
+            definition = self.index.definition(ast.Name(local))
+            if definition is None:
+                continue
+            function = definition.function
+            if (definition.cls is not None and project.class_library(definition) is not None) or (
+                    function is not None and (function.registers or function.field)):
+                words.add(REGISTRATION_TRIGGERS[0])
+            jit = project.jit(definition)
+            if jit is not None and (jit.static_positions or jit.static_names or jit.wrapper):
+                words.update(("static_argnums", "jit"))
+        return words
 
     @cached_property
     def children(self) -> ChildSiteFinder:
@@ -110,8 +138,11 @@ class ModuleAnalysis:
     def snippet(self, node: ast.AST) -> str:
         return self.source.snippet(node)
 
-    def located(self, node: ast.AST) -> str:
-        """"`code` at line N" for a node (the line is left out if the node is not in the module)."""
+    def located(self, node: ast.AST | Elsewhere) -> str:
+        """"`code` at line N" for a node (the line is left out if the node is not in the module);
+        "`code` (pkg/masks.py:12)" for an expression of another module."""
+        if isinstance(node, Elsewhere):
+            return f"`{node.text}` ({node.path}:{node.line})"
         position = self.position(node)
         where = f" at line {position[0]}" if position else ""
         return f"`{self.snippet(node)}`{where}"
@@ -120,4 +151,7 @@ class ModuleAnalysis:
         """Where the value comes from: "`self.mask` is assigned `xp.arange(n) < k` at line 8"."""
         if not evidence.trail:
             return self.located(evidence.node)
-        return ", ".join(f"`{hop.via}` {hop.relation} {self.located(hop.node)}" for hop in evidence.trail)
+        # A helper's return continues the step before: "`self.mask` is assigned `make_mask(n)` at line 8,
+        # which returns `jnp.arange(n) < k` (pkg/masks.py:12)".
+        return ", ".join(f"{'which' if number and hop.relation == 'returns' else f'`{hop.via}`'} {hop.relation} "
+                         f"{self.located(hop.node)}" for number, hop in enumerate(evidence.trail))

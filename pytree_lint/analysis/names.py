@@ -83,6 +83,11 @@ class AliasTable:
         """(local name, qualified name) of every import and module-level alias."""
         return self._aliases.items()
 
+    @property
+    def star_modules(self) -> list[str]:
+        """The modules `from m import *` takes names from."""
+        return self._star_modules
+
     def is_module_local(self, name: str) -> bool:
         return name in self._module_level_locals
 

@@ -69,6 +69,9 @@ def _bind_arguments(mechanism: Mechanism, args: list[ast.expr], keywords: list[a
     return bound
 
 
+_MECHANISM_NAMES = frozenset(m.value for m in Mechanism)
+
+
 class RegistrationFinder:
     def __init__(self, index: ModuleIndex, frameworks: Frameworks) -> None:
         self.index = index
@@ -84,7 +87,7 @@ class RegistrationFinder:
             if mechanism is not None:
                 bound = _bind_arguments(mechanism, site.node.args, site.node.keywords)
                 target = bound.get("nodetype", bound.get("cls"))
-                cls = self.index.resolve_class(target) if target is not None else None
+                cls = self._class(target, site.scope) if target is not None else None
                 found.append(self._build(mechanism, site.node, cls, bound, site.scope))
         for cls in self.index.decorated_classes:
             for decorator in cls.decorators:
@@ -122,6 +125,11 @@ class RegistrationFinder:
             if mechanism is not None:
                 bound = _bind_arguments(mechanism, [ast.Name("_"), *expr.args[1:]], expr.keywords)
                 return self._build(mechanism, expr, cls, bound, cls.parent)
+        # A project decorator, defined in another module, that registers what it is given.
+        definition = self.index.definition(expr.func if isinstance(expr, ast.Call) else expr)
+        registers = definition.function.registers if definition is not None and definition.function else None
+        if registers in _MECHANISM_NAMES:
+            return self._build(Mechanism(registers), expr, cls, {}, cls.parent)
         return None
 
     def _build(self, mechanism: Mechanism, node: ast.AST, cls: ClassInfo | None, bound: dict[str, ast.expr],
@@ -163,10 +171,20 @@ class RegistrationFinder:
         if isinstance(expr, ast.Name):
             return self.index.module_function(expr.id)
         if isinstance(expr, ast.Attribute):
-            owner = self.index.resolve_class(expr.value)
+            owner = self._class(expr.value, scope)
             if owner is not None:
                 return self.index.find_method(owner, expr.attr)
         return None
+
+    def _class(self, expr: ast.expr, scope: Scope | None) -> ClassInfo | None:
+        """The class a name stands for: a class of the module, or `cls` in the class's `__init_subclass__`
+        (which registers every subclass with the class's own flatten and unflatten)."""
+        cls = self.index.resolve_class(expr)
+        if (cls is None and isinstance(scope, FunctionInfo) and scope.cls is not None
+                and scope.name == "__init_subclass__" and scope.positional_params
+                and isinstance(expr, ast.Name) and expr.id == scope.positional_params[0].name):
+            return scope.cls
+        return cls
 
     def _meta_fields(self, cls: ClassInfo, meta_fields: ast.expr | None) -> list[StaticDeclaration]:
         if isinstance(meta_fields, (ast.List, ast.Tuple)):

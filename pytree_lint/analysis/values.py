@@ -24,6 +24,15 @@ ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12
 
 
+@dataclass(frozen=True)
+class Elsewhere:
+    """An expression in another module of the project, as messages cite it: `text` (path:line)."""
+
+    text: str
+    path: str
+    line: int
+
+
 @dataclass(frozen=True, eq=False)
 class Holder:
     """Who holds a value on its way: an attribute of a class's instances (`cls`), a local or parameter of
@@ -40,7 +49,7 @@ class Hop:
 
     via: str
     relation: str
-    node: ast.AST
+    node: ast.AST | Elsewhere
     holder: Holder | None = None
     # Made where the program sets its objects up, not per instance: a constructor argument given at module
     # level or by a classmethod or staticmethod (a factory such as `create()`), or an attribute assigned by
@@ -377,6 +386,23 @@ class ValueInference:
             # A value passed at module level is still one per instance: not `shared`.
             found.extend(replace(e, shared=False).through(via or name, relation, argument, None, factory)
                          for e in self.infer(argument, context))
+        found.extend(self._constructed_elsewhere(cls, name, position, via or name))
+        return found
+
+    def _constructed_elsewhere(self, cls: ClassInfo, name: str, position: int | None, via: str) -> list[Evidence]:
+        """What the project's other modules pass as the argument `name` (or `position`) when they build a
+        `cls` (`Mesh(coords=np.zeros(3))` in pkg/build.py), from their summaries."""
+        project = self.index.project
+        if project is None or cls.parent is not None:
+            return []
+        found = []
+        for construction, summary in project.constructions(cls.name):
+            for argument in construction.arguments:
+                if argument.keyword == name or (position is not None and argument.position == position):
+                    value = argument.value
+                    cited = Elsewhere(value.text, summary.display_path, value.line)
+                    found.append(Evidence(Kind(value.kind), cls.node, value.what, trail=(Hop(via, "is given", cited),),
+                                          leaf=Leaf(value.leaf) if value.leaf else None))
         return found
 
     def _attribute(self, expr: ast.Attribute, context: Context) -> list[Evidence]:
@@ -402,13 +428,48 @@ class ValueInference:
             return self._builtin_call(func.id, expr, context)
         qualified = self.index.qualify(func)
         if qualified is not None:
+            definition = self.index.project.definition(qualified) if self.index.project is not None else None
+            if definition is not None:
+                return self._returned_elsewhere(definition, expr)
             return self._library_call(qualified, expr, context)
         cls = self.index.resolve_class(func)
         if cls is not None:
             return [Evidence(Kind.INSTANCE, expr, f"a new `{cls.name}`", cls=cls, constructed=True)]
+        helper = self._helper(func, context)
+        if helper is not None:
+            return self._returned(helper)
         if isinstance(func, ast.Attribute):
             return self._method_call(func, expr, context)
         return []
+
+    def _helper(self, func: ast.expr, context: Context) -> FunctionInfo | None:
+        """The module's own function a call names (not shadowed by a local or parameter of the caller)."""
+        if not isinstance(func, ast.Name):
+            return None
+        caller = context.function
+        if caller is not None and (func.id in caller.local_bindings or func.id in caller.all_params):
+            return None
+        helper = self.index.module_function(func.id)
+        return helper if helper is not None and not helper.is_lambda else None
+
+    def _returned(self, helper: FunctionInfo) -> list[Evidence]:
+        """What a helper of the module returns, each value's trail continued by "which returns ..."."""
+        found: list[Evidence] = []
+        for statement in helper.return_statements:
+            if statement.value is not None:
+                found.extend(e.through(f"{helper.name}()", "returns", statement.value)
+                             for e in self.infer(statement.value, Context(helper, statement=statement)))
+        return found
+
+    def _returned_elsewhere(self, definition, expr: ast.Call) -> list[Evidence]:
+        """What a function of another project module returns, from its summary."""
+        facts = definition.function
+        if facts is None:
+            return []
+        path = definition.summary.display_path
+        return [Evidence(Kind(value.kind), expr, value.what, leaf=Leaf(value.leaf) if value.leaf else None,
+                         trail=(Hop(f"{definition.name}()", "returns", Elsewhere(value.text, path, value.line)),))
+                for value in facts.returns]
 
     def _builtin_call(self, name: str, expr: ast.Call | ast.expr, context: Context,
                       arguments: list[ast.expr] | None = None) -> list[Evidence]:

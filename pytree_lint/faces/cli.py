@@ -10,6 +10,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 
 from .. import __version__
+from ..analysis.project import Project
 from ..cache import ResultCache
 from ..config import Config, ConfigError, ConfigLoader
 from ..engine import Finding, FindingFix, LintError, apply_fixes, lint_bytes, read_file, read_source, unused_noqa
@@ -33,9 +34,12 @@ def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
         return path, [], str(error)
     key = cache.key(data, config) if cache is not None else None
     entry = cache.get(key) if cache is not None else None
-    if entry is not None:
+    if entry is not None and cache.unchanged(entry.get("dependencies", {})):
         return path, [_from_row(path, row) for row in entry["findings"]], entry["error"]
     findings, error = [], None
+    project = Project.for_file(path)
+    if project is not None:
+        project.consulted.clear()
     try:
         findings = lint_bytes(data, path, config, fixes)
     except LintError as failure:
@@ -43,7 +47,9 @@ def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
     if cache is not None:
         rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.target, f.member,
                  None if f.fix is None else [f.fix.description, f.fix.safe, f.fix.edits], f.cell] for f in findings]
-        cache.put(key, {"findings": rows, "error": error})
+        # The other modules the findings were read from: a change to one of them relints this file.
+        dependencies = {str(file): digest for file, digest in project.consulted.items()} if project else {}
+        cache.put(key, {"findings": rows, "error": error, "dependencies": dependencies})
     return path, findings, error
 
 

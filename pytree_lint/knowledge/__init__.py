@@ -27,6 +27,11 @@ FIXED_HELPERS[jax.STATIC_FIELD] = {"static": True}
 PLAIN_FIELDS = frozenset({"dataclasses.field", *(n for lib in LIBRARIES for n in lib.plain_fields)})
 FIELD_HELPERS = frozenset({*FLAG_HELPERS, *FIXED_HELPERS, *PLAIN_FIELDS})
 STATIC_ANNOTATIONS = frozenset(n for lib in LIBRARIES for n in lib.static_annotations)
+LIBRARY_BY_NAME: dict[str, PytreeLibrary] = {lib.name: lib for lib in LIBRARIES}
+# Names the analysis knows by their public spelling: followed no further through a project's re-exports,
+# even when that library is the project being linted.
+KNOWN_NAMES = frozenset({*DECORATORS, *BASES, *FIELD_HELPERS, *STATIC_ANNOTATIONS, *jax.MECHANISMS, *jax.JIT,
+                         *jax.TRANSFORMATIONS, *jax.TREE_FUNCTIONS, *jax.ARRAY_TYPES})
 
 
 def helper_library(qualified: str) -> PytreeLibrary | None:
@@ -37,5 +42,6 @@ def helper_library(qualified: str) -> PytreeLibrary | None:
     return None
 
 
-__all__ = ["BASES", "DECORATORS", "FIELD_HELPERS", "FIXED_HELPERS", "FLAG_HELPERS", "LIBRARIES", "PLAIN_FIELDS",
+__all__ = ["BASES", "DECORATORS", "FIELD_HELPERS", "FIXED_HELPERS", "FLAG_HELPERS", "KNOWN_NAMES", "LIBRARIES",
+           "LIBRARY_BY_NAME", "PLAIN_FIELDS",
            "STATIC_ANNOTATIONS", "Convention", "FlagHelper", "PytreeLibrary", "helper_library"]

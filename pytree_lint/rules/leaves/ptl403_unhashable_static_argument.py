@@ -3,7 +3,10 @@
 What it does:
     Finds a call of a jitted function (`@partial(jax.jit, static_argnums=...)`, `jax.jit(f,
     static_argnames=...)`) that passes a list, dict or set (a display, a comprehension, `list()`,
-    `dict()`, `set()`) or an array at a static position or static keyword.
+    `dict()`, `set()`) or an array at a static position or static keyword. The function may be jitted in
+    another module of the project (imported by name, or decorated there with a `partial(jax.jit,
+    static_argnums=...)` wrapper), and the value may reach the call through a local name (`config =
+    {"lr": 0.1}`) or a helper's return (`make_kwargs()`, in this module or another).
 
 Why is this bad:
     Static arguments are hashed to find the compiled function, and these cannot be (measured, jax
@@ -23,13 +26,12 @@ Use instead:
     traced argument.
 
 Known false positives:
-    None known. Only a container or array written at the call is judged; a variable is not (its value
-    may be converted first).
+    None known. A name or helper is judged only when every value that can reach the call is a container
+    or array (a name also assigned a tuple, or a parameter, is not judged).
 
 Known limits:
-    Only module-level functions called by name, and containers or arrays written at the call (a display,
-    a comprehension, `list()`/`dict()`/`set()`/`sorted()`, an array constructor such as `np.zeros`), are
-    checked; jitted methods are not.
+    Only module-level functions called by name are checked; jitted methods are not. A local name is
+    judged by its last unconditional assignment in the function (a conversion after the call hides it).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from __future__ import annotations
 import ast
 
 from ...analysis.kinds import Kind
+from ...analysis.values import Context, Elsewhere
 from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
 from ...knowledge.python import UNHASHABLE_BUILTINS
 from ...runtime.probes import ReproduceProbe
@@ -66,13 +69,36 @@ class UnhashableStaticArgument(Rule):
     def check(self, analysis):
         for call, function in analysis.jitted_calls:
             for argument in function.arguments(call):
-                if not argument.static or not _built_here(argument.value):
+                if not argument.static:
                     continue
-                evidence = next((e for e in analysis.values.infer(argument.value)
-                                 if e.kind in UNHASHABLE and not e.trail), None)
+                if _built_here(argument.value):
+                    evidence = next((e for e in analysis.values.infer(argument.value)
+                                     if e.kind in UNHASHABLE and not e.trail), None)
+                    where = analysis.located(argument.value)
+                else:
+                    evidence = _reaching(analysis, argument.value, call)
+                    where = analysis.origin(evidence) if evidence is not None else ""
                 if evidence is not None:
                     yield Report(call,
                                  f"static {argument.label} of `{function.name}` is {evidence.what} "
-                                 f"({analysis.located(argument.value)}), {UNHASHABLE[evidence.kind]}: the call "
+                                 f"({where}), {UNHASHABLE[evidence.kind]}: the call "
                                  "raises `ValueError: Non-hashable static arguments are not supported` (pass a "
                                  "tuple or another hashable value)", target=function.name)
+
+
+# How a value reaches the call and stays what it was made as: assigned to a name, returned by a function.
+_KEEPING = frozenset({"is assigned", "returns"})
+
+
+def _reaching(analysis, value: ast.expr, call: ast.Call):
+    """A container or array that reaches the static argument through names and helpers' returns (`config
+    = dict(...)`, `make_kwargs()` of this module or another), when nothing else can reach it instead."""
+    if not isinstance(value, (ast.Name, ast.Call)):
+        return None
+    evidence = analysis.values.infer(value, Context(analysis.index.enclosing_function(call)))
+    # What the name or call itself holds, not the elements of the container it holds.
+    made = [e for e in evidence if e.trail and (e.trail[-1].node is e.node or isinstance(e.trail[-1].node, Elsewhere))]
+    if not made or any(e.kind not in UNHASHABLE or any(hop.relation not in _KEEPING for hop in e.trail)
+                       for e in made):
+        return None
+    return made[0]

@@ -1,0 +1,375 @@
+"""The project a file belongs to, and names followed across its modules.
+
+A file's project is the nearest folder upward holding pyproject.toml, setup.cfg, setup.py or .git (else
+the folder above its top package). Its modules are found the way Python would import them: from the
+folder above the file's own top package (`pkg/sub/mod.py` with `pkg/__init__.py` and `pkg/sub/__init__.py`
+is `pkg.sub.mod`), then the project folder and its `src/`. Each module is read only when a name is
+followed into it, and what other modules need of it is kept as a `ModuleSummary` (analysis/summary.py),
+cached on disk by content hash. Nothing is imported or executed.
+
+Library names stay library names: `jax` and `numpy` are never followed (knowledge/ says what they mean),
+and a name that knowledge/ knows by its public spelling (`flax.struct.dataclass`) keeps that spelling
+even when the library itself is the project being linted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
+from .names import canonical
+from .summary import ClassFacts, Construction, FunctionFacts, JitFacts, ModuleSummary, SummaryStore, summarize
+
+ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+# Names under these heads mean what knowledge/ says, even when their source is in the project.
+NEVER_FOLLOWED = frozenset({"jax", "jaxlib", "numpy"})
+# How many re-exports a name is followed through before it is left unknown (cycles end there too).
+MAX_HOPS = 16
+# How many of the project's files are searched for a class's constructor calls: a very large project is
+# searched in part rather than made slow (an unsearched call stays unknown, and unknown stays silent).
+MAX_SEARCHED_FILES = 3000
+# The modules a file imports, read from its text before it is parsed: `from .x import`, `import a.b`.
+IMPORTED_MODULE = re.compile(r"^[ \t]*(?:from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import|import[ \t]+([\w.]+))", re.MULTILINE)
+SKIPPED_FOLDERS = frozenset({".git", ".hg", ".tox", ".nox", ".venv", "venv", "node_modules", "__pycache__",
+                             "build", "dist", ".eggs", "site-packages"})
+
+
+@lru_cache(maxsize=4096)
+def _marked_root(folder: Path) -> Path | None:
+    """The nearest folder from `folder` upward with a project marker (each folder asked once)."""
+    if any((folder / marker).exists() for marker in ROOT_MARKERS):
+        return folder
+    return None if folder.parent == folder else _marked_root(folder.parent)
+
+
+def find_root(path: Path) -> Path:
+    """The project folder of a file: the nearest folder upward with a project marker, else the folder
+    above the file's top package."""
+    return _marked_root(path.parent) or module_location(path)[0]
+
+
+def module_location(path: Path) -> tuple[Path, str, bool]:
+    """(the folder the module is imported from, its dotted name, whether it is a package's __init__)."""
+    is_package = path.name == "__init__.py"
+    parts = [] if is_package else [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").exists() and folder.parent != folder:
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return folder, ".".join(parts), is_package
+
+
+def absolute(qualified: str, module: str, is_package: bool) -> str | None:
+    """A relative import's name made absolute from the importing module (`.masks.f` in `pkg.model` is
+    `pkg.masks.f`); None when it climbs above the top package."""
+    if not qualified.startswith("."):
+        return qualified
+    level = len(qualified) - len(qualified.lstrip("."))
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    if level - 1 > len(package) or not module:
+        return None
+    base = package[:len(package) - (level - 1)]
+    rest = qualified[level:]
+    return ".".join([*base, rest] if rest else base) or None
+
+
+@dataclass(frozen=True)
+class Definition:
+    """Something a project module defines at top level, found by following a name."""
+
+    summary: ModuleSummary
+    name: str
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.summary.module}.{self.name}"
+
+    @property
+    def function(self) -> FunctionFacts | None:
+        return self.summary.functions.get(self.name)
+
+    @property
+    def cls(self) -> ClassFacts | None:
+        return self.summary.classes.get(self.name)
+
+    @property
+    def jit(self) -> JitFacts | None:
+        """The static arguments, when its own module shows the name is a jitted function or a
+        `partial(jax.jit, ...)` (see ModuleView.jit for wrappers of other modules)."""
+        return self.summary.jitted.get(self.name)
+
+
+class Project:
+    """One project's modules, read and summarised on demand; one instance per project folder per process."""
+
+    _instances: dict[Path, Project] = {}
+
+    def __init__(self, root: Path, store: SummaryStore | None = None) -> None:
+        self.root = root
+        self.store = store if store is not None else SummaryStore()
+        self._summaries: dict[Path, tuple[tuple[int, int] | None, ModuleSummary | None]] = {}
+        self._located: dict[tuple[Path, str], Path | None] = {}
+        self._files: dict[Path, list[Path]] = {}
+        self._constructions: dict[tuple[Path, str], list[tuple[Construction, ModuleSummary]]] = {}
+        self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
+
+    @classmethod
+    def for_file(cls, path: str) -> Project | None:
+        """The project of a Python file or notebook named by its path (None for text that has no place:
+        a string, stdin without a name)."""
+        if not path.endswith((".py", ".pyi", ".ipynb")):
+            return None
+        try:
+            file = Path(path).resolve()
+            if not file.parent.is_dir():
+                return None
+            root = find_root(file)
+        except (OSError, RuntimeError, ValueError):
+            return None
+        if root not in cls._instances:
+            cls._instances[root] = Project(root)
+        return cls._instances[root]
+
+    def view(self, path: str) -> ModuleView:
+        """What a file's analysis asks of the project, answered from that file's place in it."""
+        file = Path(path).resolve()
+        import_root, module, is_package = module_location(file)
+        return ModuleView(self, file, import_root, module, is_package)
+
+    # modules -------------------------------------------------------------------------------------------------
+    def _import_roots(self, first: Path) -> list[Path]:
+        return list(dict.fromkeys([first, self.root, self.root / "src"]))
+
+    def locate(self, module: str, import_root: Path) -> Path | None:
+        """The file of a dotted module name, as Python would find it from these folders."""
+        key = (import_root, module)
+        if key not in self._located:
+            found = None
+            parts = module.split(".")
+            if all(part.isidentifier() for part in parts):
+                for folder in self._import_roots(import_root):
+                    base = folder.joinpath(*parts)
+                    for candidate in (base.with_name(base.name + ".py"), base / "__init__.py"):
+                        if candidate.is_file():
+                            found = candidate
+                            break
+                    if found is not None:
+                        break
+            self._located[key] = found
+        return self._located[key]
+
+    def summary_of(self, file: Path) -> ModuleSummary | None:
+        """The summary of a project file (None when it cannot be read or parsed: it is then unknown). A
+        file changed since it was read (a long-running language server sees edits) is read again."""
+        try:
+            stat = file.stat()
+            version = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            version = None
+        known = self._summaries.get(file)
+        if known is None or known[0] != version:
+            if known is not None:
+                self._constructions.clear()  # they were read from the old text
+            known = self._summaries[file] = (version, self._summarise(file))
+        summary = known[1]
+        if summary is not None:
+            self.consulted[file] = summary.digest
+        return summary
+
+    def _summarise(self, file: Path) -> ModuleSummary | None:
+        try:
+            data = file.read_bytes()
+        except OSError:
+            return None
+        _, module, is_package = module_location(file)
+        digest = hashlib.sha256(data).hexdigest()
+        cached = self.store.get(digest, module, is_package)
+        if cached is not None:
+            return cached
+        summary = summarize(data, str(file), module, is_package, digest)
+        if summary is not None:
+            self.store.put(summary)
+        return summary
+
+    def files(self, import_root: Path) -> list[Path]:
+        """The Python files below an import folder, nearest first, at most MAX_SEARCHED_FILES."""
+        if import_root not in self._files:
+            found: list[Path] = []
+            for folder, subfolders, names in os.walk(import_root):
+                subfolders[:] = sorted(s for s in subfolders if s not in SKIPPED_FOLDERS and not s.startswith("."))
+                found.extend(Path(folder) / name for name in sorted(names) if name.endswith(".py"))
+                if len(found) >= MAX_SEARCHED_FILES:
+                    break
+            self._files[import_root] = found[:MAX_SEARCHED_FILES]
+        return self._files[import_root]
+
+    def constructions(self, qualified: str, import_root: Path, resolve,
+                      skip: Path | None = None) -> list[tuple[Construction, ModuleSummary]]:
+        """Every call in the project that builds the class named `qualified`, with the module making it.
+        Only files whose text names the class are read (`skip`: the file asking, which knows its own)."""
+        key = (import_root, qualified)
+        if key not in self._constructions:
+            found = []
+            word = qualified.rsplit(".", 1)[-1].encode()
+            for file in self.files(import_root):
+                try:
+                    if file == skip or word not in file.read_bytes():
+                        continue
+                except OSError:
+                    continue
+                summary = self.summary_of(file)
+                if summary is None:
+                    continue
+                for construction in summary.constructions:
+                    if resolve(summary, construction.callee) == qualified:
+                        found.append((construction, summary))
+            self._constructions[key] = found
+        for _, summary in self._constructions[key]:
+            self.consulted[Path(summary.path)] = summary.digest
+        return self._constructions[key]
+
+
+class ModuleView:
+    """The project as one module sees it: its names followed to library names or project definitions."""
+
+    def __init__(self, project: Project, file: Path, import_root: Path, module: str, is_package: bool) -> None:
+        self.project = project
+        self.file = file
+        self.import_root = import_root
+        self.module = module
+        self.is_package = is_package
+        self._resolved: dict[str, str | None] = {}
+
+    def absolute(self, qualified: str) -> str | None:
+        return absolute(qualified, self.module, self.is_package)
+
+    def imports_project(self, text: str) -> bool:
+        """Whether the module's text imports another module of the project (a relative import, or a module
+        found in the project's folders), judged before the module is parsed."""
+        for match in IMPORTED_MODULE.finditer(text):
+            module = match.group(1) or match.group(2)
+            if module.startswith("."):
+                if self.absolute(module.rstrip(".") or ".") is not None or "." in self.module or self.is_package:
+                    return True
+                continue
+            head = module.split(".", 1)[0]
+            if head not in NEVER_FOLLOWED and self.project.locate(head, self.import_root) is not None:
+                return True
+        return False
+
+    def resolve(self, qualified: str) -> str:
+        """The name a (possibly relative) imported name finally stands for: the public library spelling
+        knowledge/ knows, another library's name, or the project definition it was imported from."""
+        if qualified not in self._resolved:
+            name = self.absolute(qualified)
+            self._resolved[qualified] = qualified if name is None else self._follow(name, 0, set())
+        return self._resolved[qualified] or qualified
+
+    def resolve_in(self, summary: ModuleSummary, qualified: str) -> str:
+        """`qualified` as written in another module (`summary`) resolved from there."""
+        name = absolute(qualified, summary.module, summary.is_package)
+        return qualified if name is None else self._follow(name, 0, set())
+
+    def _follow(self, name: str, hops: int, seen: set[str]) -> str:
+        name = canonical(name)
+        if name in KNOWN_NAMES or name.split(".", 1)[0] in NEVER_FOLLOWED or hops > MAX_HOPS or name in seen:
+            return name
+        seen.add(name)
+        split = self._module_prefix(name)
+        if split is None:
+            return name
+        summary, rest = split
+        if not rest:
+            return name
+        head, _, tail = rest.partition(".")
+        if head in summary.names:
+            target = summary.names[head]
+            return self._follow(f"{target}.{tail}" if tail else target, hops + 1, seen)
+        if head in summary.defined:
+            return name
+        for star in summary.stars:
+            followed = self._follow(f"{star}.{rest}", hops + 1, seen)
+            if self.definition(followed) is not None:
+                return followed
+        return name
+
+    def _module_prefix(self, name: str) -> tuple[ModuleSummary, str] | None:
+        """The longest leading part of `name` that is a project module, its summary and the rest."""
+        parts = name.split(".")
+        for cut in range(len(parts), 0, -1):
+            file = self.project.locate(".".join(parts[:cut]), self.import_root)
+            if file is not None:
+                summary = self.project.summary_of(file)
+                return (summary, ".".join(parts[cut:])) if summary is not None else None
+        return None
+
+    def definition(self, name: str | None) -> Definition | None:
+        """The project definition a resolved name stands for (None: a library name or unknown)."""
+        if not name or name.split(".", 1)[0] in NEVER_FOLLOWED:
+            return None
+        module, _, defined = name.rpartition(".")
+        if not module:
+            return None
+        file = self.project.locate(module, self.import_root)
+        summary = self.project.summary_of(file) if file is not None else None
+        if summary is None or defined not in summary.defined:
+            return None
+        return Definition(summary, defined)
+
+    def class_library(self, definition: Definition, depth: int = 0) -> PytreeLibrary | None:
+        """The library that registers a project class: its own module's verdict, else through its bases
+        (library bases, or project classes in yet other modules)."""
+        facts = definition.cls
+        if facts is None or depth > MAX_HOPS:
+            return None
+        if facts.library is not None:
+            return LIBRARY_BY_NAME.get(facts.library)
+        for base in facts.bases:
+            resolved = self.resolve_in(definition.summary, base)
+            library = BASES.get(resolved) or next(
+                (lib for lib in BASES.values() if lib.registered_prefixes and resolved.startswith(lib.registered_prefixes)),
+                None)
+            if library is None:
+                parent = self.definition(resolved)
+                library = self.class_library(parent, depth + 1) if parent is not None else None
+            if library is not None:
+                return library
+        return None
+
+    def jit(self, definition: Definition) -> JitFacts | None:
+        """How a project function is jitted: in its own module, or by a decorator that is a `partial(jax.jit,
+        ...)` of another module (`@jit_static` with `jit_static` imported)."""
+        if definition.jit is not None or definition.function is None:
+            return definition.jit
+        function = definition.function
+        for decorator in function.decorators:
+            wrapper = self.definition(self.resolve_in(definition.summary, decorator))
+            if wrapper is not None and wrapper.jit is not None and wrapper.jit.wrapper:
+                return JitFacts(wrapper.jit.static_positions, wrapper.jit.static_names, function.params)
+        return None
+
+    def decorator_library(self, definition: Definition | None) -> PytreeLibrary | None:
+        """The library whose decorator a project decorator applies (`return flax.struct.dataclass(cls)`)."""
+        facts = definition.function if definition is not None else None
+        return LIBRARY_BY_NAME.get(facts.registers) if facts is not None and facts.registers else None
+
+    def constructions(self, class_name: str) -> list[tuple[Construction, ModuleSummary]]:
+        """The calls other project modules make of this module's class `class_name`."""
+        qualified = f"{self.module}.{class_name}" if self.module else class_name
+        return self.project.constructions(qualified, self.import_root, self.resolve_in, skip=self.file)
+
+
+def project_view(path: str) -> ModuleView | None:
+    """The project as the file at `path` sees it (None when the path names no file's place)."""
+    project = Project.for_file(path)
+    if project is None:
+        return None
+    try:
+        return project.view(path)
+    except (OSError, RuntimeError, ValueError):
+        return None

@@ -1,0 +1,154 @@
+"""Builds a module's `ModuleSummary` from its source, with the same analysis the rules use."""
+
+from __future__ import annotations
+
+import ast
+
+from ..knowledge import DECORATORS
+from ..knowledge.jax import MECHANISMS
+from .kinds import Kind
+from .model import FunctionInfo
+from .project import NEVER_FOLLOWED, absolute
+from .summary import (KEPT_KINDS, Argument, ClassFacts, Construction, FieldFacts, FunctionFacts, JitFacts,
+                      ModuleSummary, Value)
+from .values import Context, Evidence
+
+
+class Summarizer:
+    def __init__(self, analysis, module: str, is_package: bool) -> None:
+        self.analysis = analysis
+        self.index = analysis.index
+        self.module = module
+        self.is_package = is_package
+
+    @classmethod
+    def run(cls, data: bytes, path: str, module: str, is_package: bool, digest: str) -> ModuleSummary | None:
+        from ..engine import LintError, python_text
+        from .module import ModuleAnalysis
+        from .source import Source, parse
+
+        try:
+            text = python_text(data)
+            tree = parse(text)
+            analysis = ModuleAnalysis(tree, Source(text))
+            return cls(analysis, module, is_package).summary(path, digest)
+        except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+
+    def absolute(self, qualified: str) -> str:
+        return absolute(qualified, self.module, self.is_package) or qualified
+
+    def summary(self, path: str, digest: str) -> ModuleSummary:
+        index = self.index
+        names = {local: self.absolute(target) for local, target in index.aliases.items()}
+        defined = frozenset({*index.classes, *index.functions, *index.bindings})
+        jitted = {name: JitFacts(tuple(sorted(j.static_positions)), tuple(sorted(j.static_names)),
+                                 tuple(p.name for p in j.function.params) if j.function else (), j.wrapper)
+                  for name, j in self.analysis.jitted_functions.items()}
+        return ModuleSummary(
+            self.module, self.is_package, path, digest, names,
+            tuple(self.absolute(star) for star in index.aliases.star_modules), defined,
+            {name: self._function(function) for name, function in index.functions.items()},
+            {name: self._class(cls) for name, cls in index.classes.items()},
+            jitted, tuple(self._constructions()))
+
+    # functions -------------------------------------------------------------------------------------------------
+    def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
+        """A value as other modules cite it: the expression, unless it is a bare name (then where the name's
+        value was made)."""
+        shown = expr
+        if isinstance(expr, ast.Name):
+            shown = evidence.trail[0].node if evidence.trail else evidence.node
+        position = self.analysis.position(shown) or self.analysis.position(expr) or (0, 0)
+        return Value(evidence.kind.value, evidence.what, self.analysis.snippet(shown), position[0],
+                     evidence.leaf.value if evidence.leaf is not None else None)
+
+    def _kinds(self, evidence: list[Evidence], expr: ast.expr) -> list[Value]:
+        """The first evidence of each kind other modules care about."""
+        found = []
+        for kind in KEPT_KINDS:
+            first = next((e for e in evidence if e.kind is kind), None)
+            if first is not None:
+                found.append(self._value(first, expr))
+        return found
+
+    def _function(self, function: FunctionInfo) -> FunctionFacts:
+        returns: list[Value] = []
+        field = None
+        for statement in function.return_statements:
+            if statement.value is None:
+                continue
+            returns.extend(self._kinds(self.analysis.values.infer(statement.value, Context(function)),
+                                       statement.value))
+            if field is None and isinstance(statement.value, ast.Call):
+                field = self._field(statement.value)
+        line = self.analysis.position(function.node)
+        decorators = tuple(self.absolute(name) for name in map(self.index.qualify, function.node.decorator_list)
+                           if name)
+        return FunctionFacts(line[0] if line else 0, tuple(returns), field, self._registers(function),
+                             tuple(p.name for p in function.params), decorators)
+
+    def _field(self, call: ast.Call) -> FieldFacts | None:
+        """A helper returning a library field call (`return eqx.field(static=True, **kwargs)`)."""
+        metadata = self.analysis.frameworks.field_metadata(call)
+        qualified = self.index.qualify(call.func)
+        if metadata is None or qualified is None:
+            return None
+        return FieldFacts(self.absolute(qualified), metadata)
+
+    def _registers(self, function: FunctionInfo) -> str | None:
+        """A decorator of the project that registers the class it is given, through a library's decorator
+        (`return flax.struct.dataclass(cls)`) or jax.tree_util (`register_dataclass(cls)`)."""
+        for call in function.nodes(ast.Call):
+            if not call.args:
+                continue
+            qualified = self.index.qualify(call.func) or ""
+            if qualified in DECORATORS:
+                return DECORATORS[qualified].name
+            if qualified in MECHANISMS:
+                return MECHANISMS[qualified].value
+        return None
+
+    # classes -------------------------------------------------------------------------------------------------
+    def _class(self, cls) -> ClassFacts:
+        bases = []
+        for base in cls.bases:
+            expr = base.value if isinstance(base, ast.Subscript) else base
+            local = self.index.resolve_class(expr)
+            qualified = f"{self.module}.{local.name}" if local is not None else self.index.qualify(expr)
+            if qualified:
+                bases.append(self.absolute(qualified))
+        registered = self.analysis.frameworks.library_class(cls)
+        line = self.analysis.position(cls.node)
+        return ClassFacts(line[0] if line else 0, tuple(bases),
+                          registered.library.name if registered is not None else None)
+
+    # calls into other modules --------------------------------------------------------------------------------
+    def _constructions(self) -> list[Construction]:
+        """Calls of classes imported from the project (`Mesh(coords=np.zeros(3))`), with what each argument is
+        as far as the call's own text and the module's names show."""
+        imported = tuple(local for local, target in self.index.aliases.items()
+                         if target.split(".", 1)[0] not in NEVER_FOLLOWED and local[:1].isupper())
+        if not imported:
+            return []
+        found = []
+        for call, _in_function in self.index.calls_mentioning(imported):
+            callee = self.index.qualify(call.func)
+            if callee is None or not callee.rsplit(".", 1)[-1][:1].isupper():
+                continue
+            arguments = []
+            for position, argument in enumerate(call.args):
+                if isinstance(argument, ast.Starred):
+                    break
+                arguments.extend(Argument(position, None, value) for value in self._argument(argument))
+            for keyword in call.keywords:
+                if keyword.arg is not None:
+                    arguments.extend(Argument(None, keyword.arg, value) for value in self._argument(keyword.value))
+            if arguments:
+                position = self.analysis.position(call)
+                found.append(Construction(self.absolute(callee), position[0] if position else 0, tuple(arguments)))
+        return found
+
+    def _argument(self, argument: ast.expr) -> list[Value]:
+        evidence = [e for e in self.analysis.values.infer(argument) if e.kind is not Kind.INSTANCE]
+        return self._kinds(evidence, argument)

@@ -1,0 +1,179 @@
+"""What other modules need to know about a module, without reading it again.
+
+A `ModuleSummary` holds a module's names (its imports and aliases, made absolute), what it defines, what
+each top-level function returns (a value kind with the expression and line it comes from), which functions
+are static-field helpers, registering decorators or jitted, which classes a library registers, and the
+constructor calls it makes with the kinds of their arguments. It is built from the module alone (names
+into other modules stay names, followed when asked: analysis/project.py), so it depends on nothing but the
+module's text, and is cached by content hash: a changed module invalidates only its own summary.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .kinds import Kind
+
+SUMMARY_VERSION = 1
+# Only the first evidence of each kind is kept per returned value: enough to name the origin.
+KEPT_KINDS = (Kind.ARRAY, Kind.MUTABLE, Kind.VOLATILE, Kind.SAFE)
+
+
+@dataclass(frozen=True)
+class Value:
+    """What an expression of the module evaluates to: its kind, how messages call it, and where it is."""
+
+    kind: str
+    what: str
+    text: str
+    line: int
+    leaf: str | None = None
+
+
+@dataclass(frozen=True)
+class JitFacts:
+    """A jitted function's static arguments (JAX maps positions and names through `params`); `wrapper`:
+    a `partial(jax.jit, ...)` that jits the function it is applied to."""
+
+    static_positions: tuple[int, ...] = ()
+    static_names: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()
+    wrapper: bool = False
+
+
+@dataclass(frozen=True)
+class FieldFacts:
+    """A field helper of the project: the library helper it calls and the metadata flags it passes."""
+
+    helper: str
+    metadata: dict[str, bool]
+
+
+@dataclass(frozen=True)
+class FunctionFacts:
+    line: int
+    returns: tuple[Value, ...] = ()
+    field: FieldFacts | None = None
+    registers: str | None = None  # a decorator that registers: a library's name or a jax.tree_util mechanism
+    params: tuple[str, ...] = ()  # the positional parameters
+    decorators: tuple[str, ...] = ()  # the names of its decorators, absolute (a wrapper may jit it)
+
+
+@dataclass(frozen=True)
+class ClassFacts:
+    line: int
+    bases: tuple[str, ...] = ()  # absolute names (a base of the same module: `module.Name`)
+    library: str | None = None  # the library that registers it, as far as its own module shows
+
+
+@dataclass(frozen=True)
+class Argument:
+    position: int | None
+    keyword: str | None
+    value: Value
+
+
+@dataclass(frozen=True)
+class Construction:
+    """A call of a class (or function) of another module: what each argument is."""
+
+    callee: str
+    line: int
+    arguments: tuple[Argument, ...]
+
+
+@dataclass
+class ModuleSummary:
+    module: str
+    is_package: bool
+    path: str
+    digest: str
+    names: dict[str, str] = field(default_factory=dict)  # local name -> absolute name it was imported as
+    stars: tuple[str, ...] = ()
+    defined: frozenset[str] = frozenset()
+    functions: dict[str, FunctionFacts] = field(default_factory=dict)
+    classes: dict[str, ClassFacts] = field(default_factory=dict)
+    jitted: dict[str, JitFacts] = field(default_factory=dict)
+    constructions: tuple[Construction, ...] = ()
+
+    @property
+    def display_path(self) -> str:
+        """The module's file as messages cite it, from the folder it is imported from (`pkg/masks.py`): the
+        same wherever the linter runs."""
+        name = self.module.replace(".", "/")
+        return f"{name}/__init__.py" if self.is_package else f"{name}.py"
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["defined"] = sorted(self.defined)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> ModuleSummary:
+        def value(v: dict) -> Value:
+            return Value(**v)
+
+        functions = {name: FunctionFacts(f["line"], tuple(value(v) for v in f["returns"]),
+                                         FieldFacts(**f["field"]) if f["field"] else None, f["registers"],
+                                         tuple(f["params"]), tuple(f["decorators"]))
+                     for name, f in data["functions"].items()}
+        classes = {name: ClassFacts(c["line"], tuple(c["bases"]), c["library"]) for name, c in data["classes"].items()}
+        jitted = {name: JitFacts(tuple(j["static_positions"]), tuple(j["static_names"]), tuple(j["params"]),
+                                 j["wrapper"]) for name, j in data["jitted"].items()}
+        constructions = tuple(Construction(c["callee"], c["line"], tuple(
+            Argument(a["position"], a["keyword"], value(a["value"])) for a in c["arguments"]))
+            for c in data["constructions"])
+        return cls(data["module"], data["is_package"], data["path"], data["digest"], dict(data["names"]),
+                   tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, constructions)
+
+
+class SummaryStore:
+    """Summaries on disk, keyed by the module's content hash, its name and the linter's build; writes are
+    atomic (a temporary file renamed), so parallel flake8 workers and `--jobs` share them safely. Any
+    failure to read or write is ignored: the store only ever saves time."""
+
+    def __init__(self, directory: Path | None = None, enabled: bool = True) -> None:
+        from ..cache import code_fingerprint, default_directory
+
+        self.directory = (directory if directory is not None else default_directory()) / "summaries"
+        self.enabled = enabled and os.environ.get("PYTREE_LINT_NO_SUMMARY_CACHE") is None
+        self._salt = f"{SUMMARY_VERSION}|{code_fingerprint()}".encode()
+
+    def _path(self, digest: str, module: str, is_package: bool) -> Path:
+        key = hashlib.sha256(self._salt + f"|{module}|{is_package}|{digest}".encode()).hexdigest()
+        return self.directory / key[:2] / f"{key[2:]}.json"
+
+    def get(self, digest: str, module: str, is_package: bool) -> ModuleSummary | None:
+        if not self.enabled:
+            return None
+        try:
+            with open(self._path(digest, module, is_package), encoding="utf-8") as handle:
+                return ModuleSummary.from_json(json.load(handle))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, summary: ModuleSummary) -> None:
+        if not self.enabled:
+            return
+        path = self._path(summary.digest, summary.module, summary.is_package)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                json.dump(summary.to_json(), handle)
+            os.replace(temporary, path)
+        except OSError:
+            pass
+
+
+def summarize(data: bytes, path: str, module: str, is_package: bool, digest: str) -> ModuleSummary | None:
+    """The summary of a module's source (None when it is no Python this interpreter can parse)."""
+    from .summarizer import Summarizer
+
+    return Summarizer.run(data, path, module, is_package, digest)

@@ -1,0 +1,4 @@
+from .fields import static_field
+from .typing import Array
+
+__all__ = ["Array", "static_field"]

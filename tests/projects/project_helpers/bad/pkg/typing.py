@@ -1,0 +1,3 @@
+import jax.numpy as jnp
+
+Array = jnp.ndarray

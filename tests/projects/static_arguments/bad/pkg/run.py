@@ -1,0 +1,16 @@
+from .layers import pad
+from .train import step
+from .utils import make_config
+
+
+def local_config():
+    return {"decay": 0.99}
+
+
+def main(params, x):
+    config = {"decay": 0.9}
+    params = step(params, config)  # expect: PTL403
+    params = step(params, local_config())  # expect: PTL403
+    model_kwargs = make_config()
+    params = step(params, model_kwargs)  # expect: PTL403
+    return params, pad(x, sizes=[(1, 1)])  # expect: PTL403

@@ -1,0 +1,8 @@
+from functools import partial
+
+import jax
+
+
+@partial(jax.jit, static_argnums=(1,))
+def step(params, config):
+    return jax.tree.map(lambda p: p * (1 - config["decay"]), params)

@@ -1,0 +1,9 @@
+from functools import partial
+
+import jax
+
+jit_static_sizes = partial(jax.jit, static_argnames=("sizes",))
+
+
+def make_config():
+    return dict(decay=0.9)

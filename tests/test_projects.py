@@ -1,0 +1,172 @@
+"""Whole-project analysis: values followed across modules, through the CLI and through real flake8.
+
+Each folder of tests/projects is a flow from a real bug: `bad/` holds a package whose `# expect:` comments
+name the findings that need another module to be seen, `clean/` its twin that must stay silent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytree_lint.engine import lint_file
+
+from conftest import expected_findings
+
+PROJECTS = Path(__file__).parent / "projects"
+FLOWS = sorted(folder.name for folder in PROJECTS.iterdir() if folder.is_dir())
+
+
+def run(*args: str, cwd: Path, cache: Path, module: str = "pytree_lint") -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PYTREE_LINT_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, cwd=cwd,
+                          env=environment)
+
+
+def expectations(root: Path) -> set[tuple[str, int, str]]:
+    return {(path.relative_to(root).as_posix(), line, code)
+            for path in sorted(root.rglob("*.py")) for line, code in expected_findings(path)}
+
+
+def cli_findings(root: Path, cache: Path) -> list[dict]:
+    result = run("--format", "json", ".", cwd=root, cache=cache)
+    assert result.returncode in (0, 1), result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("flow", FLOWS)
+def test_the_cli_follows_each_flow_across_modules(flow, tmp_path):
+    bad = PROJECTS / flow / "bad"
+    found = {(f["path"], f["line"], f["code"]) for f in cli_findings(bad, tmp_path)}
+    assert expectations(bad), "a bad project expects findings"
+    assert found == expectations(bad)
+
+
+@pytest.mark.parametrize("flow", FLOWS)
+def test_the_clean_twin_is_silent(flow, tmp_path):
+    assert cli_findings(PROJECTS / flow / "clean", tmp_path) == []
+
+
+@pytest.mark.parametrize("flow", FLOWS)
+def test_flake8_on_one_file_reports_what_the_whole_project_run_does(flow, tmp_path):
+    """A file linted alone (flake8, pre-commit, the editor) reads the modules it needs itself."""
+    bad = PROJECTS / flow / "bad"
+    whole = cli_findings(bad, tmp_path / "cli")
+    for path in sorted({f["path"] for f in whole}):
+        result = run("--isolated", "--select", "PTL", path, cwd=bad, cache=tmp_path / "flake8", module="flake8")
+        assert result.stderr == ""
+        expected = [f"{f['path']}:{f['line']}:{f['column']}: {f['code']} {f['message']}"
+                    for f in whole if f["path"] == path]
+        assert result.stdout.splitlines() == expected
+
+
+def test_messages_cite_the_other_module_and_line(tmp_path):
+    messages = {f["message"].split(";")[0] for flow in ("helper_array", "constructor_calls", "static_arguments")
+                for f in cli_findings(PROJECTS / flow / "bad", tmp_path)}
+    assert messages >= {
+        "array in aux_data of `Masked`: `self.mask` is assigned `make_mask(values.shape[0], k)` at line 12, "
+        "which returns `jnp.arange(n) < k` (pkg/masks.py:7)",
+        "array in aux_data of `Mesh`: `self.cells` is assigned `cells` at line 10, `cells` is given "
+        "`np.array([[0, 1, 2], [0, 2, 3]])` (pkg/build.py:7)",
+        "static argument 1 of `step` is a `dict` (`model_kwargs` is assigned `make_config()` at line 14, which "
+        "returns `dict(decay=0.9)` (pkg/utils.py:9)), unhashable: the call raises `ValueError: Non-hashable "
+        "static arguments are not supported` (pass a tuple or another hashable value)",
+        "static argument 1 of `step` is a dict display (`local_config()` returns `{\"decay\": 0.99}` at line 7), "
+        "unhashable: the call raises `ValueError: Non-hashable static arguments are not supported` (pass a tuple "
+        "or another hashable value)",
+    }
+
+
+def test_a_changed_module_relints_the_files_that_read_it(tmp_path):
+    """The result cache keeps model.py's findings only while masks.py, which they were read from, is unchanged."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    cache = tmp_path / "cache"
+    assert [f["path"] for f in cli_findings(project, cache)] == ["pkg/model.py"]
+    masks = project / "pkg" / "masks.py"
+    original = masks.read_text()
+    masks.write_text((PROJECTS / "helper_array" / "clean" / "pkg" / "masks.py").read_text())
+    assert cli_findings(project, cache) == []
+    masks.write_text(original)
+    assert [f["path"] for f in cli_findings(project, cache)] == ["pkg/model.py"]
+
+
+def test_a_file_alone_and_in_its_project_has_the_same_findings():
+    model = PROJECTS / "project_helpers" / "bad" / "pkg" / "model.py"
+    alone = [(f.line, f.column, f.code, f.message) for f in lint_file(str(model))]
+    assert alone and alone[0][2] == "PTL101"
+    assert "`padding_mask` is annotated `Array`" in alone[0][3]
+
+
+# Bad input -------------------------------------------------------------------------------------------------------
+REGISTERED = """\
+import jax
+
+from .{module} import {name}
+
+
+@jax.tree_util.register_pytree_node_class
+class Box:
+    def __init__(self, x):
+        self.x = x
+        self.table = {name}(3)
+
+    def tree_flatten(self):
+        return (self.x,), (self.table,)
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+"""
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+def test_import_cycles_missing_modules_and_broken_modules_leave_the_rest_working(tmp_path):
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "pkg/__init__.py": "from .a import make\n",
+        # a and b re-export each other's name: a cycle with no definition at its end
+        "pkg/a.py": "from .b import make\n",
+        "pkg/b.py": "from .a import make\n",
+        "pkg/broken.py": "def make(n):\n    return (\n",
+        "pkg/uses_cycle.py": REGISTERED.format(module="a", name="make"),
+        "pkg/uses_missing.py": REGISTERED.format(module="nowhere", name="make"),
+        "pkg/uses_broken.py": REGISTERED.format(module="broken", name="make"),
+        "pkg/helpers.py": "import numpy as np\n\n\ndef make(n):\n    return np.zeros(n)\n",
+        "pkg/uses_helpers.py": REGISTERED.format(module="helpers", name="make"),
+    })
+    result = run("--format", "json", ".", cwd=tmp_path, cache=tmp_path / "cache")
+    assert "Traceback" not in result.stderr
+    assert [(f["path"], f["code"]) for f in json.loads(result.stdout)] == [("pkg/uses_helpers.py", "PTL101")]
+
+
+def test_a_long_chain_of_re_exports_and_a_large_project_stay_bounded(tmp_path):
+    """40 re-exports (beyond the hop limit: unknown, silent) and 10,000 modules searched for constructor
+    calls: both end, with no traceback."""
+    files = {"pyproject.toml": "", "pkg/__init__.py": ""}
+    files.update({f"pkg/r{i}.py": f"from .r{i + 1} import make\n" for i in range(40)})
+    files["pkg/r40.py"] = "import numpy as np\n\n\ndef make(n):\n    return np.zeros(n)\n"
+    files["pkg/uses_chain.py"] = REGISTERED.format(module="r0", name="make")
+    files["pkg/uses_near.py"] = REGISTERED.format(module="r35", name="make")
+    files["pkg/mesh.py"] = (PROJECTS / "constructor_calls" / "bad" / "pkg" / "mesh.py").read_text()
+    files["pkg/build.py"] = (PROJECTS / "constructor_calls" / "bad" / "pkg" / "build.py").read_text()
+    files.update({f"pkg/many/m{i}.py": "Mesh = 1\n" for i in range(10_000)})
+    files["pkg/many/__init__.py"] = ""
+    write(tmp_path, files)
+    result = run("--format", "json", "pkg/uses_chain.py", "pkg/uses_near.py", "pkg/mesh.py", cwd=tmp_path,
+                 cache=tmp_path / "c")
+    assert "Traceback" not in result.stderr
+    assert [(f["path"], f["code"]) for f in json.loads(result.stdout)] == [
+        ("pkg/mesh.py", "PTL101"), ("pkg/uses_near.py", "PTL101")]
