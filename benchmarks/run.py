@@ -5,6 +5,9 @@
 (a) `ast.parse` of every file: the floor for any Python tool; (b) the CLI cold (`--no-cache`); (c) the CLI
 warm (a filled cache); (d) flake8 with and without the plugin on `jax/_src/numpy`; (e) per save: flake8
 with and without the plugin on one 800-1,500-line file with registrations, 15 interleaved runs, medians;
+(e2) the same on a module of flax (jax's names are library names, flax's own are followed across its modules),
+with the project summaries cached and with an empty cache each run; (e3) the CLI after touching one file of
+a linted tree (a copy of jax's source); (e4) the CLI cold on flax, whose modules import each other's names;
 (f) many findings: one generated 1,800-line file with 100 findings against the same file without them,
 linted in process (report only, and with fixes as --diff and JSON ask); (g) one generated 2,000-line file
 dense with registrations, through the flake8 plugin; (h) peak memory of the CLI; (i) the language server's
@@ -19,6 +22,7 @@ import argparse
 import ast
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -62,6 +66,8 @@ finder.find_plugins = lambda *a, **k: [p for p in found(*a, **k) if p.package !=
 FLAKE8_WITHOUT_PLUGIN = HIDE_PLUGIN + "sys.exit(cli.main(sys.argv[1:]))\n"
 # The per-save file: a real module of jax's with registrations, 800-1,500 lines (1,411 in jax 0.10.2).
 PER_SAVE_FILE = Path("_src", "checkify.py")
+# The per-save file whose imports are followed: a flax module importing a dozen of flax's (1,231 lines).
+PROJECT_SAVE_FILE = Path("core", "scope.py")
 FINDING_CLASS = textwrap.dedent("""\
     @jax.tree_util.register_pytree_node_class
     class Item{i}:
@@ -206,6 +212,10 @@ def main() -> int:
           f"{time.strftime('%Y-%m-%d')}")
     print(f"jax source: {jax_dir} ({len(files)} files, {lines} lines); commands run from bytecode, as installed\n")
 
+    import importlib.util
+    flax_dir = Path(importlib.util.find_spec("flax").origin).parent
+    flax_files = sorted(flax_dir.rglob("*.py"))
+
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         # As installed: a pip install compiles the package, so every command runs from bytecode. (A
@@ -230,6 +240,34 @@ def main() -> int:
         saved_lines = saved.read_bytes().count(b"\n")
         save_with, save_without = median_of_each(
             15, lambda: run([*flake8, str(saved)], env), lambda: run([*without_flake8, str(saved)], env))
+
+        # A module whose project imports are followed: summaries from the cache, and from an empty one.
+        project_saved = flax_dir / PROJECT_SAVE_FILE
+        project_saved_lines = project_saved.read_bytes().count(b"\n")
+        run([*flake8, str(project_saved)], env)  # fills the summary cache
+        empty_caches = iter(range(10**6))
+
+        def cold_env() -> dict:
+            return {**env, "PYTREE_LINT_CACHE_DIR": str(scratch / f"empty{next(empty_caches)}")}
+        project_warm, project_cold, project_without = median_of_each(
+            15, lambda: run([*flake8, str(project_saved)], env), lambda: run([*flake8, str(project_saved)], cold_env()),
+            lambda: run([*without_flake8, str(project_saved)], env))
+        flax_floor = best_of(repeat, ast_floor(flax_files))
+        flax_cold = best_of(repeat, lambda: run([*cli, "--no-cache", str(flax_dir)], cold_env()))
+
+        # Touching one file of a linted tree: only it, and the files whose findings read it, are linted again.
+        copy = scratch / "copy" / "jax"
+        shutil.copytree(jax_dir, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        touched = copy / PER_SAVE_FILE
+        original = touched.read_text()
+        copy_cold = best_of(repeat, lambda: run([*cli, "--no-cache", str(copy)], env))
+        touches = iter(range(10**6))
+
+        def touch_and_lint():
+            touched.write_text(original + f"\n# touched {next(touches)}\n")
+            run([*cli, str(copy)], env)
+        run([*cli, str(copy)], env)  # fill the cache
+        relint = best_of(repeat, touch_and_lint)
 
         latency = server_latency(saved)
 
@@ -272,6 +310,16 @@ def main() -> int:
          "median of 15"),
         ("per save: the same, with plugin", f"{save_with:.3f} s",
          f"{save_with / save_without:.2f}x (target <= 1.25x)"),
+        (f"per save, project imports followed: flake8 on flax's {PROJECT_SAVE_FILE} ({project_saved_lines} "
+         "lines), without", f"{project_without:.3f} s", "median of 15"),
+        ("  with plugin, summaries cached", f"{project_warm:.3f} s",
+         f"{project_warm / project_without:.2f}x (target <= 1.25x)"),
+        ("  with plugin, empty cache", f"{project_cold:.3f} s",
+         f"{project_cold / project_without:.2f}x (target <= 1.5x)"),
+        (f"ast.parse of flax's source ({len(flax_files)} files)", f"{flax_floor:.2f} s", ""),
+        ("pytree-lint cold on flax, imports followed", f"{flax_cold:.2f} s", f"{flax_cold / flax_floor:.2f}x floor"),
+        ("pytree-lint after touching one file (copy of jax)", f"{relint:.2f} s",
+         f"{relint / copy_cold:.2f}x cold {copy_cold:.2f} s (target <= 0.1x)"),
         (f"server: didChange to diagnostics on {PER_SAVE_FILE.name}", f"{latency * 1000:.0f} ms",
          "median of 15 edits (target < 150 ms; includes the 50 ms debounce)"),
         (f"{many_lines}-line file, no finding (in process)", f"{none_time:.3f} s", ""),

@@ -3,8 +3,9 @@
 Understood: `@jax.jit` (any alias, `pjit` too), `@jax.jit(static_argnums=...)`,
 `@partial(jax.jit, static_argnums=(1,))` / `@functools.partial(jax.jit, static_argnames="n")` on a def,
 `g = jax.jit(f, static_argnums=0)` at module level, a decorator `jit_static = partial(jax.jit, ...)` of
-this module or another of the project, and jitted functions imported from other project modules. As in JAX, a static name also makes its position
-static, and a static position its name. `eqx.filter_jit` is not jit: it treats non-array leaves as static.
+this module or another of the project, and jitted functions imported from other project modules. As in
+JAX, a static name also makes its position static, and a static position its name. `eqx.filter_jit` is
+not jit: it treats non-array leaves as static.
 """
 
 from __future__ import annotations

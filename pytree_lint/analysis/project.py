@@ -35,6 +35,9 @@ MAX_HOPS = 16
 MAX_SEARCHED_FILES = 3000
 # The modules a file imports, read from its text before it is parsed: `from .x import`, `import a.b`.
 IMPORTED_MODULE = re.compile(r"^[ \t]*(?:from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import|import[ \t]+([\w.]+))", re.MULTILINE)
+INSTALLED = frozenset({"site-packages", "dist-packages"})
+# A call of a capitalised name, as the text of a module spells it: which classes a module may construct.
+CONSTRUCTED = re.compile(rb"\b([A-Z]\w*)\s*\(")
 SKIPPED_FOLDERS = frozenset({".git", ".hg", ".tox", ".nox", ".venv", "venv", "node_modules", "__pycache__",
                              "build", "dist", ".eggs", "site-packages"})
 
@@ -49,8 +52,12 @@ def _marked_root(folder: Path) -> Path | None:
 
 def find_root(path: Path) -> Path:
     """The project folder of a file: the nearest folder upward with a project marker, else the folder
-    above the file's top package."""
-    return _marked_root(path.parent) or module_location(path)[0]
+    above the file's top package. An installed package (under site-packages) is a project of its own: its
+    top package folder."""
+    import_root, module, _ = module_location(path)
+    if import_root.name in INSTALLED or any(parent.name in INSTALLED for parent in import_root.parents):
+        return import_root / module.split(".", 1)[0] if module else import_root
+    return _marked_root(path.parent) or import_root
 
 
 def module_location(path: Path) -> tuple[Path, str, bool]:
@@ -115,6 +122,7 @@ class Project:
         self._summaries: dict[Path, tuple[tuple[int, int] | None, ModuleSummary | None]] = {}
         self._located: dict[tuple[Path, str], Path | None] = {}
         self._files: dict[Path, list[Path]] = {}
+        self._calls: dict[Path, frozenset[bytes]] = {}
         self._constructions: dict[tuple[Path, str], list[tuple[Construction, ModuleSummary]]] = {}
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
 
@@ -196,31 +204,41 @@ class Project:
             self.store.put(summary)
         return summary
 
-    def files(self, import_root: Path) -> list[Path]:
-        """The Python files below an import folder, nearest first, at most MAX_SEARCHED_FILES."""
-        if import_root not in self._files:
+    def files(self, import_root: Path, package: str) -> list[Path]:
+        """The Python files that may build a class of a module of the top package `package`, imported from
+        `import_root`: the project's (its tests and scripts too) when the module is inside it, else the
+        package's. Nearest first, at most MAX_SEARCHED_FILES."""
+        top = self.root if import_root == self.root or self.root in import_root.parents else import_root / package
+        if top not in self._files:
             found: list[Path] = []
-            for folder, subfolders, names in os.walk(import_root):
+            for folder, subfolders, names in os.walk(top):
                 subfolders[:] = sorted(s for s in subfolders if s not in SKIPPED_FOLDERS and not s.startswith("."))
                 found.extend(Path(folder) / name for name in sorted(names) if name.endswith(".py"))
                 if len(found) >= MAX_SEARCHED_FILES:
                     break
-            self._files[import_root] = found[:MAX_SEARCHED_FILES]
-        return self._files[import_root]
+            self._files[top] = found[:MAX_SEARCHED_FILES]
+        return self._files[top]
+
+    def _constructed_names(self, file: Path) -> frozenset[bytes]:
+        """The capitalised names a file calls, from its text (each file is read once per process)."""
+        if file not in self._calls:
+            try:
+                self._calls[file] = frozenset(CONSTRUCTED.findall(file.read_bytes()))
+            except OSError:
+                self._calls[file] = frozenset()
+        return self._calls[file]
 
     def constructions(self, qualified: str, import_root: Path, resolve,
                       skip: Path | None = None) -> list[tuple[Construction, ModuleSummary]]:
         """Every call in the project that builds the class named `qualified`, with the module making it.
-        Only files whose text names the class are read (`skip`: the file asking, which knows its own)."""
+        Only files whose text calls the class by its name are summarised (`skip`: the file asking, which
+        knows its own)."""
         key = (import_root, qualified)
         if key not in self._constructions:
             found = []
             word = qualified.rsplit(".", 1)[-1].encode()
-            for file in self.files(import_root):
-                try:
-                    if file == skip or word not in file.read_bytes():
-                        continue
-                except OSError:
+            for file in self.files(import_root, qualified.split(".", 1)[0]):
+                if file == skip or word not in self._constructed_names(file):
                     continue
                 summary = self.summary_of(file)
                 if summary is None:
@@ -331,9 +349,8 @@ class ModuleView:
             return LIBRARY_BY_NAME.get(facts.library)
         for base in facts.bases:
             resolved = self.resolve_in(definition.summary, base)
-            library = BASES.get(resolved) or next(
-                (lib for lib in BASES.values() if lib.registered_prefixes and resolved.startswith(lib.registered_prefixes)),
-                None)
+            library = BASES.get(resolved) or next((lib for lib in BASES.values() if lib.registered_prefixes
+                                                   and resolved.startswith(lib.registered_prefixes)), None)
             if library is None:
                 parent = self.definition(resolved)
                 library = self.class_library(parent, depth + 1) if parent is not None else None

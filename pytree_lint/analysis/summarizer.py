@@ -14,6 +14,10 @@ from .summary import (KEPT_KINDS, Argument, ClassFacts, Construction, FieldFacts
 from .values import Context, Evidence
 
 
+# What a decorator that registers a class must spell: a registration function or a library's decorator.
+REGISTERING_WORDS = ("register", "dataclass", "struct", "pytree", "Pytree")
+
+
 class Summarizer:
     def __init__(self, analysis, module: str, is_package: bool) -> None:
         self.analysis = analysis
@@ -99,6 +103,8 @@ class Summarizer:
     def _registers(self, function: FunctionInfo) -> str | None:
         """A decorator of the project that registers the class it is given, through a library's decorator
         (`return flax.struct.dataclass(cls)`) or jax.tree_util (`register_dataclass(cls)`)."""
+        if not any(word in self.index.code(function.node) for word in REGISTERING_WORDS):
+            return None
         for call in function.nodes(ast.Call):
             if not call.args:
                 continue
@@ -127,8 +133,10 @@ class Summarizer:
     def _constructions(self) -> list[Construction]:
         """Calls of classes imported from the project (`Mesh(coords=np.zeros(3))`), with what each argument is
         as far as the call's own text and the module's names show."""
+        package = self.module.split(".", 1)[0]
         imported = tuple(local for local, target in self.index.aliases.items()
-                         if target.split(".", 1)[0] not in NEVER_FOLLOWED and local[:1].isupper())
+                         if local[:1].isupper() and (target.startswith(".") or target.split(".", 1)[0] == package)
+                         and package not in NEVER_FOLLOWED)
         if not imported:
             return []
         found = []

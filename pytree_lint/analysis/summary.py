@@ -10,7 +10,6 @@ module's text, and is cached by content hash: a changed module invalidates only 
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import os
