@@ -3,18 +3,18 @@
     python benchmarks/run.py [--jax-source DIR] [--repeat N]
 
 (a) `ast.parse` of every file: the floor for any Python tool; (b) the CLI cold (`--no-cache`); (c) the CLI
-warm (a filled cache); (d) flake8 with and without the plugin on `jax/_src/numpy`; (e) per save: flake8
-with and without the plugin on one 800-1,500-line file with registrations, 15 interleaved runs, medians;
-(e2) the same on a module of flax (jax's names are library names, flax's own are followed across its modules),
-with the project summaries cached and with an empty cache each run; (e3) the CLI after touching one file of
-a linted tree (a copy of jax's source); (e4) the CLI cold on flax, whose modules import each other's names;
-(f) many findings: one generated 1,800-line file with 100 findings against the same file without them,
-linted in process (report only, and with fixes as --diff and JSON ask); (g) one generated 2,000-line file
-dense with registrations, through the flake8 plugin; (h) peak memory of the CLI; (i) the language server's
-latency from a `didChange` of the per-save file to its diagnostics, through a real LSP client. Inputs: the installed
-`jax` package's own source and generated pytree-dense files. Each timing is the best of `--repeat` runs
-unless it says median. Targets are from the project's issues; the script prints the ratios.
-"""
+warm (a filled cache); (d) flake8 with and without the plugin on `jax/_src/numpy`; (e) per save: flake8 with
+and without the plugin on one 800-1,500-line file with registrations, 15 interleaved runs, medians; (e2) the
+same on a module of flax (jax's names are library names, flax's own are followed across its modules), with the
+project summaries cached and with an empty cache each run; (e3) the CLI after touching one file of a linted
+tree (a copy of jax's source); (e4) the CLI cold on flax, whose modules import each other's names; (f) many
+findings: one generated 1,800-line file with 100 findings against the same file without them, linted in
+process (report only, and with fixes as --diff and JSON ask); (g) one generated 2,000-line file dense with
+registrations, and one of Flax NNX Modules, through the flake8 plugin; (h) peak memory of the CLI; (i) the
+language server's latency from a `didChange` of the per-save file to its diagnostics, through a real LSP
+client. Inputs: the installed `jax` and `flax` packages' own source and generated pytree-dense files. Each
+timing is the best of `--repeat` runs unless it says median. Targets are from the project's issues; the script
+prints the ratios."""
 
 from __future__ import annotations
 
@@ -55,6 +55,23 @@ DENSE_CLASS = textwrap.dedent("""\
             return obj
 
     """)
+NNX_CLASS = textwrap.dedent("""\
+    class Block{i}(nnx.Module):
+        def __init__(self, dim: int, rngs: nnx.Rngs):
+            self.norm = nnx.LayerNorm(dim, rngs=rngs)
+            self.layers = nnx.List([nnx.Linear(dim, dim, rngs=rngs) for _ in range(2)])
+            self.head = nnx.data(None)
+            self.mask = jnp.tril(jnp.ones((dim, dim)))
+            self.dim = dim
+            self.name = "block{i}"
+
+        def __call__(self, x):
+            x = self.norm(x)
+            for layer in self.layers:
+                x = nnx.relu(layer(x)) * self.mask[0]
+            return x
+
+    """)
 # flake8 runs every installed plugin whatever --select says: "without the plugin" hides its entry point.
 HIDE_PLUGIN = """
 import sys
@@ -90,11 +107,11 @@ FINDING_CLASS = textwrap.dedent("""\
     """)
 
 
-def dense_file(lines: int) -> str:
-    header = "import jax\nimport numpy as np\n\n\n"
+def dense_file(lines: int, template: str = DENSE_CLASS,
+               header: str = "import jax\nimport numpy as np\n\n\n") -> str:
     body, i = [], 0
     while sum(part.count("\n") for part in body) + 4 < lines:
-        body.append(DENSE_CLASS.format(i=i))
+        body.append(template.format(i=i))
         i += 1
     return header + "".join(body)
 
@@ -289,6 +306,10 @@ def main() -> int:
             list(Plugin(dense_tree_ast, dense_lines, "dense.py").run())
         dense_time = best_of(repeat, plugin_on_dense)
 
+        nnx_dense = dense_file(2000, NNX_CLASS, "import jax.numpy as jnp\nfrom flax import nnx\n\n\n")
+        nnx_lines, nnx_tree = nnx_dense.splitlines(keepends=True), ast.parse(nnx_dense)
+        nnx_time = best_of(repeat, lambda: list(Plugin(nnx_tree, nnx_lines, "nnx_dense.py").run()))
+
         tree = scratch / "dense_tree"
         for package in range(10):
             (tree / f"pkg{package}").mkdir(parents=True)
@@ -328,6 +349,8 @@ def main() -> int:
         ("  with fixes asked, 100 findings with fixes", f"{many_fixes:.3f} s",
          f"{many_fixes / none_fixes:.2f}x (one libcst parse for the file)"),
         ("one 2,000-line dense file, flake8 plugin", f"{dense_time:.3f} s", "target < 0.5 s"),
+        ("one 2,000-line Flax NNX file (Modules, nnx.List, nnx.data), flake8 plugin", f"{nnx_time:.3f} s",
+         f"{nnx_time / dense_time:.2f}x the dense pytree file (target <= 1x)"),
         (f"generated dense tree (100 files, {tree_lines} lines)", f"{dense_tree:.2f} s",
          f"{dense_tree / tree_floor:.1f}x its ast.parse floor ({tree_floor:.2f} s)"),
         ("peak memory, CLI on jax's source", f"{memory:.0f} MB", "target < 300 MB"),

@@ -40,6 +40,8 @@ class RealisedFix:
 _WANTED = {
     Codemod.SWAP_PARAMETERS: (cst.FunctionDef, cst.Lambda),
     Codemod.IMMUTABLE_CONTAINER: (cst.List, cst.Set, cst.ListComp, cst.SetComp, cst.Call),
+    Codemod.WRAP: (cst.BaseExpression,),
+    Codemod.UNWRAP: (cst.Call,),
 }
 
 
@@ -79,7 +81,7 @@ def _parse(code: str, offset: int) -> _Parsed | None:
     except (cst.ParserSyntaxError, RecursionError):
         return None
     positions = wrapper.resolve(PositionProvider)
-    wanted = (*_WANTED[Codemod.SWAP_PARAMETERS], *_WANTED[Codemod.IMMUTABLE_CONTAINER])
+    wanted = tuple(kind for kinds in _WANTED.values() for kind in kinds)
     candidates = [(node, code_range) for node, code_range in positions.items() if isinstance(node, wanted)]
     return _Parsed(wrapper.module, positions, candidates, offset)
 
@@ -92,12 +94,18 @@ def _realise(parsed: _Parsed, request: FixRequest) -> RealisedFix | None:
         return None
     if request.plan.codemod is Codemod.SWAP_PARAMETERS:
         edits = _swap_parameters(parsed.module, parsed.positions, node, request.plan.names)
+    elif request.plan.codemod is Codemod.WRAP:
+        edits = [_edit(parsed.positions, node, node, f"{request.plan.names[0]}({parsed.module.code_for_node(node)})")]
+    elif request.plan.codemod is Codemod.UNWRAP:
+        if not node.args:
+            return None
+        edits = [_edit(parsed.positions, node, node, parsed.module.code_for_node(node.args[0].value))]
     else:
         edits = _immutable_container(parsed.module, parsed.positions, node)
     if edits is None:
         return None
     edits = [(a + parsed.offset, b, c + parsed.offset, d, text) for a, b, c, d, text in edits]
-    replacement = edits[0][4] if request.plan.codemod is Codemod.IMMUTABLE_CONTAINER else ""
+    replacement = edits[0][4] if request.plan.codemod is not Codemod.SWAP_PARAMETERS else ""
     return RealisedFix(request.plan.description.format(replacement=replacement), request.plan.safe, tuple(edits))
 
 

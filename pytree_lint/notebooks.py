@@ -1,8 +1,9 @@
 """Jupyter notebooks: their code cells linted as one module, in cell order, and the findings (and fixes)
 placed back in the cells.
 
-Magics (`%time`, `%%bash` cells) and shell lines (`!pip install`) are not Python: they become blank lines,
-so every other line keeps its place, and each line of the module maps back to (cell, line in the cell).
+Magics (`%time`, `%%bash` cells) and shell lines (`!pip install`) are not Python: they become blank lines
+(an indented one, `pass` at its indentation), so every other line keeps its place, and each line of the
+module maps back to (cell, line in the cell).
 The notebook is read and written with nbformat; `--fix` changes only the code cells' sources, keeping
 outputs and metadata.
 """
@@ -89,10 +90,14 @@ def read_notebook(data: bytes, path: str) -> NotebookSource:
     for number, cell in cells:
         cell_lines = cell.get("source", "").splitlines() or [""]
         blank = _magic_lines(cell_lines)
+        whole_cell = bool(cell_lines) and cell_lines[0].lstrip().startswith("%%")
         for index, line in enumerate(cell_lines):
             if index in blank:
                 magics.add(len(lines) + 1)
-                line = ""
+                # An indented magic may be its block's only statement (`if ...:` then `!pip install`):
+                # `pass` at its indentation keeps the block Python.
+                indent = line[:len(line) - len(line.lstrip())]
+                line = f"{indent}pass" if indent and not whole_cell else ""
             lines.append(line)
             places.append((number, index + 1))
     return NotebookSource(notebook, "".join(line + "\n" for line in lines), tuple(places), frozenset(magics))

@@ -94,6 +94,18 @@ def test_only_ipython_lines_are_skipped(tmp_path):
     assert [line.split(" ")[:3] for line in result.stdout.splitlines()] == [["shapes.ipynb:cell", "3:3:9:", "PTL201"]]
 
 
+def test_an_indented_magic_alone_in_its_block_keeps_the_cell_python(tmp_path):
+    """`if ...:` followed only by `!git clone ...` (flax's example notebooks) is no syntax error."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import os\nimport jax\nif not os.path.exists('data'):\n"
+                                          "    !git clone repo data\n"),
+                nbformat.v4.new_code_cell(SHAPES)]
+    nbformat.write(nb, tmp_path / "setup.ipynb")
+    result = pytree_lint("setup.ipynb", cwd=tmp_path)
+    assert result.stderr == "" and result.returncode == 1
+    assert [line.split(" ")[:3] for line in result.stdout.splitlines()] == [["setup.ipynb:cell", "2:3:9:", "PTL201"]]
+
+
 def test_a_malformed_cell_is_named(tmp_path):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("x = 1")]

@@ -170,3 +170,14 @@ def test_a_long_chain_of_re_exports_and_a_large_project_stay_bounded(tmp_path):
     assert "Traceback" not in result.stderr
     assert [(f["path"], f["code"]) for f in json.loads(result.stdout)] == [
         ("pkg/mesh.py", "PTL101"), ("pkg/uses_near.py", "PTL101")]
+
+
+def test_a_long_running_process_sees_another_module_change(tmp_path):
+    """The language server lints in one process: an edited module is read again, not served from memory."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    model, masks = project / "pkg" / "model.py", project / "pkg" / "masks.py"
+    assert [f.code for f in lint_file(str(model))] == ["PTL101"]
+    masks.write_text((PROJECTS / "helper_array" / "clean" / "pkg" / "masks.py").read_text() + "\n")
+    assert lint_file(str(model)) == []

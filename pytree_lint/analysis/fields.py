@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..knowledge import (BASES, DECORATORS, FIELD_HELPERS, FIXED_HELPERS, FLAG_HELPERS, PLAIN_FIELDS,
                          STATIC_ANNOTATIONS, Convention, PytreeLibrary, helper_library)
-from ..knowledge import netket
+from ..knowledge import netket, nnx
 from ..knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ..knowledge.numpyro import AUX_FIELDS
 from ..knowledge.python import ANNOTATED, CLASS_VARIABLES
@@ -143,6 +143,13 @@ class Frameworks:
     # which classes and fields ---------------------------------------------------------------------------
     def library_class(self, cls: ClassInfo) -> LibraryClass | None:
         """How `cls` is registered by a library: the library, and the decorator or base that says so."""
+        found = self._library_class(cls)
+        if found is not None and found.library.convention is Convention.NNX and any(
+                k.arg == nnx.PYTREE_KEYWORD and _literal_bool(k.value) is False for k in cls.node.keywords):
+            return None  # `class Cache(nnx.Module, pytree=False)`: not a pytree (each class says for itself)
+        return found
+
+    def _library_class(self, cls: ClassInfo) -> LibraryClass | None:
         for expr in cls.decorators:
             target = expr.func if isinstance(expr, ast.Call) else expr
             library = DECORATORS.get(self.index.qualify(target) or "")
@@ -156,6 +163,8 @@ class Frameworks:
         seen.add(id(cls))
         for base in cls.bases:
             qualified = self.index.qualify(base) or ""
+            if qualified in nnx.NOT_PYTREE_BASES:
+                return None
             library = BASES.get(qualified)
             if library is None:
                 library = next((lib for lib in BASES.values()

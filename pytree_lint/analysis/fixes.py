@@ -23,6 +23,8 @@ from .mutations import changed_in_place, receiver_name
 class Codemod(enum.Enum):
     SWAP_PARAMETERS = "swap-parameters"  # the first two parameters of a def or lambda
     IMMUTABLE_CONTAINER = "immutable-container"  # a list/set display, comprehension or list()/set() call
+    UNWRAP = "unwrap"  # a call replaced by its first argument: `nnx.data(depth)` -> `depth`
+    WRAP = "wrap"  # an expression given to a call: `[...]` -> `nnx.List([...])` (the call's spelling in `names`)
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class FixPlan:
     safe: bool
     codemod: Codemod
     node: ast.AST
-    names: tuple[str, ...] = ()  # SWAP_PARAMETERS: the two parameters, in the order written
+    names: tuple[str, ...] = ()  # SWAP_PARAMETERS: the two parameters, in the order written; WRAP: the call
 
 
 class FixSafety:

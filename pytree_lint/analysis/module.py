@@ -9,11 +9,13 @@ from .aux import AuxSite, AuxSiteFinder
 from .children import ChildAttribute, ChildSite, ChildSiteFinder
 from .classes import ClassSemantics
 from .containers import HeldContainer, held_containers
-from .fields import Frameworks
+from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
+from .fields import Frameworks, StaticDeclaration
 from .fixes import FixSafety
 from .jitted import JittedFinder, JittedFunction, calls_of
 from .model import ModuleIndex
 from .mutations import Mutations
+from .nnx import NnxClasses
 from .registrations import Registration, RegistrationFinder
 from .source import Source, Span
 from .structure import Structure, Swap
@@ -39,7 +41,21 @@ class ModuleAnalysis:
 
     @cached_property
     def registrations(self) -> list[Registration]:
-        return RegistrationFinder(self.index, self.frameworks).find()
+        registrations = RegistrationFinder(self.index, self.frameworks).find()
+        nnx_classes = {id(c.cls): c for c in self.nnx.classes} if any(
+            r.library is NNX_LIBRARY for r in registrations) else {}
+        for registration in registrations:
+            if registration.library is NNX_LIBRARY and id(registration.cls) in nnx_classes:
+                # A Flax NNX class: its static attributes are its aux_data (the GraphDef).
+                registration.static_fields = [
+                    StaticDeclaration(a.attribute, a.statement, "an NNX static attribute")
+                    for a in nnx_classes[id(registration.cls)].static_attributes()]
+        return registrations
+
+    @cached_property
+    def nnx(self) -> NnxClasses:
+        """The Flax NNX classes of the module, their attributes classified as data or static."""
+        return NnxClasses(self.index, self.values)
 
     @cached_property
     def aux_sites(self) -> list[AuxSite]:

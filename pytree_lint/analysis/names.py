@@ -39,6 +39,7 @@ class AliasTable:
         self._aliases: dict[str, str] = {}
         self._star_modules: list[str] = []
         self._module_level_locals: set[str] = set()
+        self._qualified: dict[str, str | None] = {}  # answers so far (forgotten when a name is bound)
 
     def add_import(self, node: ast.Import, module_level: bool) -> None:
         for alias in node.names:
@@ -55,6 +56,7 @@ class AliasTable:
         module = "." * node.level + (node.module or "")
         for alias in node.names:
             if alias.name == "*":
+                self._qualified.clear()
                 self._star_modules.append(canonical(module))
                 return
             self._bind(alias.asname or alias.name,
@@ -63,15 +65,18 @@ class AliasTable:
 
     def bind_alias(self, name: str, qualified: str) -> None:
         """A module-level `name = some.library.object` makes `name` another spelling of it."""
+        self._qualified.clear()
         self._module_level_locals.discard(name)
         self._aliases[name] = qualified
 
     def shadow(self, name: str) -> None:
         """A module-level def, class or assignment rebinds `name` to something of the module's own."""
+        self._qualified.clear()
         self._aliases.pop(name, None)
         self._module_level_locals.add(name)
 
     def _bind(self, local: str, qualified: str, module_level: bool) -> None:
+        self._qualified.clear()
         if module_level:
             self._module_level_locals.discard(local)
             self._aliases[local] = canonical(qualified)
@@ -93,6 +98,11 @@ class AliasTable:
 
     def qualify_name(self, dotted: str) -> str | None:
         """The dotted library name a dotted local spelling refers to, or None when it is not imported."""
+        if dotted not in self._qualified:
+            self._qualified[dotted] = self._qualify_name(dotted)
+        return self._qualified[dotted]
+
+    def _qualify_name(self, dotted: str) -> str | None:
         head, _, rest = dotted.partition(".")
         target = self._aliases.get(head)
         if target is None:

@@ -154,7 +154,8 @@ class Project:
         return list(dict.fromkeys([first, self.root, self.root / "src"]))
 
     def locate(self, module: str, import_root: Path) -> Path | None:
-        """The file of a dotted module name, as Python would find it from these folders."""
+        """The file of a dotted module name, as Python would find it from these folders, when it is in the
+        project (an installed package's imports of other installed packages are not followed)."""
         key = (import_root, module)
         if key not in self._located:
             found = None
@@ -163,13 +164,16 @@ class Project:
                 for folder in self._import_roots(import_root):
                     base = folder.joinpath(*parts)
                     for candidate in (base.with_name(base.name + ".py"), base / "__init__.py"):
-                        if candidate.is_file():
+                        if candidate.is_file() and (folder != import_root or self._inside(candidate)):
                             found = candidate
                             break
                     if found is not None:
                         break
             self._located[key] = found
         return self._located[key]
+
+    def _inside(self, file: Path) -> bool:
+        return file == self.root or self.root in file.parents
 
     def summary_of(self, file: Path) -> ModuleSummary | None:
         """The summary of a project file (None when it cannot be read or parsed: it is then unknown). A
@@ -228,23 +232,24 @@ class Project:
                 self._calls[file] = frozenset()
         return self._calls[file]
 
-    def constructions(self, qualified: str, import_root: Path, resolve,
-                      skip: Path | None = None) -> list[tuple[Construction, ModuleSummary]]:
-        """Every call in the project that builds the class named `qualified`, with the module making it.
-        Only files whose text calls the class by its name are summarised (`skip`: the file asking, which
-        knows its own)."""
-        key = (import_root, qualified)
+    def constructions(self, view: ModuleView, class_name: str) -> list[tuple[Construction, ModuleSummary]]:
+        """Every call in the project that builds the class `class_name` of the module `view` sees from, with
+        the module making it. Only files whose text calls the class by its name are summarised, and a call
+        counts when its name, followed from that file's own place, reaches this very file."""
+        key = (view.file, class_name)
         if key not in self._constructions:
             found = []
-            word = qualified.rsplit(".", 1)[-1].encode()
-            for file in self.files(import_root, qualified.split(".", 1)[0]):
-                if file == skip or word not in self._constructed_names(file):
+            word = class_name.encode()
+            for file in self.files(view.import_root, view.module.split(".", 1)[0]):
+                if file == view.file or word not in self._constructed_names(file):
                     continue
                 summary = self.summary_of(file)
                 if summary is None:
                     continue
+                caller = ModuleView(self, file, module_location(file)[0], summary.module, summary.is_package)
                 for construction in summary.constructions:
-                    if resolve(summary, construction.callee) == qualified:
+                    module, _, name = caller.resolve_in(summary, construction.callee).rpartition(".")
+                    if name == class_name and module and self.locate(module, caller.import_root) == view.file:
                         found.append((construction, summary))
             self._constructions[key] = found
         for _, summary in self._constructions[key]:
@@ -311,6 +316,8 @@ class ModuleView:
         if head in summary.defined:
             return name
         for star in summary.stars:
+            if self.project.locate(star, self.import_root) is None:
+                continue  # a compiled or missing module: nothing to follow (and no name to grow)
             followed = self._follow(f"{star}.{rest}", hops + 1, seen)
             if self.definition(followed) is not None:
                 return followed
@@ -327,8 +334,9 @@ class ModuleView:
         return None
 
     def definition(self, name: str | None) -> Definition | None:
-        """The project definition a resolved name stands for (None: a library name or unknown)."""
-        if not name or name.split(".", 1)[0] in NEVER_FOLLOWED:
+        """The project definition a resolved name stands for (None: a library name knowledge/ knows, even
+        when the library is the project, or unknown)."""
+        if not name or name in KNOWN_NAMES or name.split(".", 1)[0] in NEVER_FOLLOWED:
             return None
         module, _, defined = name.rpartition(".")
         if not module:
@@ -370,6 +378,10 @@ class ModuleView:
                 return JitFacts(wrapper.jit.static_positions, wrapper.jit.static_names, function.params)
         return None
 
+    def is_nnx_class(self, definition: Definition) -> bool:
+        """A project class that is a Flax NNX pytree (through its bases, in any module)."""
+        return self.class_library(definition) is LIBRARY_BY_NAME.get("flax.nnx")
+
     def decorator_library(self, definition: Definition | None) -> PytreeLibrary | None:
         """The library whose decorator a project decorator applies (`return flax.struct.dataclass(cls)`)."""
         facts = definition.function if definition is not None else None
@@ -377,8 +389,7 @@ class ModuleView:
 
     def constructions(self, class_name: str) -> list[tuple[Construction, ModuleSummary]]:
         """The calls other project modules make of this module's class `class_name`."""
-        qualified = f"{self.module}.{class_name}" if self.module else class_name
-        return self.project.constructions(qualified, self.import_root, self.resolve_in, skip=self.file)
+        return self.project.constructions(self, class_name)
 
 
 def project_view(path: str) -> ModuleView | None:

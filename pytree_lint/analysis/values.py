@@ -457,7 +457,7 @@ class ValueInference:
         found: list[Evidence] = []
         for statement in helper.return_statements:
             if statement.value is not None:
-                found.extend(e.through(f"{helper.name}()", "returns", statement.value)
+                found.extend(_built_by(e, helper).through(f"{helper.name}()", "returns", statement.value)
                              for e in self.infer(statement.value, Context(helper, statement=statement)))
         return found
 
@@ -656,6 +656,14 @@ class ValueInference:
         return qualified in jax_knowledge.ARRAY_FUNCTIONS or (
             qualified.startswith(jax_knowledge.ARRAY_MODULES)
             and qualified.split(".", 2)[-1] not in np_knowledge.NON_ARRAY_FUNCTIONS)
+
+
+def _built_by(evidence: Evidence, helper: FunctionInfo) -> Evidence:
+    """Evidence returned by a helper: its own locals built the value before returning it (`sizes.append`
+    there is building, not changing it later), so they are no holders to watch."""
+    trail = tuple(replace(hop, holder=None) if hop.holder is not None and hop.holder.function is helper else hop
+                  for hop in evidence.trail)
+    return replace(evidence, trail=trail)
 
 
 def _unstarred(node: ast.expr) -> ast.expr:

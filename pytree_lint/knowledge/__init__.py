@@ -8,12 +8,12 @@ its registrations behave. The tables below gather them for the analysis.
 
 from __future__ import annotations
 
-from . import chex, equinox, flax, jax, jax_dataclasses, jax_md, netket, numpyro, penzai, simple_pytree
+from . import chex, equinox, flax, jax, jax_dataclasses, jax_md, netket, nnx, numpyro, penzai, simple_pytree
 from .base import Convention, FlagHelper, PytreeLibrary
 
 LIBRARIES: tuple[PytreeLibrary, ...] = (
     flax.STRUCT, equinox.LIBRARY, jax_dataclasses.LIBRARY, chex.LIBRARY, penzai.LIBRARY, netket.LIBRARY,
-    jax_md.LIBRARY, simple_pytree.LIBRARY, numpyro.LIBRARY,
+    jax_md.LIBRARY, simple_pytree.LIBRARY, numpyro.LIBRARY, nnx.LIBRARY,
 )
 
 # Qualified decorator or base class name -> the library whose classes it registers.
@@ -31,7 +31,7 @@ LIBRARY_BY_NAME: dict[str, PytreeLibrary] = {lib.name: lib for lib in LIBRARIES}
 # Names the analysis knows by their public spelling: followed no further through a project's re-exports,
 # even when that library is the project being linted.
 KNOWN_NAMES = frozenset({*DECORATORS, *BASES, *FIELD_HELPERS, *STATIC_ANNOTATIONS, *jax.MECHANISMS, *jax.JIT,
-                         *jax.TRANSFORMATIONS, *jax.TREE_FUNCTIONS, *jax.ARRAY_TYPES})
+                         *jax.TRANSFORMATIONS, *jax.TREE_FUNCTIONS, *jax.ARRAY_TYPES, *nnx.NAMES})
 
 
 def helper_library(qualified: str) -> PytreeLibrary | None:

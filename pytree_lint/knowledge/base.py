@@ -15,6 +15,7 @@ class Convention(enum.Enum):
     JAX_DATACLASSES = "jax_dataclasses"  # an outermost `Static[...]` annotation, or `static_field()`
     NUMPYRO = "numpyro"  # the name is listed in the class's `pytree_aux_fields`
     NONE = "none"  # chex: every field is a child
+    NNX = "nnx"  # flax.nnx: decided per attribute by its value (analysis/nnx.py)
 
 
 @dataclass(frozen=True)

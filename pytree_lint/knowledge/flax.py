@@ -1,4 +1,4 @@
-"""flax.struct (and, later, flax.nnx)."""
+"""flax.struct (flax.nnx, whose classes are pytrees in another way: knowledge/nnx.py)."""
 
 from .base import Convention, FlagHelper, PytreeLibrary
 

@@ -21,6 +21,12 @@ from .leaves.ptl401_non_array_child import NonArrayChild
 from .leaves.ptl402_non_array_field_into_jit import NonArrayFieldIntoJit
 from .leaves.ptl403_unhashable_static_argument import UnhashableStaticArgument
 from .leaves.ptl404_static_config_as_child import StaticConfigAsChild
+from .nnx.ptl501_nnx_data_in_static_container import NnxDataInStaticContainer
+from .nnx.ptl502_nnx_static_container_filled_later import NnxStaticContainerFilledLater
+from .nnx.ptl503_nnx_static_then_data import NnxStaticThenData
+from .nnx.ptl504_nnx_parameter_not_a_variable import NnxParameterNotAVariable
+from .nnx.ptl505_nnx_module_hidden_in_callable import NnxModuleHiddenInCallable
+from .nnx.ptl506_nnx_data_marked_config import NnxDataMarkedConfig
 from .opt_in.ptl901_mutable_aux_data_unmutated import MutableAuxDataUnmutated
 
 ALL_RULES: tuple[type[Rule], ...] = (
@@ -43,6 +49,12 @@ ALL_RULES: tuple[type[Rule], ...] = (
     NonArrayFieldIntoJit,
     UnhashableStaticArgument,
     StaticConfigAsChild,
+    NnxDataInStaticContainer,
+    NnxStaticContainerFilledLater,
+    NnxStaticThenData,
+    NnxParameterNotAVariable,
+    NnxModuleHiddenInCallable,
+    NnxDataMarkedConfig,
     MutableAuxDataUnmutated,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}

@@ -226,3 +226,59 @@ def split_into_rows(example: Any, leaves: list[Any]) -> str | None:
             return (f"the example's {name} is an array of shape {tuple(value.shape)}, but the leaves are "
                     f"{len(leaves)} arrays of its rows' shape {tuple(value.shape[1:])}: flatten iterated it")
     return None
+
+
+def nnx_param_paths(model: Any) -> list[str]:
+    """The paths of the Params `nnx.state(model, nnx.Param)` holds: what `nnx.grad` differentiates and
+    `nnx.Optimizer(model, tx, wrt=nnx.Param)` updates (`['layers'][0]['kernel'].value`)."""
+    from flax import nnx
+
+    jax = jax_module()
+    state = nnx.state(model, nnx.Param)
+    return [jax.tree_util.keystr(path) for path, _ in jax.tree_util.tree_leaves_with_path(state)]
+
+
+def nnx_params_in(value: Any, depth: int = 0) -> int:
+    """How many Param arrays `value` holds: a Module, a Param, a container of them, or a function that
+    wraps one (`functools.partial`'s `func`, `__wrapped__`, the cells a closure keeps)."""
+    from flax import nnx
+
+    jax = jax_module()
+    if isinstance(value, nnx.Module):
+        return len(jax.tree.leaves(nnx.state(value, nnx.Param)))
+    if isinstance(value, nnx.Param):
+        return 1
+    if depth > 4 or isinstance(value, type):
+        return 0
+    if isinstance(value, Mapping):
+        return sum(nnx_params_in(v, depth + 1) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(nnx_params_in(v, depth + 1) for v in value)
+    if callable(value):
+        inside = [getattr(value, "func", None), getattr(value, "__wrapped__", None),
+                  *(_contents(cell) for cell in getattr(value, "__closure__", None) or ())]
+        return max((nnx_params_in(v, depth + 1) for v in inside if v is not None and v is not value), default=0)
+    return 0
+
+
+def _contents(cell) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # a cell not filled yet
+        return None
+
+
+def hidden_params(model: Any, member: str | None) -> Outcome:
+    """The attribute `member` holds Params that the model's state does not: nothing trains them."""
+    if member is None or not hasattr(model, member):
+        return Outcome("unconfirmed", f"the model has no attribute `{member}`")
+    held = nnx_params_in(getattr(model, member))
+    paths = nnx_param_paths(model)
+    seen = [p for p in paths if p.startswith(f"[{member!r}]") or p.startswith(f".{member}")]
+    value = describe(getattr(model, member))
+    if held and not seen:
+        return Outcome("confirmed", f"`{member}` ({value}) holds {held} Param arrays and nnx.state(model, "
+                                    f"nnx.Param) none of them ({len(paths)} leaves in all): nnx.grad and "
+                                    "nnx.Optimizer never update them")
+    return Outcome("unconfirmed", f"`{member}` ({value}) holds {held} Param arrays, {len(seen)} of them in the "
+                                  "model's state")

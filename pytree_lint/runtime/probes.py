@@ -6,6 +6,8 @@
   the predicted error, tied to what the finding reports (its line, its function, a method of its class).
 - `TreeCallProbe`: JAX's tree functions are watched from before the module is imported; `reproduce()`
   runs, and the rule's judge reads the calls made at the finding's line.
+- `StateProbe`: `reproduce()` returns a Flax NNX model as the program leaves it; the rule's function reads
+  its state (which Params `nnx.grad` and `nnx.Optimizer` would see) at the attribute the finding names.
 
 Each rule's module says which it uses (`Rule.runtime`), beside its check. Nothing here imports JAX.
 """
@@ -76,7 +78,8 @@ class ReproduceProbe:
     """What `reproduce()` must raise: an error whose message holds one of `symptoms` (or whose class, or a
     base of it, is named so), tied to the finding by `where`: "line" (the traceback passes the finding's
     line), "function" (the message names the function the finding is about, as jit's argument errors do)
-    or "method" (the traceback passes a method of the finding's class)."""
+    or "method" (the traceback passes a method of the finding's class); "attribute" (the message names the
+    attribute the finding is about, as Flax NNX's errors do), "attribute or method", "line or method"."""
 
     symptoms: tuple[str, ...]
     where: str
@@ -114,6 +117,12 @@ class ReproduceProbe:
             return f"naming `{target}`" if f"<function {target} at" in str(error) else None
         if self.where == "line or method" and any(f.lineno == finding["line"] for f in frames):
             return f"at line {finding['line']}"
+        member = finding.get("member")
+        if self.where.startswith("attribute") and member and (f"'{member}'" in str(error)
+                                                              or f".{member}" in str(error)):
+            return f"naming the attribute `{member}`"
+        if self.where == "attribute":
+            return None
         methods = _class_methods(module, target)
         inside = next((f for f in frames if f.name in methods), None)
         return f"in `{target}.{inside.name}` (line {inside.lineno})" if inside is not None else None
@@ -159,7 +168,30 @@ class TreeCallProbe:
                                       f"symptom{raised}")
 
 
-Probe = ExamplesProbe | ReproduceProbe | TreeCallProbe
+@dataclasses.dataclass(frozen=True)
+class StateProbe:
+    """`observe(model, target, member)`: what the model `reproduce()` returns shows at the attribute
+    `member` of its class `target`."""
+
+    observe: Callable[..., Outcome]
+
+    def run(self, module: Any, finding: dict, examples_module: Any = None) -> Outcome:
+        hook = getattr(module, "reproduce", None)
+        if hook is None:
+            return Outcome("no-example", "the module defines no reproduce() hook returning the model")
+        try:
+            model = hook()
+        except Exception as error:
+            return Outcome("unconfirmed", f"reproduce() raised {first_line(error)}")
+        if model is None:
+            return Outcome("no-example", "reproduce() returned no model")
+        try:
+            return self.observe(model, finding.get("target"), finding.get("member"))
+        except Exception as error:
+            return Outcome("error", f"the probe raised {first_line(error)}")
+
+
+Probe = ExamplesProbe | ReproduceProbe | TreeCallProbe | StateProbe
 # A structural finding (a flatten/unflatten contract, a child jit rejects) of a module with `reproduce()`
 # and no `examples()`: any error its code path raises passing the finding's line or a method of its class.
 STRUCTURAL = ReproduceProbe(("Exception",), where="line or method")

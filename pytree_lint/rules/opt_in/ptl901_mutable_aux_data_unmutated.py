@@ -41,6 +41,7 @@ Fix safety:
 
 from __future__ import annotations
 
+from ...analysis.kinds import Kind
 from ..aux_data.ptl102_mutable_aux_data import MutableAuxData, container_name, immutable_container_fix
 from ..base import Report, Rule
 
@@ -55,6 +56,8 @@ class MutableAuxDataUnmutated(Rule):
         for container in analysis.held_containers:
             if container.evidenced:
                 continue  # PTL102's
+            if any(e.kind is Kind.VOLATILE and not e.shared for e in container.site.evidence):
+                continue  # PTL103's: new on every call already, not merely changeable
             evidence, site = container.evidence, container.site
             yield Report(site.report_node,
                          f"{container_name(evidence)} in {site.subject}: {analysis.origin(evidence)}; nothing in "

@@ -1,0 +1,433 @@
+"""Flax NNX classes and their attributes: which are data (children), which static (the GraphDef).
+
+NNX decides per attribute, at its first assignment, from the value (knowledge/nnx.py): Variables, arrays,
+Modules, `nnx.List`/`nnx.Dict` and `nnx.data(...)` are data; anything else is static, and a static
+attribute may not later receive data. This module classifies every `self.x = ...` of an NNX class (and
+`obj.x = ...` at module level on an instance), and the values later put into its containers, so that
+rules PTL501-PTL506 ask, and the aux_data rules see the static attributes as static fields.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ..knowledge import nnx
+from ..knowledge.python import CONSTRUCTOR_METHODS
+from .kinds import Kind
+from .model import ClassInfo, FunctionInfo, ModuleIndex, is_none, literal_string
+from .names import dotted_name
+from .values import Context, ValueInference
+
+# Decorators that leave a class a plain Python class (`dataclasses.dataclass`, by its common spellings).
+PLAIN_DECORATORS = frozenset({"dataclass", "dataclasses.dataclass"})
+# The in-place methods that put a value into a list or dict: `value` is their last argument.
+FILLING_METHODS = frozenset({"append", "insert", "extend", "update", "setdefault", "add"})
+
+
+class Status(enum.Enum):
+    DATA = "data"  # a Variable, array, Module or other graph node: a child
+    STATIC = "static"  # anything else: part of the GraphDef
+    CONTAINER_WITH_DATA = "container with data"  # a plain list/dict/tuple holding data: NNX raises
+    EXPLICIT_DATA = "nnx.data"
+    EXPLICIT_STATIC = "nnx.static"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, eq=False)
+class NnxValue:
+    status: Status
+    what: str  # how messages name it: "an `nnx.Linear`", "a list holding an `nnx.Linear`", "None"
+    node: ast.expr
+    inner: ast.expr | None = None  # the data inside a container, or the value inside nnx.data(...)
+    param: bool = False  # an `nnx.Param` (or a subclass)
+    random: bool = False  # an array a random initializer makes (a parameter to train, PTL504)
+    hidden_module: ast.expr | None = None  # a Module wrapped by a transformation or partial (PTL505)
+    container: str | None = None  # "list", "dict" or "tuple" for a display or comprehension
+    module: bool = False  # a Module (or other graph node) made here
+
+
+@dataclass(frozen=True, eq=False)
+class NnxAssignment:
+    """`self.<attribute> = value` in a method (`method`), or `obj.<attribute> = value` outside the class
+    (`method` None)."""
+
+    attribute: str
+    target: ast.expr
+    value: NnxValue
+    statement: ast.AST
+    method: FunctionInfo | None
+    unconditional: bool
+
+    @property
+    def in_constructor(self) -> bool:
+        return self.method is not None and self.method.name in CONSTRUCTOR_METHODS
+
+
+@dataclass(frozen=True, eq=False)
+class Filling:
+    """A value put into an attribute's container: `self.layers.append(nnx.Linear(...))`."""
+
+    attribute: str
+    node: ast.AST
+    value: NnxValue
+    method: FunctionInfo
+
+
+@dataclass(eq=False)
+class NnxClass:
+    cls: ClassInfo
+    declared_by: ast.expr
+    assignments: dict[str, list[NnxAssignment]] = field(default_factory=dict)
+    fillings: dict[str, list[Filling]] = field(default_factory=dict)
+
+    @property
+    def has_params(self) -> bool:
+        """It holds an `nnx.Param`, or a layer (which has its own)."""
+        return any(a.value.param or a.value.module for group in self.assignments.values() for a in group)
+
+    def first(self, attribute: str) -> NnxAssignment | None:
+        """The assignment NNX sees first: the constructor's, in source order."""
+        group = self.assignments.get(attribute, [])
+        return min(group, key=lambda a: (not a.in_constructor, a.method is None, a.statement.lineno), default=None)
+
+    def static_attributes(self) -> list[NnxAssignment]:
+        """The attributes that stay static: each one's first assignment, when none of its values is data."""
+        found = []
+        for name, group in self.assignments.items():
+            statuses = {a.value.status for a in group}
+            filled = any(f.value.status is not Status.STATIC for f in self.fillings.get(name, ()))
+            hiding = any(a.value.hidden_module is not None for a in group)  # PTL505's, not aux_data's
+            if statuses <= {Status.STATIC, Status.EXPLICIT_STATIC} and not filled and not hiding:
+                found.append(self.first(name))
+        return found
+
+
+class NnxClasses:
+    def __init__(self, index: ModuleIndex, values: ValueInference) -> None:
+        self.index = index
+        self.values = values
+
+    def spelling(self, name: str) -> str | None:
+        """How this module can spell `flax.nnx.<name>` (`nnx.List` after `from flax import nnx`), for a
+        fix; None when it imports neither flax.nnx nor the name."""
+        for local, qualified in self.index.aliases.items():
+            if qualified == nnx.NNX.rstrip("."):
+                return f"{local}.{name}"
+            if qualified == f"{nnx.NNX}{name}":
+                return local
+        return None
+
+    # which classes -------------------------------------------------------------------------------------------
+    def declaration(self, cls: ClassInfo, seen: set[int] | None = None) -> ast.expr | None:
+        """The base or decorator that makes `cls` an NNX pytree (None: it is not one, or `pytree=False`)."""
+        seen = seen if seen is not None else set()
+        seen.add(id(cls))
+        if any(k.arg == nnx.PYTREE_KEYWORD and isinstance(k.value, ast.Constant) and k.value.value is False
+               for k in cls.node.keywords):
+            return None
+        for decorator in cls.decorators:
+            if self.index.qualify(decorator.func if isinstance(decorator, ast.Call) else decorator) == nnx.DATACLASS:
+                return decorator
+        for base in cls.bases:
+            qualified = self.index.qualify(base)
+            if qualified in nnx.NOT_PYTREE_BASES:
+                return None
+            if qualified in nnx.BASES:
+                return base
+            parent = self.index.resolve_class(base)
+            if parent is not None and id(parent) not in seen and self.declaration(parent, seen) is not None:
+                return base
+            definition = self.index.definition(base)
+            if definition is not None and self.index.project.is_nnx_class(definition):
+                return base
+        return None
+
+    def is_module_class(self, expr: ast.expr) -> bool:
+        """A constructor of a graph node: a layer of `nnx`, or an NNX class of this or another project
+        module."""
+        if self.index.qualify(expr) in nnx.GRAPH_NODES:
+            return True
+        cls = self.index.resolve_class(expr)
+        if cls is not None:
+            return self.declaration(cls) is not None
+        definition = self.index.definition(expr)
+        return definition is not None and self.index.project.is_nnx_class(definition)
+
+    def variable(self, expr: ast.expr, seen: set[int] | None = None) -> str | None:
+        """"param" for `nnx.Param` and its subclasses, "variable" for other Variables, else None."""
+        qualified = self.index.qualify(expr)
+        if qualified is not None:
+            return "param" if qualified in (nnx.PARAM, f"{nnx.NNX}LoRAParam") else (
+                "variable" if qualified in nnx.VARIABLES else None)
+        cls = self.index.resolve_class(expr)
+        seen = seen if seen is not None else set()
+        if cls is None or id(cls) in seen:
+            return None
+        seen.add(id(cls))
+        kinds = [self.variable(base, seen) for base in cls.bases]
+        return "param" if "param" in kinds else ("variable" if "variable" in kinds else None)
+
+    @cached_property
+    def classes(self) -> list[NnxClass]:
+        found = []
+        for cls in self.index.all_classes:
+            declared = self.declaration(cls)
+            if declared is not None:
+                found.append(self._collect(NnxClass(cls, declared)))
+        by_name = {c.cls.name: c for c in found if c.cls.parent is None}
+        self._outside(by_name)
+        return found
+
+    def handed_over(self, nnx_class: NnxClass, attribute: str) -> bool:
+        """The class deletes the attribute (`del self._pops`) or hands it to `nnx.List`/`nnx.Dict`/`nnx.data`
+        (`self.pops = nnx.Dict(self._pops)`): a registry filled while building, then made data."""
+        for method in nnx_class.cls.methods.values():
+            self_name = method.self_name
+            for node in method.nodes(ast.Delete, ast.Call):
+                if isinstance(node, ast.Delete):
+                    if any(_is_attribute(t, self_name, attribute) for t in node.targets):
+                        return True
+                elif self.index.qualify(node.func) in (nnx.LIST, nnx.DICT, nnx.DATA) and any(
+                        _is_attribute(n, self_name, attribute) for a in node.args for n in ast.walk(a)):
+                    return True
+        return False
+
+    # attributes ----------------------------------------------------------------------------------------------
+    def _collect(self, nnx_class: NnxClass) -> NnxClass:
+        cls = nnx_class.cls
+        for name, group in cls.assignments.items():
+            for assignment in group:
+                if assignment.value is None or assignment.augmented or not isinstance(assignment.statement,
+                                                                                      (ast.Assign, ast.AnnAssign)):
+                    continue
+                context = Context(assignment.method, ((assignment.method.self_name or "self", cls),),
+                                  assignment.statement)
+                target = _target(assignment.statement, name)
+                nnx_class.assignments.setdefault(name, []).append(NnxAssignment(
+                    name, target, self.classify(assignment.value, context), assignment.statement,
+                    assignment.method, assignment.unconditional))
+        containers = {name for name, group in nnx_class.assignments.items()
+                      if any(a.value.container in ("list", "dict") for a in group)}
+        if containers:  # only a container can be filled: the methods are walked only then
+            for method in cls.methods.values():
+                self._fillings(nnx_class, method, containers)
+        return nnx_class
+
+    def _fillings(self, nnx_class: NnxClass, method: FunctionInfo, containers: set[str]) -> None:
+        self_name = method.self_name
+        if self_name is None:
+            return
+        context = Context(method, ((self_name, nnx_class.cls),))
+        for node in method.nodes(ast.Call, ast.Assign):
+            if isinstance(node, ast.Call):
+                func = node.func
+                if not (isinstance(func, ast.Attribute) and func.attr in FILLING_METHODS and node.args):
+                    continue
+                receiver, value = func.value, node.args[-1]
+            else:
+                target = node.targets[0]
+                if not isinstance(target, ast.Subscript):
+                    continue
+                receiver, value = target.value, node.value
+            if isinstance(receiver, ast.Attribute) and receiver.attr in containers \
+                    and isinstance(receiver.value, ast.Name) and receiver.value.id == self_name:
+                nnx_class.fillings.setdefault(receiver.attr, []).append(
+                    Filling(receiver.attr, node, self.classify(value, context), method))
+
+    def _outside(self, by_name: dict[str, NnxClass]) -> None:
+        """`model.head = nnx.Linear(...)` at module level, on a `model = Model(...)` of the module."""
+        instances = {}
+        for name, values in self.index.bindings.items():
+            for value in values:
+                if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in by_name:
+                    instances[name] = by_name[value.func.id]
+        if not instances:
+            return
+        for statement in self.index.tree.body:
+            if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+                continue
+            target = statement.targets[0]
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                    and target.value.id in instances:
+                owner = instances[target.value.id]
+                owner.assignments.setdefault(target.attr, []).append(NnxAssignment(
+                    target.attr, target, self.classify(statement.value, Context()), statement, None, True))
+
+    # values --------------------------------------------------------------------------------------------------
+    def classify(self, expr: ast.expr, context: Context, depth: int = 0) -> NnxValue:
+        """What NNX makes of a value assigned to an attribute."""
+        if depth > 4:
+            return NnxValue(Status.UNKNOWN, "a value", expr)
+        if is_none(expr):
+            return NnxValue(Status.STATIC, "None", expr)
+        if isinstance(expr, (ast.List, ast.ListComp, ast.Tuple, ast.Set, ast.Dict, ast.DictComp)):
+            return self._container(expr, context, depth)
+        if isinstance(expr, ast.Call):
+            classified = self._call(expr, context, depth)
+            if classified is not None:
+                return classified
+        if isinstance(expr, ast.BinOp):  # `jax.random.normal(key, shape) * 0.02` is still a random array
+            for operand in (expr.left, expr.right):
+                classified = self.classify(operand, context, depth + 1)
+                if classified.random:
+                    return NnxValue(Status.DATA, classified.what, expr, random=True)
+        if isinstance(expr, ast.Name) and context.function is not None:
+            bound = context.function.bindings_before(expr.id, context.statement)
+            if len(bound) == 1 and isinstance(bound[0].value, ast.expr):
+                inner = self.classify(bound[0].value, Context(context.function, context.instances,
+                                                              bound[0].statement), depth + 1)
+                return NnxValue(inner.status, inner.what, expr, inner.inner or inner.node, inner.param, inner.random,
+                                inner.hidden_module, inner.container)
+            param = context.function.all_params.get(expr.id)
+            if param is not None and not bound:
+                return self._annotated(param.annotation, expr)
+        return self._by_evidence(expr, context)
+
+    def _container(self, expr: ast.expr, context: Context, depth: int) -> NnxValue:
+        kind = {ast.List: "list", ast.ListComp: "list", ast.Tuple: "tuple", ast.Set: "set", ast.Dict: "dict",
+                ast.DictComp: "dict"}[type(expr)]
+        if isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
+            items = [e.value if isinstance(e, ast.Starred) else e for e in expr.elts]
+        elif isinstance(expr, ast.Dict):
+            items = [v for v in expr.values]
+        else:
+            items = [expr.elt if isinstance(expr, ast.ListComp) else expr.value]
+            context = Context(context.function, context.instances, context.statement)
+        for item in items:
+            inner = self.classify(item, context, depth + 1)
+            if inner.status in (Status.EXPLICIT_DATA, Status.EXPLICIT_STATIC):
+                # NNX raises `Found unexpected tags` for these inside a container: not a static value.
+                return NnxValue(Status.UNKNOWN, f"a {kind} holding {inner.what}", expr, container=kind)
+            if inner.status in (Status.DATA, Status.CONTAINER_WITH_DATA):
+                holding = inner.what if inner.status is Status.DATA else inner.what.split(" holding ", 1)[-1]
+                return NnxValue(Status.CONTAINER_WITH_DATA, f"a {kind} holding {holding}", expr,
+                                inner.inner or inner.node, container=kind)
+        return NnxValue(Status.STATIC, f"a {kind}", expr, container=kind)
+
+    def _call(self, call: ast.Call, context: Context, depth: int) -> NnxValue | None:
+        func = call.func
+        qualified = self.index.qualify(func)
+        short = f"`{self.index.code(func)}`"
+        if qualified == nnx.DATA:
+            inner = call.args[0] if call.args else None
+            return NnxValue(Status.EXPLICIT_DATA, "`nnx.data(...)`", call, inner)
+        if qualified == nnx.STATIC:
+            return NnxValue(Status.EXPLICIT_STATIC, "`nnx.static(...)`", call)
+        variable = self.variable(func)
+        if variable is not None:
+            return NnxValue(Status.DATA, _a(self.index.code(func)), call, param=variable == "param")
+        if self.is_module_class(func):
+            return NnxValue(Status.DATA, _a(self.index.code(func)), call, module=True)
+        if qualified in nnx.WRAPPERS and call.args:
+            wrapped = call.args[0]
+            module = self._module_made(wrapped, context)
+            return NnxValue(Status.STATIC, f"`{qualified.rsplit('.', 1)[-1]}(...)`", call, hidden_module=module)
+        if self._random(call):
+            return NnxValue(Status.DATA, f"a random array ({short})", call, random=True)
+        if self._submodule(func, context):
+            return NnxValue(Status.DATA, f"the output of {short} (an array)", call)
+        if self._module_parameter(func, context):
+            return NnxValue(Status.DATA, f"a Module made by `{self.index.code(func)}(...)`", call, module=True)
+        return None
+
+    def _submodule(self, func: ast.expr, context: Context) -> bool:
+        """`self.proj` where the class assigns `self.proj` a Module: calling it gives an array."""
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and context.instances
+                and func.value.id == context.instances[0][0]):
+            return False
+        cls = context.instances[0][1]
+        return any(isinstance(a.value, ast.Call) and self.is_module_class(a.value.func)
+                   for a in cls.assignments.get(func.attr, ()))
+
+    def _module_parameter(self, func: ast.expr, context: Context) -> bool:
+        """A parameter that holds a Module class (`block: type[nnx.Module] = ViTBlock`), called."""
+        if not isinstance(func, ast.Name) or context.function is None:
+            return False
+        param = context.function.all_params.get(func.id)
+        if param is None or context.function.bindings_before(func.id, context.statement):
+            return False
+        if param.default is not None and self.is_module_class(param.default):
+            return True
+        annotation = param.annotation
+        if isinstance(annotation, ast.Subscript) and (dotted_name(annotation.value) == "type"
+                                                      or self.index.qualify(annotation.value) == "typing.Type"):
+            annotation = annotation.slice
+        return annotation is not None and (self.index.qualify(annotation) in nnx.BASES
+                                           or self.is_module_class(annotation))
+
+    def _random(self, call: ast.Call) -> bool:
+        """A sampler of `jax.random`, or an initializer applied to a key: `lecun_normal()(key, shape)`."""
+        qualified = self.index.qualify(call.func) or ""
+        if qualified.startswith(nnx.RANDOM):
+            return qualified[len(nnx.RANDOM):] not in nnx.NOT_SAMPLERS and bool(call.args)
+        if isinstance(call.func, ast.Call):
+            maker = self.index.qualify(call.func.func) or ""
+            return maker.startswith(nnx.INITIALIZER_MODULES) and len(call.args) >= 2
+        return False
+
+    def _module_made(self, expr: ast.expr, context: Context) -> ast.expr | None:
+        """The Module constructor call a wrapped callable is, directly or through a local name that no
+        attribute also holds."""
+        if isinstance(expr, ast.Call) and self.is_module_class(expr.func):
+            return expr
+        if isinstance(expr, ast.Name) and context.function is not None:
+            bound = context.function.bindings_before(expr.id, context.statement)
+            if len(bound) == 1 and isinstance(bound[0].value, ast.Call) and self.is_module_class(bound[0].value.func):
+                kept = any(isinstance(v, ast.Name) and v.id == expr.id
+                           for group in (context.instances[0][1].assignments.values() if context.instances else ())
+                           for v in (a.value for a in group))
+                return None if kept else bound[0].value
+        return None
+
+    def _annotated(self, annotation: ast.expr | None, node: ast.expr) -> NnxValue:
+        if annotation is None:
+            return NnxValue(Status.UNKNOWN, "a parameter", node)
+        if self.variable(annotation) is not None or self.is_module_class(annotation):
+            return NnxValue(Status.DATA, f"a `{self.index.code(annotation)}`", node)
+        if any(e.kind is Kind.ARRAY for e in self.values.annotation(annotation)):
+            return NnxValue(Status.DATA, "an array", node)
+        return NnxValue(Status.UNKNOWN, "a parameter", node)
+
+    def _by_evidence(self, expr: ast.expr, context: Context) -> NnxValue:
+        evidence = self.values.infer(expr, context)
+        if any(e.kind is Kind.ARRAY and not e.shared for e in evidence):
+            return NnxValue(Status.DATA, "an array", expr)
+        if literal_string(expr) is not None or (isinstance(expr, ast.Constant) and not isinstance(expr.value, bytes)):
+            return NnxValue(Status.STATIC, f"`{self.index.code(expr)}`", expr)
+        if evidence and all(e.kind in (Kind.SAFE, Kind.MUTABLE, Kind.VOLATILE) or _plain_instance(e)
+                            for e in evidence):
+            return NnxValue(Status.STATIC, evidence[0].what, expr)
+        return NnxValue(Status.UNKNOWN, "a value", expr)
+
+
+def _a(code: str) -> str:
+    """"a `Linear`", "an `Embed`": a class by its own name, with its article."""
+    name = code.rsplit(".", 1)[-1]
+    return f"an `{name}`" if name[:1] in "AEIOU" else f"a `{name}`"
+
+
+def _plain_instance(evidence) -> bool:
+    """An object of a class of the module that no decorator or base can make a pytree: NNX sees one leaf
+    with no data in it, a static value."""
+    cls = evidence.cls
+    return (evidence.kind is Kind.INSTANCE and cls is not None and not cls.bases
+            and all(dotted_name(d.func if isinstance(d, ast.Call) else d) in PLAIN_DECORATORS for d in cls.decorators))
+
+
+def _is_attribute(node: ast.AST, owner: str | None, attribute: str) -> bool:
+    """`node` is `<owner>.<attribute>`."""
+    return (isinstance(node, ast.Attribute) and node.attr == attribute and isinstance(node.value, ast.Name)
+            and node.value.id == owner)
+
+
+def _target(statement: ast.AST, attribute: str) -> ast.expr:
+    """The `self.<attribute>` an assignment writes (the statement itself when it is not spelled so)."""
+    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+    for target in targets:
+        for node in ast.walk(target):
+            if isinstance(node, ast.Attribute) and node.attr == attribute:
+                return node
+    return statement
