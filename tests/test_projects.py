@@ -181,3 +181,29 @@ def test_a_long_running_process_sees_another_module_change(tmp_path):
     assert [f.code for f in lint_file(str(model))] == ["PTL101"]
     masks.write_text((PROJECTS / "helper_array" / "clean" / "pkg" / "masks.py").read_text() + "\n")
     assert lint_file(str(model)) == []
+
+
+def test_star_imports_of_missing_modules_end(tmp_path):
+    """`from ._a import *` of modules that do not exist (compiled, or gone) is not followed: once made the
+    names grow with every star import and the run did not end."""
+    stars = "".join(f"from ._{name} import *\n" for name in "abcdef")
+    write(tmp_path, {"pyproject.toml": "", "lib/__init__.py": stars, "app/__init__.py": "",
+                     "app/m.py": REGISTERED.format(module="nowhere", name="make").replace(
+                         "from .nowhere import make", "from lib import make")})
+    result = run("--format", "json", ".", cwd=tmp_path, cache=tmp_path / "cache")
+    assert result.returncode == 0 and json.loads(result.stdout) == []
+
+
+def test_a_library_linted_as_the_project_keeps_its_knowledge(tmp_path):
+    """Linting flax's own source, `@struct.dataclass` is still flax.struct's decorator (its pytree_node=False
+    fields static), not the function flax.struct defines, and installed neighbours are not the project."""
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "flax/__init__.py": "",
+        "flax/struct.py": "import jax\n\n\ndef dataclass(cls):\n    return jax.tree_util.register_dataclass(cls)\n\n\n"
+                          "def field(pytree_node=True, **kwargs):\n    return None\n",
+        "flax/use.py": "from flax import struct\n\n\n@struct.dataclass\nclass P:\n"
+                       "    collection: str = struct.field(pytree_node=False)\n    name: str = struct.field()\n",
+    })
+    findings = [(f["path"], f["line"], f["code"]) for f in cli_findings(tmp_path, tmp_path / "cache")]
+    assert findings == [("flax/use.py", 7, "PTL401")]

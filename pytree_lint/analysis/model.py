@@ -180,6 +180,14 @@ class FunctionInfo:
             entries = [b for b in entries if b.order < limit]
         return live_bindings(entries)
 
+    def rebinds_before(self, name: str, statement: ast.AST | None) -> bool:
+        """Every path through the body's statements before `statement` assigns `name` (or leaves the
+        function): what the caller passed for it cannot reach `statement`."""
+        line = getattr(statement, "lineno", None)
+        if line is None or self.is_lambda:
+            return False
+        return _always_rebinds([s for s in self.node.body if (s.end_lineno or s.lineno) < line], name)
+
     @property
     def return_statements(self) -> list[ast.Return]:
         return self._body_facts[1]
@@ -420,6 +428,22 @@ class ModuleIndex:
         if isinstance(node, ast.Name) and self.aliases.is_module_local(node.id):
             return self.classes.get(node.id)
         return None
+
+
+def _always_rebinds(statements: list[ast.stmt], name: str) -> bool:
+    """Every path through `statements` assigns `name` at their level or in every branch of an `if`, or
+    leaves by `raise`/`return`."""
+    for statement in statements:
+        if isinstance(statement, (ast.Raise, ast.Return)):
+            return True
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return True
+        if isinstance(statement, ast.If) and statement.orelse and _always_rebinds(statement.body, name) \
+                and _always_rebinds(statement.orelse, name):
+            return True
+    return False
 
 
 def child_nodes(node: ast.AST) -> list[ast.AST]:

@@ -324,7 +324,7 @@ class ValueInference:
                 elif value is not None:
                     found.extend(e.through(name, "is assigned", value, Holder(name, function=function))
                                  for e in self.infer(value, replace(context, statement=binding.statement)))
-            if param is not None:
+            if param is not None and not function.rebinds_before(name, context.statement):
                 found.extend(self._parameter(param, context))
             if bound or param is not None:
                 return found
