@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -36,12 +36,14 @@ def default_directory() -> Path:
 
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
-    """A hash of this package's source: results cached by one build of the linter stay with it."""
+    """A hash of this package's source files, by name, size and modification time (each process asks, so
+    it only stats them): results cached by one build of the linter stay with it, and an edited checkout
+    invalidates them."""
     digest = hashlib.sha256()
     package = Path(__file__).parent
     for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode())
-        digest.update(path.read_bytes())
+        stat = path.stat()
+        digest.update(f"{path.relative_to(package).as_posix()}|{stat.st_size}|{stat.st_mtime_ns}\0".encode())
     return digest.hexdigest()
 
 
@@ -51,6 +53,14 @@ def _digest(path: str) -> str | None:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except OSError:
         return None
+
+
+def _stat(path: str) -> list[int] | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return [stat.st_mtime_ns, stat.st_size]
 
 
 class ResultCache:
@@ -71,6 +81,39 @@ class ResultCache:
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key[2:]}.json"
 
+    # the run's manifest: unchanged files recognised by their stat, read in one go ---------------------------
+    def _manifest_path(self) -> Path:
+        return self.directory / "manifests" / f"{hashlib.sha256(self._salt + os.getcwd().encode()).hexdigest()}.json"
+
+    def recall(self, jobs: list[tuple[str, Config]]) -> dict[str, dict]:
+        """The cached entries of the files the last run from this folder linted, for those whose size and
+        modification time (and those of the modules their findings were read from) are what they were
+        then, under the same configuration. Files changed within a second of that run are read again (a
+        second change in the same tick would keep the time)."""
+        try:
+            with open(self._manifest_path(), encoding="utf-8") as handle:
+                manifest = json.load(handle)
+            written, files = manifest["written"], manifest["files"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return {}
+        recalled = {}
+        for path, config in jobs:
+            record = files.get(os.path.abspath(path))
+            if record is not None and record[2] == repr(config) and _stat(path) == record[:2] \
+                    and record[0] < written - 10**9 and all(_stat(dep) == stat for dep, stat in record[4].items()):
+                recalled[path] = record[3]
+        return recalled
+
+    def remember(self, entries: dict[str, tuple[Config, dict]]) -> None:
+        """Record each file's entry with its stat and its dependencies' (see recall)."""
+        files = {}
+        for path, (config, entry) in entries.items():
+            stat = _stat(path)
+            deps = {dep: _stat(dep) for dep in entry.get("dependencies", {})}
+            if stat is not None and all(deps.values()):
+                files[os.path.abspath(path)] = [*stat, repr(config), entry, deps]
+        self._write(self._manifest_path(), {"written": time.time_ns(), "files": files})
+
     def get(self, key: str) -> dict | None:
         try:
             with open(self._path(key), encoding="utf-8") as handle:
@@ -79,9 +122,15 @@ class ResultCache:
             return None
 
     def put(self, key: str, entry: dict) -> None:
-        path = self._path(key)
+        self._write(self._path(key), entry)
+
+    @staticmethod
+    def _write(path: Path, entry: dict) -> None:
+        """Write atomically (a temporary file renamed): parallel runs never read half a file."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile  # only when writing: most runs only read
+
             descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
             with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
                 json.dump(entry, handle)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -175,14 +177,28 @@ def test_fixture_folder_through_the_cli():
 
 def test_result_cache(project, private_cache):
     cold = pytree_lint(cwd=project)
-    entries = list(private_cache.rglob("*.json"))
+    entries = list(private_cache.glob("??/*.json"))  # results; summaries and manifests apart
     assert len(entries) == 2  # box.py and clean.py (each file's result, whatever it is)
+    assert len(list((private_cache / "manifests").glob("*.json"))) == 1  # the run's files, by their stat
     warm = pytree_lint(cwd=project)
     assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout)
     (project / "pkg" / "box.py").write_text(BAD.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)"))
     edited = pytree_lint(cwd=project)
     assert [line.split(" ")[1] for line in edited.stdout.splitlines()] == ["PTL101"]
     assert [line.split(" ")[1] for line in pytree_lint("--select", "PTL102", cwd=project).stdout.splitlines()] == []
+
+
+def test_the_manifest_answers_for_unchanged_files_and_not_for_changed_ones(project, private_cache):
+    past = time.time() - 60
+    for path in project.rglob("*.py"):
+        os.utime(path, (past, past))
+    cold = pytree_lint(cwd=project)
+    for entry in private_cache.glob("??/*.json"):  # the content cache now says "no findings"; the manifest does not
+        entry.write_text(json.dumps({"findings": [], "error": None, "dependencies": {}}))
+    warm = pytree_lint(cwd=project)
+    assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout) and "PTL102" in warm.stdout
+    (project / "pkg" / "box.py").write_text(BAD.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)"))
+    assert [line.split(" ")[1] for line in pytree_lint(cwd=project).stdout.splitlines()] == ["PTL101"]
 
 
 def test_no_cache_writes_nothing(project, private_cache):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..knowledge import (BASES, DECORATORS, FIELD_HELPERS, FIXED_HELPERS, FLAG_HELPERS, PLAIN_FIELDS,
                          STATIC_ANNOTATIONS, Convention, PytreeLibrary, helper_library)
@@ -19,7 +20,9 @@ from ..knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ..knowledge.numpyro import AUX_FIELDS
 from ..knowledge.python import ANNOTATED, CLASS_VARIABLES
 from .model import ClassField, ClassInfo, ModuleIndex, is_name, keyword_arguments, literal_string
-from .summary import FieldFacts
+
+if TYPE_CHECKING:
+    from .summary import FieldFacts
 
 PYTREE_NODE, STATIC = Convention.PYTREE_NODE.value, Convention.STATIC.value
 

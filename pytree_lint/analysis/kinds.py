@@ -28,3 +28,14 @@ class Equality(enum.Enum):
     GENERATED = "generated"  # dataclass / NamedTuple: field by field
     CUSTOM = "custom"  # the class (or a base in this module) defines __eq__
     UNKNOWN = "unknown"  # a base class we cannot see may define __eq__
+
+
+class NnxStatus(enum.Enum):
+    """What Flax NNX makes of a value assigned to an attribute (analysis/nnx.py)."""
+
+    DATA = "data"  # a Variable, array, Module or other graph node: a child
+    STATIC = "static"  # anything else: part of the GraphDef
+    CONTAINER_WITH_DATA = "container with data"  # a plain list/dict/tuple holding data: NNX raises
+    EXPLICIT_DATA = "nnx.data"
+    EXPLICIT_STATIC = "nnx.static"
+    UNKNOWN = "unknown"

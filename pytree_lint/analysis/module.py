@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .aux import AuxSite, AuxSiteFinder
 from .children import ChildAttribute, ChildSite, ChildSiteFinder
@@ -15,13 +16,15 @@ from .fixes import FixSafety
 from .jitted import JittedFinder, JittedFunction, calls_of
 from .model import ModuleIndex
 from .mutations import Mutations
-from .nnx import NnxClasses
 from .registrations import Registration, RegistrationFinder
 from .source import Source, Span
 from .structure import Structure, Swap
 from .treecalls import TreeCall, TreeCalls
 from .project import ModuleView
 from .values import Elsewhere, Evidence, ValueInference
+
+if TYPE_CHECKING:
+    from .nnx import NnxClasses
 
 
 class ModuleAnalysis:
@@ -55,6 +58,8 @@ class ModuleAnalysis:
     @cached_property
     def nnx(self) -> NnxClasses:
         """The Flax NNX classes of the module, their attributes classified as data or static."""
+        from .nnx import NnxClasses
+
         return NnxClasses(self.index, self.values)
 
     @cached_property

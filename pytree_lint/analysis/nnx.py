@@ -10,13 +10,12 @@ rules PTL501-PTL506 ask, and the aux_data rules see the static attributes as sta
 from __future__ import annotations
 
 import ast
-import enum
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..knowledge import nnx
 from ..knowledge.python import CONSTRUCTOR_METHODS
-from .kinds import Kind
+from .kinds import Kind, NnxStatus as Status
 from .model import ClassInfo, FunctionInfo, ModuleIndex, is_none, literal_string
 from .names import dotted_name
 from .values import Context, ValueInference
@@ -25,15 +24,6 @@ from .values import Context, ValueInference
 PLAIN_DECORATORS = frozenset({"dataclass", "dataclasses.dataclass"})
 # The in-place methods that put a value into a list or dict: `value` is their last argument.
 FILLING_METHODS = frozenset({"append", "insert", "extend", "update", "setdefault", "add"})
-
-
-class Status(enum.Enum):
-    DATA = "data"  # a Variable, array, Module or other graph node: a child
-    STATIC = "static"  # anything else: part of the GraphDef
-    CONTAINER_WITH_DATA = "container with data"  # a plain list/dict/tuple holding data: NNX raises
-    EXPLICIT_DATA = "nnx.data"
-    EXPLICIT_STATIC = "nnx.static"
-    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,7 +88,8 @@ class NnxClass:
         found = []
         for name, group in self.assignments.items():
             statuses = {a.value.status for a in group}
-            filled = any(f.value.status is not Status.STATIC for f in self.fillings.get(name, ()))
+            filled = any(f.value.status in (Status.DATA, Status.CONTAINER_WITH_DATA)  # PTL501's, PTL502's
+                         for f in self.fillings.get(name, ()))
             hiding = any(a.value.hidden_module is not None for a in group)  # PTL505's, not aux_data's
             if statuses <= {Status.STATIC, Status.EXPLICIT_STATIC} and not filled and not hiding:
                 found.append(self.first(name))

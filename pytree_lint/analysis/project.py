@@ -21,9 +21,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from ..knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
 from .names import canonical
-from .summary import ClassFacts, Construction, FunctionFacts, JitFacts, ModuleSummary, SummaryStore, summarize
+
+if TYPE_CHECKING:  # imported when a module is first summarised: most files never need one
+    from .summary import ClassFacts, Construction, FunctionFacts, JitFacts, ModuleSummary, SummaryStore
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 # Names under these heads mean what knowledge/ says, even when their source is in the project.
@@ -93,10 +97,6 @@ class Definition:
     name: str
 
     @property
-    def qualified(self) -> str:
-        return f"{self.summary.module}.{self.name}"
-
-    @property
     def function(self) -> FunctionFacts | None:
         return self.summary.functions.get(self.name)
 
@@ -118,13 +118,21 @@ class Project:
 
     def __init__(self, root: Path, store: SummaryStore | None = None) -> None:
         self.root = root
-        self.store = store if store is not None else SummaryStore()
+        self._store = store
         self._summaries: dict[Path, tuple[tuple[int, int] | None, ModuleSummary | None]] = {}
         self._located: dict[tuple[Path, str], Path | None] = {}
         self._files: dict[Path, list[Path]] = {}
-        self._calls: dict[Path, frozenset[bytes]] = {}
+        self._calls: dict[str, list] | None = None  # file -> [mtime, size, names it calls]; see _constructed_names
+        self._index_changed = False
         self._constructions: dict[tuple[Path, str], list[tuple[Construction, ModuleSummary]]] = {}
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
+
+    @property
+    def store(self) -> SummaryStore:
+        if self._store is None:
+            from .summary import SummaryStore
+            self._store = SummaryStore()
+        return self._store
 
     @classmethod
     def for_file(cls, path: str) -> Project | None:
@@ -151,7 +159,11 @@ class Project:
 
     # modules -------------------------------------------------------------------------------------------------
     def _import_roots(self, first: Path) -> list[Path]:
-        return list(dict.fromkeys([first, self.root, self.root / "src"]))
+        """Where modules are imported from: the file's own import folder, then the project folder and its
+        `src/` when they hold it (an installed package's project is its package folder: no import folder)."""
+        if first == self.root or self.root in first.parents:
+            return list(dict.fromkeys([first, self.root, self.root / "src"]))
+        return [first]
 
     def locate(self, module: str, import_root: Path) -> Path | None:
         """The file of a dotted module name, as Python would find it from these folders, when it is in the
@@ -203,6 +215,7 @@ class Project:
         cached = self.store.get(digest, module, is_package)
         if cached is not None:
             return cached
+        from .summary import summarize
         summary = summarize(data, str(file), module, is_package, digest)
         if summary is not None:
             self.store.put(summary)
@@ -223,24 +236,39 @@ class Project:
             self._files[top] = found[:MAX_SEARCHED_FILES]
         return self._files[top]
 
-    def _constructed_names(self, file: Path) -> frozenset[bytes]:
-        """The capitalised names a file calls, from its text (each file is read once per process)."""
-        if file not in self._calls:
+    def _constructed_names(self, file: Path) -> frozenset[str]:
+        """The capitalised names a file calls, from its text: read once, and kept on disk with the file's
+        size and modification time (the next process only stats the files that did not change)."""
+        if self._calls is None:
+            self._calls = self.store.load_index(self.root)
+        key = str(file)
+        try:
+            stat = file.stat()
+        except OSError:
+            return frozenset()
+        version = [stat.st_mtime_ns, stat.st_size]
+        known = self._calls.get(key)
+        if known is None or known[:2] != version:
             try:
-                self._calls[file] = frozenset(CONSTRUCTED.findall(file.read_bytes()))
+                names = sorted({name.decode() for name in CONSTRUCTED.findall(file.read_bytes())})
             except OSError:
-                self._calls[file] = frozenset()
-        return self._calls[file]
+                names = []
+            known = self._calls[key] = [*version, names]
+            self._index_changed = True
+        return frozenset(known[2])
 
     def constructions(self, view: ModuleView, class_name: str) -> list[tuple[Construction, ModuleSummary]]:
         """Every call in the project that builds the class `class_name` of the module `view` sees from, with
         the module making it. Only files whose text calls the class by its name are summarised, and a call
         counts when its name, followed from that file's own place, reaches this very file."""
         key = (view.file, class_name)
+        package = view.module.split(".", 1)[0]
+        if package in NEVER_FOLLOWED:
+            return []  # jax's own classes: their names are library names wherever they are built
         if key not in self._constructions:
             found = []
-            word = class_name.encode()
-            for file in self.files(view.import_root, view.module.split(".", 1)[0]):
+            word = class_name
+            for file in self.files(view.import_root, package):
                 if file == view.file or word not in self._constructed_names(file):
                     continue
                 summary = self.summary_of(file)
@@ -252,6 +280,9 @@ class Project:
                     if name == class_name and module and self.locate(module, caller.import_root) == view.file:
                         found.append((construction, summary))
             self._constructions[key] = found
+            if self._index_changed:
+                self.store.save_index(self.root, self._calls)
+                self._index_changed = False
         for _, summary in self._constructions[key]:
             self.consulted[Path(summary.path)] = summary.digest
         return self._constructions[key]
@@ -375,6 +406,7 @@ class ModuleView:
         for decorator in function.decorators:
             wrapper = self.definition(self.resolve_in(definition.summary, decorator))
             if wrapper is not None and wrapper.jit is not None and wrapper.jit.wrapper:
+                from .summary import JitFacts
                 return JitFacts(wrapper.jit.static_positions, wrapper.jit.static_names, function.params)
         return None
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .kinds import Kind
 
 SUMMARY_VERSION = 1
+# Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
+NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
 KEPT_KINDS = (Kind.ARRAY, Kind.MUTABLE, Kind.VOLATILE, Kind.SAFE)
 
@@ -141,7 +142,7 @@ class SummaryStore:
         from ..cache import code_fingerprint, default_directory
 
         self.directory = (directory if directory is not None else default_directory()) / "summaries"
-        self.enabled = enabled and os.environ.get("PYTREE_LINT_NO_SUMMARY_CACHE") is None
+        self.enabled = enabled and os.environ.get(NO_SUMMARY_CACHE) is None
         self._salt = f"{SUMMARY_VERSION}|{code_fingerprint()}".encode()
 
     def _path(self, digest: str, module: str, is_package: bool) -> Path:
@@ -158,14 +159,36 @@ class SummaryStore:
             return None
 
     def put(self, summary: ModuleSummary) -> None:
+        if self.enabled:
+            self._write(self._path(summary.digest, summary.module, summary.is_package), summary.to_json())
+
+    # the names each file of a project calls (Project._constructed_names) ------------------------------------
+    def _index_path(self, root: Path) -> Path:
+        return self.directory / "calls" / f"{hashlib.sha256(self._salt + str(root).encode()).hexdigest()}.json"
+
+    def load_index(self, root: Path) -> dict[str, list]:
         if not self.enabled:
-            return
-        path = self._path(summary.digest, summary.module, summary.is_package)
+            return {}
+        try:
+            with open(self._index_path(root), encoding="utf-8") as handle:
+                index = json.load(handle)
+            return index if isinstance(index, dict) else {}
+        except (OSError, ValueError):
+            return {}
+
+    def save_index(self, root: Path, index: dict[str, list]) -> None:
+        if self.enabled:
+            self._write(self._index_path(root), index)
+
+    @staticmethod
+    def _write(path: Path, data: dict) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile  # only when writing: most runs only read
+
             descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
             with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                json.dump(summary.to_json(), handle)
+                json.dump(data, handle)
             os.replace(temporary, path)
         except OSError:
             pass

@@ -11,6 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from .. import __version__
 from ..analysis.project import Project
+from ..analysis.summary import NO_SUMMARY_CACHE
 from ..cache import ResultCache
 from ..config import Config, ConfigError, ConfigLoader
 from ..engine import Finding, FindingFix, LintError, apply_fixes, lint_bytes, read_file, read_source, unused_noqa
@@ -26,16 +27,16 @@ PROGRESS_THRESHOLD = 50
 
 
 def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
-    """(path, findings, error) for one file, from the cache when its content was linted before."""
+    """(path, findings, error, cache entry) for one file, from the cache when its content was linted before."""
     path, config, fixes, cache = job
     try:
         data = read_file(path)
     except LintError as error:
-        return path, [], str(error)
+        return path, [], str(error), None
     key = cache.key(data, config) if cache is not None else None
     entry = cache.get(key) if cache is not None else None
     if entry is not None and cache.unchanged(entry.get("dependencies", {})):
-        return path, [_from_row(path, row) for row in entry["findings"]], entry["error"]
+        return path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry
     findings, error = [], None
     project = Project.for_file(path)
     if project is not None:
@@ -49,8 +50,9 @@ def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
                  None if f.fix is None else [f.fix.description, f.fix.safe, f.fix.edits], f.cell] for f in findings]
         # The other modules the findings were read from: a change to one of them relints this file.
         dependencies = {str(file): digest for file, digest in project.consulted.items()} if project else {}
-        cache.put(key, {"findings": rows, "error": error, "dependencies": dependencies})
-    return path, findings, error
+        entry = {"findings": rows, "error": error, "dependencies": dependencies}
+        cache.put(key, entry)
+    return path, findings, error, entry
 
 
 def _from_row(path: str, row: list) -> Finding:
@@ -62,11 +64,24 @@ def _from_row(path: str, row: list) -> Finding:
 
 
 def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | None, fixes: bool = False):
+    """(path, findings, error) for each file: unchanged files from the last run's manifest, the others
+    linted (in a process pool when there are many)."""
     work = [(path, loader.for_file(path), fixes, cache) for path in files]
-    if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
+    recalled = cache.recall([(path, config) for path, config, _, _ in work]) if cache is not None else {}
+    pending = [job for job in work if job[0] not in recalled]
+    if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            return list(_progress(pool.map(_lint_one, work, chunksize=8), len(work)))
-    return [_lint_one(job) for job in _progress(work, len(work))]
+            linted = list(_progress(pool.map(_lint_one, pending, chunksize=8), len(pending)))
+    else:
+        linted = [_lint_one(job) for job in _progress(pending, len(pending))]
+    results = {path: (path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry)
+               for path, entry in recalled.items()}
+    results.update((result[0], result) for result in linted)
+    if cache is not None:
+        configs = {path: config for path, config, _, _ in work}
+        cache.remember({path: (configs[path], entry) for path, (_, _, _, entry) in results.items()
+                        if entry is not None})
+    return [results[path][:3] for path, _, _, _ in work]
 
 
 def _progress(results, total: int):
@@ -299,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"pytree-lint: warning: no Python files found in {', '.join(options.paths)}", file=sys.stderr)
             findings = []
             cache = None if options.no_cache else ResultCache(fixes)
+            if options.no_cache:  # the project summaries too (the worker processes inherit it)
+                os.environ[NO_SUMMARY_CACHE] = "1"
             for path, found, error in run(files, loader, jobs, cache, fixes):
                 findings.extend(found)
                 if error is not None:

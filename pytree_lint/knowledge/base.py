@@ -42,7 +42,5 @@ class PytreeLibrary:
     fields_are_children: bool = True
     # The generated unflatten calls the class, so `__init__`/`__post_init__` run on the leaves.
     unflatten_calls_init: bool = False
-    # Registered by idiom, not on purpose through jax.tree_util: often never traced.
-    by_idiom: bool = True
     # Qualified-name prefixes whose every class is registered (numpyro's distributions and transforms).
     registered_prefixes: tuple[str, ...] = ()

@@ -35,7 +35,6 @@ GRAPH_NODES = frozenset(f"{NNX}{name}" for name in (
     "InstanceNorm", "LSTMCell", "LayerNorm", "Linear", "LinearGeneral", "LoRA", "LoRALinear", "MultiHeadAttention",
     "OptimizedLSTMCell", "PReLU", "RMSNorm", "RNN", "Sequential", "SimpleCell", "SpectralNorm", "WeightNorm",
     "Rngs", "RngStream", "Optimizer", "ModelAndOptimizer", "EMA", "MultiMetric", "List", "Dict"))
-RNGS = f"{NNX}Rngs"
 
 # Initializers: `nnx.initializers.lecun_normal()(key, shape)` (jax.nn.initializers alike) and jax.random's
 # samplers make a fresh random array, a parameter to train.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Iterator
 
@@ -63,4 +62,6 @@ class Rule:
     @classmethod
     def documentation(cls) -> str:
         """The rule's documentation: the docstring of the module that defines it."""
+        import inspect
+
         return inspect.getdoc(inspect.getmodule(cls)) or cls.summary

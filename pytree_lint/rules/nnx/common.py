@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...analysis.fixes import Codemod, FixPlan
-from ...analysis.nnx import NnxValue
+
+if TYPE_CHECKING:
+    from ...analysis.nnx import NnxValue
 
 
 def wrap(analysis, value: NnxValue, name: str, safe: bool, why: str = "") -> FixPlan | None:

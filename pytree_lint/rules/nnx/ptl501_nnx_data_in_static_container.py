@@ -35,7 +35,7 @@ Known limits:
 
 from __future__ import annotations
 
-from ...analysis.nnx import Status
+from ...analysis.kinds import NnxStatus as Status
 from ...runtime.probes import ReproduceProbe
 from ..base import Report, Rule
 from .common import wrap

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import ast
 
-from ...analysis.nnx import Status
+from ...analysis.kinds import NnxStatus as Status
 from ...runtime.observe import hidden_params
 from ...runtime.probes import StateProbe
 from ..base import Report, Rule

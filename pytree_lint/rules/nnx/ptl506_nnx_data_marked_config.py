@@ -42,7 +42,7 @@ import ast
 from ...analysis.fixes import Codemod, FixPlan
 from ...analysis.kinds import Kind
 from ...analysis.model import is_none
-from ...analysis.nnx import Status
+from ...analysis.kinds import NnxStatus as Status
 from ...analysis.values import Context
 from ...runtime.probes import ReproduceProbe
 from ..base import Report, Rule
