@@ -420,3 +420,38 @@ def test_flatten_lambda_delegating_to_a_method():
         jax.tree_util.register_pytree_node(Box, lambda b: b.tree_flatten(), lambda aux, ch: Box())
     """
     assert codes(source) == [(10, "PTL101")]
+
+
+REBUILT_THEN_FILLED = '''
+import jax
+
+
+@jax.tree_util.register_pytree_node_class
+class Graph:
+    def __init__(self, weights, edges):
+        self.weights = weights
+        self.edges = tuple(edges)
+        self.incoming = {}
+
+    def finalize(self):
+        self.incoming = {}
+        for i, (source, target) in enumerate(self.edges):
+            self.incoming[target] = self.incoming.get(target, ()) + (i,)
+
+    def tree_flatten(self):
+        return (self.weights,), (self.edges, self.incoming)
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        obj = object.__new__(cls)
+        obj.weights, = children
+        obj.edges, obj.incoming = aux
+        return obj
+'''
+
+
+def test_a_method_that_rebuilds_a_container_and_fills_it_does_not_change_one_jit_saw():
+    """nnx-ppo's PopulationGraph.finalize: `self.incoming = {}` then filled is a new object, not a change
+    (PTL901 advice, not PTL102)."""
+    codes = [f.code for f in lint_source(REBUILT_THEN_FILLED, "graph.py", Config(extend_select=("PTL9",)))]
+    assert codes == ["PTL901"]

@@ -50,7 +50,10 @@ class Mutations:
                 receiver = _unaliased(site.receiver, function)
                 if (isinstance(receiver, ast.Attribute) and function is not None and function.cls is not None
                         and isinstance(receiver.value, ast.Name) and receiver.value.id == function.self_name):
-                    if function.name not in CONSTRUCTOR_METHODS:  # a constructor builds it: no jit saw it yet
+                    # A constructor builds it, as does a method that has just assigned it a new one: no jit
+                    # saw that object yet.
+                    if function.name not in CONSTRUCTOR_METHODS and not _rebuilt_before(function, receiver.attr,
+                                                                                        site.node):
                         self._on_self.setdefault((receiver.attr, id(function.cls)), []).append(site)
                     continue
                 for name in {receiver_name(site.receiver), receiver_name(receiver)} - {None}:
@@ -125,6 +128,14 @@ def _unaliased(receiver: ast.expr, function: FunctionInfo | None) -> ast.expr:
         if len(alias) == 1 and isinstance(alias[0], ast.Attribute):
             return alias[0]
     return receiver
+
+
+def _rebuilt_before(function: FunctionInfo, attr: str, node: ast.AST) -> bool:
+    """`function` assigns `self.<attr>` a new value unconditionally before `node` (`self.index = {}`, then
+    `self.index[k] = v`): the change fills the new object."""
+    line = getattr(node, "lineno", 0)
+    return any(a.method is function and a.unconditional and not a.augmented and a.value is not None
+               and getattr(a.statement, "lineno", line) < line for a in function.cls.assignments.get(attr, ()))
 
 
 def receiver_name(receiver: ast.expr) -> str | None:

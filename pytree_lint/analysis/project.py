@@ -40,7 +40,7 @@ MAX_SEARCHED_FILES = 3000
 # The modules a file imports, read from its text before it is parsed: `from .x import`, `import a.b`.
 IMPORTED_MODULE = re.compile(r"^[ \t]*(?:from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import|import[ \t]+([\w.]+))", re.MULTILINE)
 INSTALLED = frozenset({"site-packages", "dist-packages"})
-# A call of a capitalised name, as the text of a module spells it: which classes a module may construct.
+# A call of a capitalised name, as the text of a module spells it: which classes a module may build.
 CONSTRUCTED = re.compile(rb"\b([A-Z]\w*)\s*\(")
 SKIPPED_FOLDERS = frozenset({".git", ".hg", ".tox", ".nox", ".venv", "venv", "node_modules", "__pycache__",
                              "build", "dist", ".eggs", "site-packages"})
@@ -122,7 +122,7 @@ class Project:
         self._summaries: dict[Path, tuple[tuple[int, int] | None, ModuleSummary | None]] = {}
         self._located: dict[tuple[Path, str], Path | None] = {}
         self._files: dict[Path, list[Path]] = {}
-        self._calls: dict[str, list] | None = None  # file -> [mtime, size, names it calls]; see _constructed_names
+        self._calls: dict[str, list] | None = None  # file -> [mtime, size, calls, imports]: _calls_and_imports
         self._index_changed = False
         self._constructions: dict[tuple[Path, str], list[tuple[Construction, ModuleSummary]]] = {}
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
@@ -236,26 +236,37 @@ class Project:
             self._files[top] = found[:MAX_SEARCHED_FILES]
         return self._files[top]
 
-    def _constructed_names(self, file: Path) -> frozenset[str]:
-        """The capitalised names a file calls, from its text: read once, and kept on disk with the file's
-        size and modification time (the next process only stats the files that did not change)."""
+    def _calls_and_imports(self, file: Path) -> tuple[list[str], list[str]]:
+        """The capitalised names a file calls and the modules it imports, from its text: read once, and
+        kept on disk with the file's size and modification time (the next process only stats the files
+        that did not change)."""
         if self._calls is None:
             self._calls = self.store.load_index(self.root)
         key = str(file)
         try:
             stat = file.stat()
         except OSError:
-            return frozenset()
+            return [], []
         version = [stat.st_mtime_ns, stat.st_size]
         known = self._calls.get(key)
-        if known is None or known[:2] != version:
+        if known is None or known[:2] != version or len(known) != 4:
             try:
-                names = sorted({name.decode() for name in CONSTRUCTED.findall(file.read_bytes())})
+                data = file.read_bytes()
             except OSError:
-                names = []
-            known = self._calls[key] = [*version, names]
+                data = b""
+            names = sorted({name.decode() for name in CONSTRUCTED.findall(data)})
+            text = data.decode("utf-8", "replace")
+            imports = sorted({match.group(1) or match.group(2) for match in IMPORTED_MODULE.finditer(text)})
+            known = self._calls[key] = [*version, names, imports]
             self._index_changed = True
-        return frozenset(known[2])
+        return known[2], known[3]
+
+    def _may_build(self, file: Path, class_name: str, module: str) -> bool:
+        """A file that calls `class_name` and imports its module, its package, or relatively."""
+        names, imports = self._calls_and_imports(file)
+        return class_name in names and any(
+            imported.startswith(".") or imported == module or module.startswith(imported + ".")
+            for imported in imports)
 
     def constructions(self, view: ModuleView, class_name: str) -> list[tuple[Construction, ModuleSummary]]:
         """Every call in the project that builds the class `class_name` of the module `view` sees from, with
@@ -267,9 +278,8 @@ class Project:
             return []  # jax's own classes: their names are library names wherever they are built
         if key not in self._constructions:
             found = []
-            word = class_name
             for file in self.files(view.import_root, package):
-                if file == view.file or word not in self._constructed_names(file):
+                if file == view.file or not self._may_build(file, class_name, view.module):
                     continue
                 summary = self.summary_of(file)
                 if summary is None:
