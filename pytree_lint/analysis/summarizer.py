@@ -154,7 +154,10 @@ class Summarizer:
                     arguments.extend(Argument(None, keyword.arg, value) for value in self._argument(keyword.value))
             if arguments:
                 position = self.analysis.position(call)
-                found.append(Construction(self.absolute(callee), position[0] if position else 0, tuple(arguments)))
+                maker = self.index.enclosing_function(call) if _in_function else None
+                factory = maker is None or maker.is_classmethod or maker.is_staticmethod
+                found.append(Construction(self.absolute(callee), position[0] if position else 0, tuple(arguments),
+                                          factory))
         return found
 
     def _argument(self, argument: ast.expr) -> list[Value]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .kinds import Kind
 
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 2
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -86,6 +86,9 @@ class Construction:
     callee: str
     line: int
     arguments: tuple[Argument, ...]
+    # Made where a program sets its objects up (module level, a classmethod or staticmethod: a factory),
+    # not per call of an ordinary function or method (see values.Hop.kept).
+    factory: bool = False
 
 
 @dataclass
@@ -127,7 +130,7 @@ class ModuleSummary:
         jitted = {name: JitFacts(tuple(j["static_positions"]), tuple(j["static_names"]), tuple(j["params"]),
                                  j["wrapper"]) for name, j in data["jitted"].items()}
         constructions = tuple(Construction(c["callee"], c["line"], tuple(
-            Argument(a["position"], a["keyword"], value(a["value"])) for a in c["arguments"]))
+            Argument(a["position"], a["keyword"], value(a["value"])) for a in c["arguments"]), c["factory"])
             for c in data["constructions"])
         return cls(data["module"], data["is_package"], data["path"], data["digest"], dict(data["names"]),
                    tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, constructions)

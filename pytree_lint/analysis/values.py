@@ -401,7 +401,8 @@ class ValueInference:
                 if argument.keyword == name or (position is not None and argument.position == position):
                     value = argument.value
                     cited = Elsewhere(value.text, summary.display_path, value.line)
-                    found.append(Evidence(Kind(value.kind), cls.node, value.what, trail=(Hop(via, "is given", cited),),
+                    found.append(Evidence(Kind(value.kind), cls.node, value.what,
+                                          trail=(Hop(via, "is given", cited, None, construction.factory),),
                                           leaf=Leaf(value.leaf) if value.leaf else None))
         return found
 
