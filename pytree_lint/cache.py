@@ -47,6 +47,21 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def write_json(path: Path, data) -> None:
+    """Write JSON atomically (a temporary file renamed): parallel runs and flake8's workers never read half
+    a file. A failure is ignored: the caches only ever save time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile  # only when writing: most runs only read
+
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            json.dump(data, handle)
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
 @lru_cache(maxsize=None)
 def _digest(path: str) -> str | None:
     try:
@@ -112,7 +127,7 @@ class ResultCache:
             deps = {dep: _stat(dep) for dep in entry.get("dependencies", {})}
             if stat is not None and all(deps.values()):
                 files[os.path.abspath(path)] = [*stat, repr(config), entry, deps]
-        self._write(self._manifest_path(), {"written": time.time_ns(), "files": files})
+        write_json(self._manifest_path(), {"written": time.time_ns(), "files": files})
 
     def get(self, key: str) -> dict | None:
         try:
@@ -122,18 +137,4 @@ class ResultCache:
             return None
 
     def put(self, key: str, entry: dict) -> None:
-        self._write(self._path(key), entry)
-
-    @staticmethod
-    def _write(path: Path, entry: dict) -> None:
-        """Write atomically (a temporary file renamed): parallel runs never read half a file."""
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            import tempfile  # only when writing: most runs only read
-
-            descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                json.dump(entry, handle)
-            os.replace(temporary, path)
-        except OSError:
-            pass
+        write_json(self._path(key), entry)

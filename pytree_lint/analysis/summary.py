@@ -163,9 +163,9 @@ class SummaryStore:
 
     def put(self, summary: ModuleSummary) -> None:
         if self.enabled:
-            self._write(self._path(summary.digest, summary.module, summary.is_package), summary.to_json())
+            _write_json(self._path(summary.digest, summary.module, summary.is_package), summary.to_json())
 
-    # the names each file of a project calls (Project._constructed_names) ------------------------------------
+    # what each file of a project calls and imports (Project._calls_and_imports) -----------------------------
     def _index_path(self, root: Path) -> Path:
         return self.directory / "calls" / f"{hashlib.sha256(self._salt + str(root).encode()).hexdigest()}.json"
 
@@ -181,20 +181,13 @@ class SummaryStore:
 
     def save_index(self, root: Path, index: dict[str, list]) -> None:
         if self.enabled:
-            self._write(self._index_path(root), index)
+            _write_json(self._index_path(root), index)
 
-    @staticmethod
-    def _write(path: Path, data: dict) -> None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            import tempfile  # only when writing: most runs only read
 
-            descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                json.dump(data, handle)
-            os.replace(temporary, path)
-        except OSError:
-            pass
+def _write_json(path: Path, data: dict) -> None:
+    from ..cache import write_json  # the caches' one atomic writer (imported late: cache reads the config)
+
+    write_json(path, data)
 
 
 def summarize(data: bytes, path: str, module: str, is_package: bool, digest: str) -> ModuleSummary | None:

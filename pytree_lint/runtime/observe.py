@@ -268,8 +268,9 @@ def _contents(cell) -> Any:
         return None
 
 
-def hidden_params(model: Any, member: str | None) -> Outcome:
-    """The attribute `member` holds Params that the model's state does not: nothing trains them."""
+def hidden_params(model: Any, target: str | None, member: str | None) -> Outcome:
+    """The attribute `member` of the model (a `target`) holds Params that the model's state does not:
+    nothing trains them (a StateProbe's observation)."""
     if member is None or not hasattr(model, member):
         return Outcome("unconfirmed", f"the model has no attribute `{member}`")
     held = nnx_params_in(getattr(model, member))

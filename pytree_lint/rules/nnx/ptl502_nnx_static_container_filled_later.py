@@ -47,15 +47,11 @@ from .common import wrap
 WRAPPERS = {"list": "List", "dict": "Dict"}
 
 
-def _probe(model, target, member):
-    return hidden_params(model, member)
-
-
 class NnxStaticContainerFilledLater(Rule):
     code = "PTL502"
     name = "nnx-static-container-filled-later"
     summary = "a static NNX list or dict is filled with Modules, Variables or arrays after the constructor"
-    runtime = StateProbe(_probe)
+    runtime = StateProbe(hidden_params)
 
     def check(self, analysis):
         for nnx_class in analysis.nnx.classes:

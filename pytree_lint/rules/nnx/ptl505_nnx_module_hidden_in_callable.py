@@ -37,15 +37,11 @@ from ...runtime.probes import StateProbe
 from ..base import Report, Rule
 
 
-def _probe(model, target, member):
-    return hidden_params(model, member)
-
-
 class NnxModuleHiddenInCallable(Rule):
     code = "PTL505"
     name = "nnx-module-hidden-in-callable"
     summary = "an NNX attribute holds a transformation or partial of a Module that no attribute holds"
-    runtime = StateProbe(_probe)
+    runtime = StateProbe(hidden_params)
 
     def check(self, analysis):
         for nnx_class in analysis.nnx.classes:
