@@ -60,7 +60,6 @@ class NnxAssignment:
 class Filling:
     """A value put into an attribute's container: `self.layers.append(nnx.Linear(...))`."""
 
-    attribute: str
     node: ast.AST
     value: NnxValue
     method: FunctionInfo
@@ -69,7 +68,6 @@ class Filling:
 @dataclass(eq=False)
 class NnxClass:
     cls: ClassInfo
-    declared_by: ast.expr
     assignments: dict[str, list[NnxAssignment]] = field(default_factory=dict)
     fillings: dict[str, list[Filling]] = field(default_factory=dict)
 
@@ -165,9 +163,8 @@ class NnxClasses:
     def classes(self) -> list[NnxClass]:
         found = []
         for cls in self.index.all_classes:
-            declared = self.declaration(cls)
-            if declared is not None:
-                found.append(self._collect(NnxClass(cls, declared)))
+            if self.declaration(cls) is not None:
+                found.append(self._collect(NnxClass(cls)))
         by_name = {c.cls.name: c for c in found if c.cls.parent is None}
         self._outside(by_name)
         return found
@@ -226,7 +223,7 @@ class NnxClasses:
             if isinstance(receiver, ast.Attribute) and receiver.attr in containers \
                     and isinstance(receiver.value, ast.Name) and receiver.value.id == self_name:
                 nnx_class.fillings.setdefault(receiver.attr, []).append(
-                    Filling(receiver.attr, node, self.classify(value, context), method))
+                    Filling(node, self.classify(value, context), method))
 
     def _outside(self, by_name: dict[str, NnxClass]) -> None:
         """`model.head = nnx.Linear(...)` at module level, on a `model = Model(...)` of the module."""

@@ -140,7 +140,7 @@ class Summarizer:
         if not imported:
             return []
         found = []
-        for call, _in_function in self.index.calls_mentioning(imported):
+        for call, in_function in self.index.calls_mentioning(imported):
             callee = self.index.qualify(call.func)
             if callee is None or not callee.rsplit(".", 1)[-1][:1].isupper():
                 continue
@@ -154,7 +154,7 @@ class Summarizer:
                     arguments.extend(Argument(None, keyword.arg, value) for value in self._argument(keyword.value))
             if arguments:
                 position = self.analysis.position(call)
-                maker = self.index.enclosing_function(call) if _in_function else None
+                maker = self.index.enclosing_function(call) if in_function else None
                 factory = maker is None or maker.is_classmethod or maker.is_staticmethod
                 found.append(Construction(self.absolute(callee), position[0] if position else 0, tuple(arguments),
                                           factory))
