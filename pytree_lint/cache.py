@@ -40,10 +40,15 @@ def code_fingerprint() -> str:
     it only stats them): results cached by one build of the linter stay with it, and an edited checkout
     invalidates them."""
     digest = hashlib.sha256()
-    package = Path(__file__).parent
-    for path in sorted(package.rglob("*.py")):
-        stat = path.stat()
-        digest.update(f"{path.relative_to(package).as_posix()}|{stat.st_size}|{stat.st_mtime_ns}\0".encode())
+    pending = [Path(__file__).parent]
+    while pending:
+        with os.scandir(pending.pop()) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.is_dir() and entry.name != "__pycache__":
+                    pending.append(Path(entry.path))
+                elif entry.name.endswith(".py"):
+                    stat = entry.stat()
+                    digest.update(f"{entry.path}|{stat.st_size}|{stat.st_mtime_ns}\0".encode())
     return digest.hexdigest()
 
 

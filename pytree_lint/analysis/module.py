@@ -110,7 +110,8 @@ class ModuleAnalysis:
     def project_words(self) -> set[str]:
         """The rule triggers this module's imports from the project stand for, though its text spells none:
         a class, decorator or field helper another module makes a pytree library's, a jitted function."""
-        from ..rules.base import REGISTRATION_TRIGGERS
+        from ..knowledge import Convention
+        from ..rules.base import NNX_TRIGGERS, REGISTRATION_TRIGGERS
 
         words: set[str] = set()
         project = self.index.project
@@ -121,9 +122,11 @@ class ModuleAnalysis:
             if definition is None:
                 continue
             function = definition.function
-            if (definition.cls is not None and project.class_library(definition) is not None) or (
-                    function is not None and (function.registers or function.field)):
+            library = project.class_library(definition) if definition.cls is not None else None
+            if library is not None or (function is not None and (function.registers or function.field)):
                 words.add(REGISTRATION_TRIGGERS[0])
+            if library is not None and library.convention is Convention.NNX:
+                words.add(NNX_TRIGGERS[0])
             jit = project.jit(definition)
             if jit is not None and (jit.static_positions or jit.static_names or jit.wrapper):
                 words.update(("static_argnums", "jit"))

@@ -13,20 +13,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from .kinds import Kind
 
-SUMMARY_VERSION = 2
+SUMMARY_VERSION = 3
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
 KEPT_KINDS = (Kind.ARRAY, Kind.MUTABLE, Kind.VOLATILE, Kind.SAFE)
 
 
-@dataclass(frozen=True)
-class Value:
+# The records are NamedTuples: immutable, cheap to define (the plugin imports this module in every flake8
+# process that follows a name), and written to JSON as arrays.
+class Value(NamedTuple):
     """What an expression of the module evaluates to: its kind, how messages call it, and where it is."""
 
     kind: str
@@ -36,8 +38,7 @@ class Value:
     leaf: str | None = None
 
 
-@dataclass(frozen=True)
-class JitFacts:
+class JitFacts(NamedTuple):
     """A jitted function's static arguments (JAX maps positions and names through `params`); `wrapper`:
     a `partial(jax.jit, ...)` that jits the function it is applied to."""
 
@@ -47,16 +48,14 @@ class JitFacts:
     wrapper: bool = False
 
 
-@dataclass(frozen=True)
-class FieldFacts:
+class FieldFacts(NamedTuple):
     """A field helper of the project: the library helper it calls and the metadata flags it passes."""
 
     helper: str
     metadata: dict[str, bool]
 
 
-@dataclass(frozen=True)
-class FunctionFacts:
+class FunctionFacts(NamedTuple):
     line: int
     returns: tuple[Value, ...] = ()
     field: FieldFacts | None = None
@@ -65,22 +64,19 @@ class FunctionFacts:
     decorators: tuple[str, ...] = ()  # the names of its decorators, absolute (a wrapper may jit it)
 
 
-@dataclass(frozen=True)
-class ClassFacts:
+class ClassFacts(NamedTuple):
     line: int
     bases: tuple[str, ...] = ()  # absolute names (a base of the same module: `module.Name`)
     library: str | None = None  # the library that registers it, as far as its own module shows
 
 
-@dataclass(frozen=True)
-class Argument:
+class Argument(NamedTuple):
     position: int | None
     keyword: str | None
     value: Value
 
 
-@dataclass(frozen=True)
-class Construction:
+class Construction(NamedTuple):
     """A call of a class (or function) of another module: what each argument is."""
 
     callee: str
@@ -113,25 +109,26 @@ class ModuleSummary:
         return f"{name}/__init__.py" if self.is_package else f"{name}.py"
 
     def to_json(self) -> dict:
-        data = asdict(self)
-        data["defined"] = sorted(self.defined)
-        return data
+        """The summary as JSON data (the records become arrays, in field order)."""
+        return {"module": self.module, "is_package": self.is_package, "path": self.path, "digest": self.digest,
+                "names": self.names, "stars": self.stars, "defined": sorted(self.defined),
+                "functions": self.functions, "classes": self.classes, "jitted": self.jitted,
+                "constructions": self.constructions}
 
     @classmethod
     def from_json(cls, data: dict) -> ModuleSummary:
-        def value(v: dict) -> Value:
-            return Value(**v)
-
-        functions = {name: FunctionFacts(f["line"], tuple(value(v) for v in f["returns"]),
-                                         FieldFacts(**f["field"]) if f["field"] else None, f["registers"],
-                                         tuple(f["params"]), tuple(f["decorators"]))
-                     for name, f in data["functions"].items()}
-        classes = {name: ClassFacts(c["line"], tuple(c["bases"]), c["library"]) for name, c in data["classes"].items()}
-        jitted = {name: JitFacts(tuple(j["static_positions"]), tuple(j["static_names"]), tuple(j["params"]),
-                                 j["wrapper"]) for name, j in data["jitted"].items()}
-        constructions = tuple(Construction(c["callee"], c["line"], tuple(
-            Argument(a["position"], a["keyword"], value(a["value"])) for a in c["arguments"]), c["factory"])
-            for c in data["constructions"])
+        functions = {name: FunctionFacts(line, tuple(Value(*v) for v in returns),
+                                         FieldFacts(*field_facts) if field_facts else None, registers,
+                                         tuple(params), tuple(decorators))
+                     for name, (line, returns, field_facts, registers, params, decorators)
+                     in data["functions"].items()}
+        classes = {name: ClassFacts(line, tuple(bases), library)
+                   for name, (line, bases, library) in data["classes"].items()}
+        jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper)
+                  for name, (positions, names, params, wrapper) in data["jitted"].items()}
+        constructions = tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))
+                                                               for position, keyword, value in arguments), factory)
+                              for callee, line, arguments, factory in data["constructions"])
         return cls(data["module"], data["is_package"], data["path"], data["digest"], dict(data["names"]),
                    tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, constructions)
 

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 REGISTRATION_TRIGGERS = ("register_pytree", "register_dataclass", "register_static", "flax", "equinox",
                          "jax_dataclasses", "penzai", "netket", "jax_md", "simple_pytree", "numpyro",
                          "pytree_aux_fields", "tree.static")
+# Text a module must contain to hold a Flax NNX class (`from flax import nnx`, `flax.nnx.Module`), unless its
+# imports from the project stand for one.
+NNX_TRIGGERS = ("nnx",)
 # Text a module must contain to call a tree function (PTL201-PTL203): `jax.tree.map`, `tree_util.tree_leaves`, ...
 TREE_CALL_TRIGGERS = ("tree_map", "tree.map", "tree_leaves", "tree.leaves", "tree_reduce", "tree.reduce",
                       "tree_flatten", "tree.flatten", "tree_structure", "tree.structure", "tree_all", "tree.all",

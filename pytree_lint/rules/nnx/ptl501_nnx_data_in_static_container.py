@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from ...analysis.kinds import NnxStatus as Status
 from ...runtime.probes import ReproduceProbe
-from ..base import Report, Rule
+from ..base import NNX_TRIGGERS, Report, Rule
 from .common import wrap
 
 WRAPPERS = {"list": "List", "tuple": "List", "dict": "Dict"}
@@ -50,6 +50,7 @@ RAISES = {"assigned": "`ValueError: Found data on value of type '<class '{kind}'
 class NnxDataInStaticContainer(Rule):
     code = "PTL501"
     name = "nnx-data-in-static-container"
+    triggers = NNX_TRIGGERS
     summary = "an NNX attribute is a plain list, dict or tuple holding Modules, Variables or arrays"
     runtime = ReproduceProbe(("Found data on value", "Found unexpected data"), where="attribute")
 

@@ -41,7 +41,7 @@ import ast
 from ...analysis.kinds import NnxStatus as Status
 from ...runtime.observe import hidden_params
 from ...runtime.probes import StateProbe
-from ..base import Report, Rule
+from ..base import NNX_TRIGGERS, Report, Rule
 from .common import wrap
 
 WRAPPERS = {"list": "List", "dict": "Dict"}
@@ -50,6 +50,7 @@ WRAPPERS = {"list": "List", "dict": "Dict"}
 class NnxStaticContainerFilledLater(Rule):
     code = "PTL502"
     name = "nnx-static-container-filled-later"
+    triggers = NNX_TRIGGERS
     summary = "a static NNX list or dict is filled with Modules, Variables or arrays after the constructor"
     runtime = StateProbe(hidden_params)
 

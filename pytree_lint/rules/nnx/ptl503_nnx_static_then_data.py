@@ -40,13 +40,14 @@ from __future__ import annotations
 from ...analysis.model import is_none
 from ...analysis.kinds import NnxStatus as Status
 from ...runtime.probes import ReproduceProbe
-from ..base import Report, Rule
+from ..base import NNX_TRIGGERS, Report, Rule
 from .common import wrap
 
 
 class NnxStaticThenData(Rule):
     code = "PTL503"
     name = "nnx-static-then-data"
+    triggers = NNX_TRIGGERS
     summary = "an NNX attribute is first static (None, ...) and later given a Module, Variable or array"
     runtime = ReproduceProbe(("Cannot assign data value",), where="attribute")
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from ...runtime.observe import Outcome, is_array, nnx_param_paths
 from ...runtime.probes import StateProbe
-from ..base import Report, Rule
+from ..base import NNX_TRIGGERS, Report, Rule
 from .common import wrap
 
 
@@ -57,6 +57,7 @@ def _probe(model, target, member) -> Outcome:
 class NnxParameterNotAVariable(Rule):
     code = "PTL504"
     name = "nnx-parameter-not-a-variable"
+    triggers = NNX_TRIGGERS
     summary = "a randomly initialised bare array on an NNX Module with parameters is never trained"
     runtime = StateProbe(_probe)
 

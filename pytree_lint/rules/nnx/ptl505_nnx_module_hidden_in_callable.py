@@ -34,12 +34,13 @@ from __future__ import annotations
 
 from ...runtime.observe import hidden_params
 from ...runtime.probes import StateProbe
-from ..base import Report, Rule
+from ..base import NNX_TRIGGERS, Report, Rule
 
 
 class NnxModuleHiddenInCallable(Rule):
     code = "PTL505"
     name = "nnx-module-hidden-in-callable"
+    triggers = NNX_TRIGGERS
     summary = "an NNX attribute holds a transformation or partial of a Module that no attribute holds"
     runtime = StateProbe(hidden_params)
 

@@ -45,12 +45,13 @@ from ...analysis.model import is_none
 from ...analysis.kinds import NnxStatus as Status
 from ...analysis.values import Context
 from ...runtime.probes import ReproduceProbe
-from ..base import Report, Rule
+from ..base import NNX_TRIGGERS, Report, Rule
 
 
 class NnxDataMarkedConfig(Rule):
     code = "PTL506"
     name = "nnx-data-marked-config"
+    triggers = NNX_TRIGGERS
     summary = "`nnx.data(...)` marks a string, callable, or an int used as a size, as a traced child"
     runtime = ReproduceProbe(("Error interpreting argument", "TracerIntegerConversionError"),
                              where="attribute or method")
