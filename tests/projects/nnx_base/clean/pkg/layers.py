@@ -1,0 +1,9 @@
+"""The project's own base layer: every subclass is a Flax NNX pytree."""
+from flax import nnx
+
+
+class Layer(nnx.Module):
+    """A layer that knows its name."""
+
+    def describe(self):
+        return type(self).__name__
