@@ -81,6 +81,14 @@ class NnxClass:
         group = self.assignments.get(attribute, [])
         return min(group, key=lambda a: (not a.in_constructor, a.method is None, a.statement.lineno), default=None)
 
+    def made_static(self, attribute: str) -> NnxAssignment | None:
+        """The constructor's first assignment of `attribute`, when it makes the attribute static: what NNX
+        then holds it to (PTL501-PTL503 report there)."""
+        first = self.first(attribute)
+        if first is None or not first.in_constructor or first.value.status is not Status.STATIC:
+            return None
+        return first
+
     def static_attributes(self) -> list[NnxAssignment]:
         """The attributes that stay static: each one's first assignment, when none of its values is data."""
         found = []

@@ -63,9 +63,8 @@ class NnxDataInStaticContainer(Rule):
                     if value.status is Status.CONTAINER_WITH_DATA and value.container in WRAPPERS:
                         yield self._report(analysis, cls, name, assignment.target, value, "assigned",
                                            analysis.located(value.inner or value.node))
-                first = nnx_class.first(name)
-                if first is None or not first.in_constructor or first.value.status is not Status.STATIC \
-                        or first.value.container not in WRAPPERS:
+                first = nnx_class.made_static(name)
+                if first is None or first.value.container not in WRAPPERS:
                     continue
                 filled = next((f for f in nnx_class.fillings.get(name, ())
                                if f.method is first.method and f.value.status is Status.DATA), None)

@@ -58,9 +58,8 @@ class NnxStaticContainerFilledLater(Rule):
         for nnx_class in analysis.nnx.classes:
             cls = nnx_class.cls.name
             for name, fillings in nnx_class.fillings.items():
-                first = nnx_class.first(name)
-                if first is None or not first.in_constructor or first.value.status is not Status.STATIC \
-                        or first.value.container not in WRAPPERS:
+                first = nnx_class.made_static(name)
+                if first is None or first.value.container not in WRAPPERS:
                     continue
                 later = next((f for f in fillings if f.method is not first.method
                               and (f.value.status is Status.DATA or _call_result(f))), None)

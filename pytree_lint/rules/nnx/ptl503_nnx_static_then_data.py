@@ -55,9 +55,8 @@ class NnxStaticThenData(Rule):
         for nnx_class in analysis.nnx.classes:
             cls = nnx_class.cls.name
             for name, group in nnx_class.assignments.items():
-                first = nnx_class.first(name)
-                if first is None or not first.in_constructor or first.value.status is not Status.STATIC \
-                        or first.value.container is not None:
+                first = nnx_class.made_static(name)
+                if first is None or first.value.container is not None:
                     continue
                 later = next((a for a in group if a.value.status is Status.DATA and _after(a, first)), None)
                 if later is None:
