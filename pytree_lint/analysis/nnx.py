@@ -291,7 +291,6 @@ class NnxClasses:
             items = [v for v in expr.values]
         else:
             items = [expr.elt if isinstance(expr, ast.ListComp) else expr.value]
-            context = Context(context.function, context.instances, context.statement)
         for item in items:
             inner = self.classify(item, context, depth + 1)
             if inner.status in (Status.EXPLICIT_DATA, Status.EXPLICIT_STATIC):

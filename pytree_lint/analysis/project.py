@@ -307,7 +307,7 @@ class ModuleView:
         self.import_root = import_root
         self.module = module
         self.is_package = is_package
-        self._resolved: dict[str, str | None] = {}
+        self._resolved: dict[str, str] = {}
 
     def absolute(self, qualified: str) -> str | None:
         return absolute(qualified, self.module, self.is_package)
@@ -318,7 +318,7 @@ class ModuleView:
         for match in IMPORTED_MODULE.finditer(text):
             module = match.group(1) or match.group(2)
             if module.startswith("."):
-                if self.absolute(module.rstrip(".") or ".") is not None or "." in self.module or self.is_package:
+                if "." in self.module or self.is_package:  # a module of a package: its siblings are the project's
                     return True
                 continue
             head = module.split(".", 1)[0]
@@ -332,7 +332,7 @@ class ModuleView:
         if qualified not in self._resolved:
             name = self.absolute(qualified)
             self._resolved[qualified] = qualified if name is None else self._follow(name, 0, set())
-        return self._resolved[qualified] or qualified
+        return self._resolved[qualified]
 
     def resolve_in(self, summary: ModuleSummary, qualified: str) -> str:
         """`qualified` as written in another module (`summary`) resolved from there."""
@@ -417,6 +417,7 @@ class ModuleView:
             wrapper = self.definition(self.resolve_in(definition.summary, decorator))
             if wrapper is not None and wrapper.jit is not None and wrapper.jit.wrapper:
                 from .summary import JitFacts
+
                 return JitFacts(wrapper.jit.static_positions, wrapper.jit.static_names, function.params)
         return None
 
