@@ -180,13 +180,21 @@ class FunctionInfo:
             entries = [b for b in entries if b.order < limit]
         return live_bindings(entries)
 
+    @cached_property
+    def _rebinds(self) -> dict[tuple[str, int], bool]:
+        return {}
+
     def rebinds_before(self, name: str, statement: ast.AST | None) -> bool:
         """Every path through the body's statements before `statement` assigns `name` (or leaves the
         function): what the caller passed for it cannot reach `statement`."""
         line = getattr(statement, "lineno", None)
         if line is None or self.is_lambda:
             return False
-        return _always_rebinds([s for s in self.node.body if (s.end_lineno or s.lineno) < line], name)
+        key = (name, line)  # asked for every parameter a value reaches: answered once
+        if key not in self._rebinds:
+            self._rebinds[key] = _always_rebinds([s for s in self.node.body if (s.end_lineno or s.lineno) < line],
+                                                 name)
+        return self._rebinds[key]
 
     @property
     def return_statements(self) -> list[ast.Return]:

@@ -16,8 +16,9 @@ from functools import cached_property
 from ..knowledge import nnx
 from ..knowledge.python import CONSTRUCTOR_METHODS
 from .kinds import Kind, NnxStatus as Status
-from .model import ClassInfo, FunctionInfo, ModuleIndex, is_none, literal_string
+from .model import ClassInfo, FunctionInfo, ModuleIndex, is_none, literal_string, nodes_of
 from .names import dotted_name
+from .structure import self_attributes
 from .values import Context, ValueInference
 
 # Decorators that leave a class a plain Python class (`dataclasses.dataclass`, by its common spellings).
@@ -187,7 +188,7 @@ class NnxClasses:
                     if any(_is_attribute(t, self_name, attribute) for t in node.targets):
                         return True
                 elif self.index.qualify(node.func) in (nnx.LIST, nnx.DICT, nnx.DATA) and any(
-                        _is_attribute(n, self_name, attribute) for a in node.args for n in ast.walk(a)):
+                        attribute in self_attributes(argument, self_name) for argument in node.args):
                     return True
         return False
 
@@ -422,7 +423,7 @@ def _target(statement: ast.AST, attribute: str) -> ast.expr:
     """The `self.<attribute>` an assignment writes (the statement itself when it is not spelled so)."""
     targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
     for target in targets:
-        for node in ast.walk(target):
-            if isinstance(node, ast.Attribute) and node.attr == attribute:
+        for node in nodes_of(target, ast.Attribute):
+            if node.attr == attribute:
                 return node
     return statement

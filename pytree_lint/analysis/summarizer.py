@@ -134,9 +134,10 @@ class Summarizer:
         """Calls of classes imported from the project (`Mesh(coords=np.zeros(3))`), with what each argument is
         as far as the call's own text and the module's names show."""
         package = self.module.split(".", 1)[0]
+        if package in NEVER_FOLLOWED:
+            return []
         imported = tuple(local for local, target in self.index.aliases.items()
-                         if local[:1].isupper() and (target.startswith(".") or target.split(".", 1)[0] == package)
-                         and package not in NEVER_FOLLOWED)
+                         if local[:1].isupper() and (target.startswith(".") or target.split(".", 1)[0] == package))
         if not imported:
             return []
         found = []

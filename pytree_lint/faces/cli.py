@@ -77,7 +77,7 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
     results = {path: (path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry)
                for path, entry in recalled.items()}
     results.update((result[0], result) for result in linted)
-    if cache is not None:
+    if cache is not None and pending:  # a run that recalled every file leaves the manifest as it is
         configs = {path: config for path, config, _, _ in work}
         cache.remember({path: (configs[path], entry) for path, (_, _, _, entry) in results.items()
                         if entry is not None})
