@@ -238,6 +238,31 @@ def test_static_field_functions_option_and_setting(tmp_path):
     assert flake8.stdout.startswith("pkg/model.py:12:5: PTL101"), flake8.stderr
 
 
+def test_a_configured_helper_matches_its_qualified_name_by_any_import_path(tmp_path):
+    """`mylib.static_field` configured; the file imports the installed library's private module, or
+    reaches the helper through a submodule attribute (installed packages are not read)."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "model.py").write_text(textwrap.dedent("""\
+        import dataclasses
+
+        import jax
+        import mylib
+        from mylib._fields import static_field as sf
+
+
+        @jax.tree_util.register_dataclass
+        @dataclasses.dataclass
+        class Table:
+            values: jax.Array
+            index: jax.Array = sf()
+            other: jax.Array = mylib.fields.static_field()
+        """))
+    assert pytree_lint("pkg", cwd=tmp_path).stdout == ""
+    found = pytree_lint("--static-field-functions", "mylib.static_field", "pkg", cwd=tmp_path).stdout
+    assert [line.split(" PTL101 ")[0] for line in found.splitlines()] == ["pkg/model.py:12:5:", "pkg/model.py:13:5:"]
+    assert pytree_lint("--static-field-functions", "otherlib.static_field", "pkg", cwd=tmp_path).stdout == ""
+
+
 def test_bad_static_field_function_name(tmp_path):
     result = pytree_lint("--static-field-functions", "not a name", cwd=tmp_path)
     assert result.returncode == 2

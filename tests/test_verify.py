@@ -14,7 +14,7 @@ from conftest import FIXTURES
 
 pytest.importorskip("jax")
 OPTIONAL_FRAMEWORKS = ("flax", "equinox", "jax_dataclasses", "simple_pytree", "numpyro", "chex", "penzai",
-                       "netket", "jax_md")
+                       "netket", "jax_md", "tjax", "genjax", "distrax")
 
 
 def verify(*args: str, cwd=None) -> subprocess.CompletedProcess:

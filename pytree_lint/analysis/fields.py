@@ -100,12 +100,18 @@ class Frameworks:
 
     # what a field helper call says ------------------------------------------------------------------
     def is_configured_helper(self, qualified: str | None) -> bool:
-        """A project's own static-field helper (a relative import, made absolute only as far as the file's
-        packages go, is matched by its module suffix)."""
+        """A configured static-field helper, by qualified name: the same name; a relative import, made
+        absolute only as far as the file's packages go, matched by its module suffix; or the same function
+        of the same top package reached by another path (`mylib.static_field` re-exports
+        `mylib._fields.static_field`, and installed packages are not read to tell)."""
         if not qualified:
             return False
         tail = "." + qualified.lstrip(".")
-        return any(qualified == configured or configured.endswith(tail) for configured in self.static_field_functions)
+        absolute = "." in qualified and not qualified.startswith(".")
+        package, function = qualified.split(".", 1)[0], qualified.rsplit(".", 1)[-1]
+        return any(qualified == configured or configured.endswith(tail) or (
+            absolute and configured.split(".", 1)[0] == package and configured.rsplit(".", 1)[-1] == function)
+            for configured in self.static_field_functions)
 
     def is_field_call(self, call: ast.Call) -> bool:
         qualified = self.index.qualify(call.func)

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..knowledge.jax import JIT
 from ..knowledge.python import PARTIAL
-from .model import FunctionInfo, ModuleIndex, is_literal_int, keyword_arguments, literal_string
+from .kinds import Kind
+from .model import FunctionInfo, ModuleIndex, Param, is_literal_int, is_none, keyword_arguments, literal_string
+
+if TYPE_CHECKING:
+    from .values import ValueInference
 
 
 @dataclass(eq=False)
@@ -26,6 +31,10 @@ class JittedFunction:
     static_positions: set[int] = field(default_factory=set)
     static_names: set[str] = field(default_factory=set)
     wrapper: bool = False  # `partial(jax.jit, ...)` bound to a name: it jits what it is applied to
+    # Where this module declares the static positions: the `static_argnums=`/`static_argnames=` keyword
+    # (the first written), or the decorator naming a wrapper that declares them elsewhere.
+    declaration: ast.AST | None = None
+    parameters: tuple[str, ...] = ()  # the compiled def's parameter names, when known
 
     def is_static(self, position: int | None, name: str) -> bool:
         return position in self.static_positions or name in self.static_names
@@ -38,11 +47,22 @@ class JittedFunction:
             if isinstance(argument, ast.Starred) or (isinstance(argument, ast.keyword) and argument.arg is None):
                 break
             if isinstance(argument, ast.keyword):
-                found.append(PassedArgument(argument.arg, argument.value, argument.arg in self.static_names))
+                found.append(PassedArgument(argument.arg, argument.value, argument.arg in self.static_names,
+                                            argument.arg))
             else:
-                found.append(PassedArgument(f"argument {position}", argument, position in self.static_positions))
+                parameter = self.parameters[position] if position < len(self.parameters) else None
+                found.append(PassedArgument(f"argument {position}", argument, position in self.static_positions,
+                                            parameter))
                 position += 1
         return found
+
+
+class Statics(NamedTuple):
+    """What a jit decorator or call declares static, and where (see `JittedFunction.declaration`)."""
+
+    positions: set[int]
+    names: set[str]
+    declaration: ast.AST | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,6 +73,7 @@ class PassedArgument:
     label: str
     value: ast.expr
     static: bool
+    parameter: str | None  # the parameter it binds, when the signature is known
 
 
 def _items(node: ast.expr) -> list[ast.expr]:
@@ -80,27 +101,28 @@ class JittedFinder:
         self.index = index
         self._wrappers: dict[str, JittedFunction] = {}
 
-    def _statics(self, node: ast.expr) -> tuple[set[int], set[str]] | None:
+    def _statics(self, node: ast.expr) -> Statics | None:
         """The static positions and names jit is given by a decorator or call (`jax.jit`: none; `jax.jit(f,
         ...)`, `partial(jax.jit, ...)`: theirs; a `partial(jax.jit, ...)` bound to a name, of this module or
         another of the project: its own); None when `node` is not jit."""
         if self.index.qualify(node) in JIT:
-            return set(), set()
+            return Statics(set(), set(), None)
         if isinstance(node, ast.Name) and node.id in self._wrappers:
             wrapper = self._wrappers[node.id]
-            return set(wrapper.static_positions), set(wrapper.static_names)
+            return Statics(set(wrapper.static_positions), set(wrapper.static_names), node)
         if not isinstance(node, ast.Call):
             definition = self.index.definition(node)
             facts = definition.jit if definition is not None else None
             if facts is not None and facts.wrapper:
-                return set(facts.static_positions), set(facts.static_names)
+                return Statics(set(facts.static_positions), set(facts.static_names), node)
             return None
         qualified = self.index.qualify(node.func)
         if qualified in JIT or (qualified == PARTIAL and node.args and self.index.qualify(node.args[0]) in JIT):
             keywords = keyword_arguments(node)
             positions = _literal_ints(keywords["static_argnums"]) if "static_argnums" in keywords else set()
             names = _literal_strings(keywords["static_argnames"]) if "static_argnames" in keywords else set()
-            return positions, names
+            declared = next((k for k in node.keywords if k.arg in ("static_argnums", "static_argnames")), None)
+            return Statics(positions, names, declared)
         return None
 
     def find(self) -> dict[str, JittedFunction]:
@@ -115,7 +137,8 @@ class JittedFinder:
                 continue
             if self.index.qualify(call.func) == PARTIAL and len(call.args) == 1:
                 if call.keywords:  # `jit_static = partial(jax.jit, static_argnums=1)`: jits what it decorates
-                    self._wrappers[target] = found[target] = JittedFunction(target, call, None, *statics, wrapper=True)
+                    self._wrappers[target] = found[target] = JittedFunction(
+                        target, call, None, statics.positions, statics.names, wrapper=True)
                 continue
             wrapped = call.args[0]
             function = self.index.functions.get(wrapped.id) if isinstance(wrapped, ast.Name) else None
@@ -128,11 +151,12 @@ class JittedFinder:
         return found
 
     @staticmethod
-    def _build(name: str, node: ast.AST, statics: tuple[set[int], set[str]], function: FunctionInfo | None,
+    def _build(name: str, node: ast.AST, statics: Statics, function: FunctionInfo | None,
                parameters: list[str] | None = None) -> JittedFunction:
-        jitted = JittedFunction(name, node, function, *statics)
         if parameters is None and function is not None:
             parameters = [p.name for p in function.params]
+        jitted = JittedFunction(name, node, function, statics.positions, statics.names,
+                                declaration=statics.declaration, parameters=tuple(parameters or ()))
         if parameters:  # JAX maps each to the other through the signature
             jitted.static_names |= {parameters[i] for i in jitted.static_positions if 0 <= i < len(parameters)}
             jitted.static_positions |= {i for i, p in enumerate(parameters) if p in jitted.static_names}
@@ -149,6 +173,69 @@ class JittedFinder:
             definition = self.index.definition(ast.Name(local))
             facts = self.index.project.jit(definition) if definition is not None else None
             if facts is not None and not facts.wrapper and (facts.static_positions or facts.static_names):
-                found[local] = self._build(local, ast.Name(local), (set(facts.static_positions),
-                                                                    set(facts.static_names)), None, list(facts.params))
+                statics = Statics(set(facts.static_positions), set(facts.static_names), None)
+                found[local] = self._build(local, ast.Name(local), statics, None, list(facts.params))
         return found
+
+
+@dataclass(frozen=True, eq=False)
+class StaticArray:
+    """A static parameter of a jitted def of this module that is an array: annotated as one, or given the
+    caller's parameter annotated as one (`caller`, at `call`)."""
+
+    function: JittedFunction
+    parameter: str
+    annotation: ast.expr
+    caller: str | None = None
+    call: ast.Call | None = None
+
+
+def static_arrays(jitted: dict[str, JittedFunction], calls: list[tuple[ast.Call, JittedFunction]],
+                  index: ModuleIndex, values: ValueInference) -> list[StaticArray]:
+    """The static parameters of the module's jitted defs that are arrays, each once: by its own annotation,
+    else by the first call that passes an array-annotated parameter of its caller."""
+    found: dict[tuple[str, str], StaticArray] = {}
+    for function in jitted.values():
+        params = function.function.params if function.function is not None else []
+        for parameter in params:
+            annotation = _array_annotation(values, parameter)
+            if parameter.name in function.static_names and annotation is not None:
+                found[function.name, parameter.name] = StaticArray(function, parameter.name, annotation)
+    for call, function in calls:
+        if function.function is None or jitted.get(function.name) is not function:
+            continue
+        for argument in function.arguments(call):
+            name = argument.parameter
+            if not argument.static or name is None or (function.name, name) in found:
+                continue
+            caller = index.enclosing_function(call)
+            given = _unbound_parameter(caller, argument.value)
+            annotation = _array_annotation(values, given) if given is not None else None
+            if annotation is not None:
+                found[function.name, name] = StaticArray(function, name, annotation, caller.name, call)
+    return list(found.values())
+
+
+def _array_annotation(values: ValueInference, parameter: Param) -> ast.expr | None:
+    """The parameter's annotation when it says an array and does not admit None (`Optional[jax.Array]`:
+    callers may pass only None, which hashes)."""
+    annotation = parameter.annotation
+    if annotation is None or is_none(parameter.default) or _admits_none(annotation):
+        return None
+    evidence = values.annotation(annotation)
+    return annotation if evidence and all(e.kind is Kind.ARRAY for e in evidence) else None
+
+
+def _admits_none(annotation: ast.expr) -> bool:
+    return any(is_none(node) or (isinstance(node, (ast.Name, ast.Attribute))
+                                 and (getattr(node, "id", None) or getattr(node, "attr", None)) == "Optional")
+               for node in ast.walk(annotation))
+
+
+def _unbound_parameter(function: FunctionInfo | None, value: ast.expr) -> Param | None:
+    """The parameter of `function` that `value` names, when the function never rebinds it."""
+    if function is None or function.is_lambda or not isinstance(value, ast.Name):
+        return None
+    if function.local_bindings.get(value.id):
+        return None
+    return next((p for p in function.params if p.name == value.id), None)

@@ -13,13 +13,13 @@ from .containers import HeldContainer, held_containers
 from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
 from .fields import Frameworks, StaticDeclaration
 from .fixes import FixSafety
-from .jitted import JittedFinder, JittedFunction, calls_of
+from .jitted import JittedFinder, JittedFunction, StaticArray, calls_of, static_arrays
 from .model import ModuleIndex
 from .mutations import Mutations
 from .registrations import Registration, RegistrationFinder
 from .source import Source, Span
 from .structure import Structure, Swap
-from .treecalls import TreeCall, TreeCalls
+from .treecalls import NoneInFirstTree, TreeCall, TreeCalls
 from .project import ModuleView
 from .values import Elsewhere, Evidence, ValueInference
 
@@ -86,6 +86,13 @@ class ModuleAnalysis:
         return self.tree_calls.find()
 
     @cached_property
+    def nones_in_first_trees(self) -> dict[int, NoneInFirstTree]:
+        """Multi-tree maps whose first tree holds a None that another tree pairs with a value (PTL204; PTL202
+        leaves these calls to it), by the id of the call node."""
+        found = (self.tree_calls.none_in_first_tree(call) for call in self.tree_call_sites)
+        return {id(none.call.node): none for none in found if none is not None}
+
+    @cached_property
     def mutations(self) -> Mutations:
         return Mutations(self.index)
 
@@ -105,6 +112,12 @@ class ModuleAnalysis:
         imported = {name: jitted for name, jitted in JittedFinder(self.index).imported().items()
                     if name not in self.jitted_functions}
         return calls_of(self.index, {**self.jitted_functions, **imported})
+
+    @cached_property
+    def static_arrays(self) -> list[StaticArray]:
+        """The static parameters of the module's jitted defs that are arrays (PTL405; PTL403 leaves the
+        calls that pass them an array to it)."""
+        return static_arrays(self.jitted_functions, self.jitted_calls, self.index, self.values)
 
     @cached_property
     def project_words(self) -> set[str]:

@@ -12,6 +12,7 @@ import ast
 from dataclasses import dataclass, field
 
 from ..knowledge import Convention, PytreeLibrary
+from ..knowledge.base import RUNS_INIT
 from ..knowledge.jax import MECHANISMS, Mechanism
 from ..knowledge.python import PARTIAL
 from .fields import Frameworks, StaticDeclaration
@@ -48,11 +49,12 @@ class Registration:
         return self.library is not None and self.library.fields_are_children
 
     @property
-    def unflatten_calls_init(self) -> bool:
-        """Rebuilt through the class's `__init__` by a generated unflatten (register_dataclass, flax)."""
+    def unflatten_runs(self) -> frozenset[str]:
+        """What a generated unflatten runs of the class: `__init__` and `__post_init__` (register_dataclass,
+        flax.struct, jax_dataclasses), `__post_init__` alone (chex), or nothing."""
         if self.mechanism is not None:
-            return self.mechanism is Mechanism.REGISTER_DATACLASS
-        return self.library is not None and self.library.unflatten_calls_init
+            return RUNS_INIT if self.mechanism is Mechanism.REGISTER_DATACLASS else frozenset()
+        return self.library.unflatten_runs if self.library is not None else frozenset()
 
     @property
     def class_name(self) -> str:

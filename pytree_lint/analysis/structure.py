@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from ..knowledge import LIBRARY_BY_NAME
+from ..knowledge.jax import Mechanism
 from ..knowledge.python import NAMED_TUPLE, OBJECT_NEW
 from .aux import array_in, flatten_context, flatten_returns, hashable_only
 from .fields import sets_init_false
@@ -68,6 +70,17 @@ class ChildTarget:
     node: ast.AST
 
 
+@dataclass(frozen=True, eq=False)
+class InitCall:
+    """An `__init__` an unflatten runs explicitly on the object it built with `__new__`: `Base.__init__(obj,
+    ...)`, `super(cls, obj).__init__(...)`, `obj.__init__(...)`. `arguments`: what the call passes to the
+    parameters after `self`, in the order written."""
+
+    node: ast.Call
+    cls: ClassInfo  # the class whose `__init__` (or whose bases' `__init__`) runs
+    arguments: list[ast.expr | ast.keyword]
+
+
 @dataclass(eq=False)
 class Unflatten:
     """How an unflatten function uses its `(aux_data, children)` parameters."""
@@ -77,6 +90,7 @@ class Unflatten:
     children: str | None
     constructor_calls: list[ast.Call] = field(default_factory=list)
     builds_with_new: bool = False  # `object.__new__(cls)` / `cls.__new__(cls)`
+    init_calls: list[InitCall] = field(default_factory=list)  # `__init__` run explicitly on that object
     unpacked: list[tuple[ast.AST, int]] = field(default_factory=list)  # `a, b = children`: (node, count)
     indexed: list[tuple[ast.AST, int]] = field(default_factory=list)  # `children[2]`: (node, index)
     attribute_reads: list[ChildRead] = field(default_factory=list)  # `obj.a, obj.b = children`
@@ -92,6 +106,17 @@ class FlattenChildren:
     children: ast.expr
     attributes: list[str | None] | None
     node: ast.AST
+
+
+@dataclass(frozen=True, eq=False)
+class WholeChildren:
+    """An unflatten constructor call that passes the children sequence itself (`cls(children)`) as the
+    argument of a parameter whose attribute flatten returns as one child among `count`."""
+
+    call: ast.Call
+    parameter: Parameter
+    count: int
+    flatten: ast.AST  # the flatten return whose children say so
 
 
 @dataclass(frozen=True)
@@ -213,12 +238,20 @@ class Structure:
     def _is_dataclass(self, cls: ClassInfo) -> bool:
         for owner in self.index.class_and_bases(cls):
             for expr in owner.decorators:
-                name = self.index.qualify(expr.func if isinstance(expr, ast.Call) else expr) or ""
-                if name.endswith("dataclass"):
+                target = expr.func if isinstance(expr, ast.Call) else expr
+                if (self.index.qualify(target) or "").endswith("dataclass") or self._makes_dataclass(target):
                     return True
             if any(self.index.qualify(base) in DATACLASS_BASES for base in owner.bases):
                 return True
         return False
+
+    def _makes_dataclass(self, decorator: ast.expr) -> bool:
+        """A project decorator that applies a library's dataclass decorator or `register_dataclass` (the
+        project's own `@frozen` calling `flax.struct.dataclass(cls)`)."""
+        definition = self.index.definition(decorator) if self.index.project is not None else None
+        registers = definition.function.registers if definition is not None and definition.function else None
+        library = LIBRARY_BY_NAME.get(registers or "")
+        return registers == Mechanism.REGISTER_DATACLASS.value or (library is not None and bool(library.decorators))
 
     def _is_required_field(self, value: ast.expr) -> bool:
         """`x: int = field(...)` without a default or default_factory is still required."""
@@ -263,9 +296,31 @@ class Structure:
                 model.constructor_calls.append(call)
             elif (isinstance(func, ast.Attribute) and func.attr == "__new__") or self.index.qualify(func) == OBJECT_NEW:
                 model.builds_with_new = True
+            elif isinstance(func, ast.Attribute) and func.attr == "__init__":
+                init_call = self._init_call(call, registration.cls, cls_names)
+                if init_call is not None:
+                    model.init_calls.append(init_call)
         if children is not None:
             self._children_reads(function, model)
         return model
+
+    def _init_call(self, call: ast.Call, registered: ClassInfo, cls_names: set[str]) -> InitCall | None:
+        """`Base.__init__(obj, ...)` (Base a class of the module, or the registered class), `super(cls,
+        obj).__init__(...)` (the nearest base of the module) or `obj.__init__(...)`."""
+        owner, arguments = call.func.value, arguments_in_order(call)
+        if isinstance(owner, ast.Name) and (owner.id in cls_names or self.index.resolve_class(owner) is not None):
+            cls = registered if owner.id in cls_names else self.index.resolve_class(owner)
+            if not call.args or isinstance(call.args[0], ast.Starred):
+                return None
+            return InitCall(call, cls, [a for a in arguments if a is not call.args[0]])
+        if (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super"
+                and len(owner.args) == 2 and isinstance(owner.args[0], ast.Name)):
+            start = registered if owner.args[0].id in cls_names else self.index.resolve_class(owner.args[0])
+            bases = self.index.class_and_bases(start)[1:] if start is not None else []
+            return InitCall(call, bases[0], arguments) if bases else None
+        if isinstance(owner, ast.Name):
+            return InitCall(call, registered, arguments)  # `obj.__init__(...)` on the object built with `__new__`
+        return None
 
     def _children_reads(self, function: FunctionInfo, model: Unflatten) -> None:
         aliases = model.aliases
@@ -322,7 +377,7 @@ class Structure:
         constructor = self.constructor(model.cls) if model.constructor_calls else None
         for call in model.constructor_calls if constructor is not None else ():
             parameters, position = constructor.parameters, 0
-            for argument in _arguments_in_order(call):
+            for argument in arguments_in_order(call):
                 if isinstance(argument, ast.Starred) and self.is_children(model, argument.value):
                     if sum(p.required for p in parameters[position:]) <= count:
                         for index in range(count):
@@ -343,12 +398,44 @@ class Structure:
                     fill(read[0], parameter.attribute, read[1])
         return targets
 
+    def children_passed_whole(self, registration: Registration) -> list[WholeChildren]:
+        """Constructor calls of the unflatten that give the children sequence as one argument, where every
+        flatten return is a display whose children include the attribute that argument fills: the rebuilt
+        attribute holds the sequence, not its child. (`cls(children)` for flatten's `self.items` given whole
+        is right, and not reported: the children are then no display of attributes.)"""
+        unflatten = self.unflatten(registration)
+        constructor = self.constructor(unflatten.cls) if unflatten is not None and unflatten.constructor_calls else None
+        if constructor is None:
+            return []
+        returns = [children for function, keyed in ((registration.flatten, False),
+                                                    (registration.flatten_with_keys, True)) if function is not None
+                   for children in self.flatten_children(function, keyed)]
+        if not returns or any(r.attributes is None for r in returns):
+            return []
+        found = []
+        for call in unflatten.constructor_calls:
+            position = 0
+            for argument in arguments_in_order(call):
+                if isinstance(argument, ast.Starred) or (isinstance(argument, ast.keyword) and argument.arg is None):
+                    break
+                if isinstance(argument, ast.keyword):
+                    parameter = next((p for p in constructor.parameters if p.name == argument.arg), None)
+                    value = argument.value
+                else:
+                    parameters = constructor.parameters
+                    parameter = parameters[position] if position < len(parameters) else None
+                    position, value = position + 1, argument
+                if (parameter is not None and parameter.attribute is not None and self.is_children(unflatten, value)
+                        and all(parameter.attribute in r.attributes for r in returns)):
+                    found.append(WholeChildren(call, parameter, len(returns[0].attributes), returns[0].node))
+        return found
+
     @staticmethod
     def is_children(model: Unflatten, expr: ast.expr) -> bool:
         return isinstance(expr, ast.Name) and expr.id in model.aliases
 
 
-def _arguments_in_order(call: ast.Call) -> list[ast.expr | ast.keyword]:
+def arguments_in_order(call: ast.Call) -> list[ast.expr | ast.keyword]:
     """A call's positional and keyword arguments in the order they are written."""
     return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
 

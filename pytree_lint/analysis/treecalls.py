@@ -12,7 +12,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 from ..knowledge.jax import TREE_FUNCTIONS
-from .model import FUNCTIONS, FunctionInfo, ModuleIndex, child_nodes, keyword_arguments
+from .model import FUNCTIONS, FunctionInfo, ModuleIndex, child_nodes, elements, is_none, keyword_arguments, nodes_of
 
 TREE_MODULES = frozenset({"jax.tree", "jax.tree_util"})
 
@@ -26,6 +26,20 @@ class TreeCall:
     is_leaf: ast.expr | None
     scope: FunctionInfo | None  # the def or lambda the call is in
     statement: ast.stmt | None  # the statement of `scope` that makes the call
+
+
+@dataclass(frozen=True, eq=False)
+class NoneInFirstTree:
+    """A None the first tree of a multi-tree map holds (`none`, at `path`), paired with a value of another
+    tree (`paired`), or with what the mapped function expects there (`test`: it tests its first
+    parameter against None). With a first tree that is not seen (`none` is None), the test alone says the
+    author pairs a None there with the other trees' values."""
+
+    call: TreeCall
+    none: ast.expr | None
+    path: str
+    paired: ast.expr | None
+    test: ast.Compare | None
 
 
 class TreeCalls:
@@ -116,3 +130,78 @@ class TreeCalls:
                 return FunctionInfo(local[0]) if len(local) == 1 and isinstance(
                     local[0], (*FUNCTIONS, ast.Lambda)) else None
         return self.index.module_function(expr.id)
+
+    # None in the first tree ----------------------------------------------------------------------------------
+    def none_in_first_tree(self, call: TreeCall) -> NoneInFirstTree | None:
+        """The first None of a multi-tree map's first tree that another tree pairs with a value, or, for a
+        first tree not seen, a None test of the mapped function's first leaf parameter; when the call has
+        no `is_leaf` (which may admit None). JAX takes the structure from the first tree, where None is an
+        empty subtree, so the other trees no longer match it there."""
+        if call.kind not in ("map", "map_with_path") or len(call.trees) < 2 or call.is_leaf is not None:
+            return None
+        function = self.function_of(call.function, call)
+        position = 1 if call.kind == "map_with_path" else 0
+        parameter = function.params[position].name if function is not None and len(function.params) > position \
+            else None
+        test = _none_test(function, parameter) if parameter is not None else None
+        for steps, none in self._nones(call.trees[0], call, ()):
+            paired = [self._at(tree, steps, call) for tree in call.trees[1:]]
+            if any(is_none(value) or _may_be_none(value) for value in paired if value is not None):
+                continue  # None there too: both are empty subtrees, and they match
+            value = next((value for value in paired if value is not None), None)
+            if value is not None or test is not None:
+                return NoneInFirstTree(call, none, "".join(f"[{step!r}]" for step in steps), value, test)
+        if test is not None and self._display(call.trees[0], call) is None:
+            return NoneInFirstTree(call, None, "", None, test)  # the first tree is not seen: the test speaks
+        return None
+
+    def _nones(self, tree: ast.expr, call: TreeCall, steps: tuple) -> list[tuple[tuple, ast.expr]]:
+        """(steps, node) for each None a display holds, or a name bound once to one: a None literal, or a
+        conditional expression with a None branch."""
+        if is_none(tree) and steps:
+            return [(steps, tree)]
+        if _may_be_none(tree) and steps:
+            return [(steps, tree)]
+        display = self._display(tree, call)
+        if display is None:
+            return []
+        return [found for step, element in display for found in self._nones(element, call, (*steps, step))]
+
+    def _at(self, tree: ast.expr, steps: tuple, call: TreeCall) -> ast.expr | None:
+        """The element of a display at `steps` (None: unknown)."""
+        for step in steps:
+            display = self._display(tree, call)
+            tree = dict(display).get(step) if display is not None else None
+            if tree is None:
+                return None
+        return tree
+
+    def _display(self, tree: ast.expr, call: TreeCall) -> list[tuple[object, ast.expr]] | None:
+        """(index or key, element) of a list, tuple or dict display with literal keys, or of the one such
+        display a name is bound to where the call reads it."""
+        if isinstance(tree, ast.Name):
+            values = self.values_of(tree, call)
+            if len(values) != 1 or isinstance(values[0], ast.Name):
+                return None
+            tree = values[0]
+        items = elements(tree)
+        if items is not None:
+            return list(enumerate(items))
+        if isinstance(tree, ast.Dict) and all(isinstance(k, ast.Constant) for k in tree.keys):
+            return [(k.value, v) for k, v in zip(tree.keys, tree.values)]
+        return None
+
+
+def _may_be_none(node: ast.expr) -> bool:
+    """`x if cond else None`: the element is None on some path."""
+    return isinstance(node, ast.IfExp) and (is_none(node.body) or is_none(node.orelse))
+
+
+def _none_test(function: FunctionInfo, parameter: str) -> ast.Compare | None:
+    """A test of `parameter` against None in the function (`m is None`, `m is not None`)."""
+    for compare in nodes_of(function.node.body, ast.Compare):
+        operands = (compare.left, *compare.comparators)
+        if (isinstance(compare.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and any(map(is_none, operands))
+                and any(isinstance(o, ast.Name) and o.id == parameter for o in operands)):
+            return compare
+    return None

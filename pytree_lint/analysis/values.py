@@ -301,6 +301,16 @@ class ValueInference:
         arrays = [e for operand in operands for e in self.infer(operand, context) if e.kind is Kind.ARRAY]
         return arrays[:1]
 
+    def _stays_a_function(self, definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """A def whose decorators keep it a function: none, JAX transformations, `functools.wraps`, ..."""
+        for decorator in definition.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            name = self.index.qualify(target) or (target.id if isinstance(target, ast.Name) else "")
+            if name not in py.FUNCTION_KEEPING_DECORATORS and name not in jax_knowledge.TRANSFORMATIONS \
+                    and name != py.PARTIAL:
+                return False
+        return True
+
     def _subscript(self, expr: ast.Subscript, context: Context) -> list[Evidence]:
         index = expr.slice
         sliced = isinstance(index, ast.Slice) or (
@@ -319,8 +329,9 @@ class ValueInference:
             for binding in bound:
                 value = binding.value
                 if isinstance(value, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    found.append(Evidence(Kind.VOLATILE, value, f"a function defined inside `{function.name}`",
-                                          leaf=Leaf.CALLABLE))
+                    if self._stays_a_function(value):
+                        found.append(Evidence(Kind.VOLATILE, value, f"a function defined inside `{function.name}`",
+                                              leaf=Leaf.CALLABLE))
                 elif value is not None:
                     found.extend(e.through(name, "is assigned", value, Holder(name, function=function))
                                  for e in self.infer(value, replace(context, statement=binding.statement)))
@@ -331,6 +342,8 @@ class ValueInference:
         if not self.index.aliases.is_module_local(name):
             return []
         if name in self.index.functions:
+            if not self._stays_a_function(self.index.functions[name].node):
+                return []
             return [Evidence(Kind.SAFE, expr, f"the function `{name}`", leaf=Leaf.CALLABLE)]
         if name in self.index.classes:
             return [Evidence(Kind.SAFE, expr, f"the class `{name}`", leaf=Leaf.CLASS)]

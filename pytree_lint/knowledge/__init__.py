@@ -8,12 +8,14 @@ its registrations behave. The tables below gather them for the analysis.
 
 from __future__ import annotations
 
-from . import chex, equinox, flax, jax, jax_dataclasses, jax_md, netket, nnx, numpyro, penzai, simple_pytree
+from . import (chex, distrax, equinox, flax, genjax, jax, jax_dataclasses, jax_md, netket, nnx, numpyro, penzai,
+               simple_pytree, tjax)
 from .base import Convention, FlagHelper, PytreeLibrary
 
 LIBRARIES: tuple[PytreeLibrary, ...] = (
     flax.STRUCT, equinox.LIBRARY, jax_dataclasses.LIBRARY, chex.LIBRARY, penzai.LIBRARY, netket.LIBRARY,
-    jax_md.LIBRARY, simple_pytree.LIBRARY, numpyro.LIBRARY, nnx.LIBRARY,
+    jax_md.LIBRARY, simple_pytree.LIBRARY, numpyro.LIBRARY, nnx.LIBRARY, tjax.LIBRARY, genjax.LIBRARY,
+    distrax.LIBRARY,
 )
 
 # Qualified decorator or base class name -> the library whose classes it registers.

@@ -18,6 +18,10 @@ class Convention(enum.Enum):
     NNX = "nnx"  # flax.nnx: decided per attribute by its value (analysis/nnx.py)
 
 
+RUNS_INIT = frozenset({"__init__", "__post_init__"})
+RUNS_POST_INIT = frozenset({"__post_init__"})
+
+
 @dataclass(frozen=True)
 class FlagHelper:
     """A field helper whose keyword sets a metadata flag: `struct.field(pytree_node=False)`."""
@@ -40,7 +44,8 @@ class PytreeLibrary:
     # The non-static fields are children that jit traces (not so for equinox's filter transformations,
     # which keep non-array leaves static, or numpyro's own flatten).
     fields_are_children: bool = True
-    # The generated unflatten calls the class, so `__init__`/`__post_init__` run on the leaves.
-    unflatten_calls_init: bool = False
+    # What of the class the generated unflatten runs on the leaves: `__init__` (with `__post_init__`) when it
+    # calls the class, `__post_init__` alone when it builds with `__new__` and then calls it (chex).
+    unflatten_runs: frozenset[str] = frozenset()
     # Qualified-name prefixes whose every class is registered (numpyro's distributions and transforms).
     registered_prefixes: tuple[str, ...] = ()

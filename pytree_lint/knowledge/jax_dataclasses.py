@@ -1,6 +1,7 @@
-"""jax_dataclasses: `@jdc.pytree_dataclass`, static through an outermost `Static[...]` or `static_field()`."""
+"""jax_dataclasses: `@jdc.pytree_dataclass`, static through an outermost `Static[...]` or `static_field()`.
+Its unflatten calls the class (`cls(**children, **static)`), so `__init__` and `__post_init__` run."""
 
-from .base import Convention, PytreeLibrary
+from .base import RUNS_INIT, Convention, PytreeLibrary
 
 STATIC_KEY = "__jax_dataclasses_static_field__"
 LIBRARY = PytreeLibrary(
@@ -10,4 +11,5 @@ LIBRARY = PytreeLibrary(
                    "jax_dataclasses._dataclasses.deprecated_static_field": {STATIC_KEY: True}},
     plain_fields=frozenset({"jax_dataclasses.field"}),
     static_annotations=frozenset({"jax_dataclasses.Static", "jax_dataclasses._dataclasses.Static"}),
+    unflatten_runs=RUNS_INIT,
 )

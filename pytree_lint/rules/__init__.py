@@ -10,6 +10,7 @@ from .aux_data.ptl105_array_equality_in_aux_class import ArrayEqualityInAuxClass
 from .tree_calls.ptl201_shape_tuple_as_subtree import ShapeTupleAsSubtree
 from .tree_calls.ptl202_none_test_in_tree_map import NoneTestInTreeMap
 from .tree_calls.ptl203_iterator_as_pytree import IteratorAsPytree
+from .tree_calls.ptl204_none_in_first_tree_of_multi_tree_map import NoneInFirstTreeOfMultiTreeMap
 from .flatten.ptl301_unflatten_runs_validating_init import UnflattenRunsValidatingInit
 from .flatten.ptl302_children_order_mismatch import ChildrenOrderMismatch
 from .flatten.ptl303_unflatten_arguments_swapped import UnflattenArgumentsSwapped
@@ -17,10 +18,12 @@ from .flatten.ptl304_flatten_returns_aux_first import FlattenReturnsAuxFirst
 from .flatten.ptl305_flatten_children_not_a_sequence import FlattenChildrenNotASequence
 from .flatten.ptl306_flatten_drops_a_field import FlattenDropsAField
 from .flatten.ptl307_keyed_flatten_disagrees import KeyedFlattenDisagrees
+from .flatten.ptl308_unflatten_children_not_unpacked import UnflattenChildrenNotUnpacked
 from .leaves.ptl401_non_array_child import NonArrayChild
 from .leaves.ptl402_non_array_field_into_jit import NonArrayFieldIntoJit
 from .leaves.ptl403_unhashable_static_argument import UnhashableStaticArgument
 from .leaves.ptl404_static_config_as_child import StaticConfigAsChild
+from .leaves.ptl405_array_declared_static import ArrayDeclaredStatic
 from .nnx.ptl501_nnx_data_in_static_container import NnxDataInStaticContainer
 from .nnx.ptl502_nnx_static_container_filled_later import NnxStaticContainerFilledLater
 from .nnx.ptl503_nnx_static_then_data import NnxStaticThenData
@@ -38,6 +41,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     ShapeTupleAsSubtree,
     NoneTestInTreeMap,
     IteratorAsPytree,
+    NoneInFirstTreeOfMultiTreeMap,
     UnflattenRunsValidatingInit,
     ChildrenOrderMismatch,
     UnflattenArgumentsSwapped,
@@ -45,10 +49,12 @@ ALL_RULES: tuple[type[Rule], ...] = (
     FlattenChildrenNotASequence,
     FlattenDropsAField,
     KeyedFlattenDisagrees,
+    UnflattenChildrenNotUnpacked,
     NonArrayChild,
     NonArrayFieldIntoJit,
     UnhashableStaticArgument,
     StaticConfigAsChild,
+    ArrayDeclaredStatic,
     NnxDataInStaticContainer,
     NnxStaticContainerFilledLater,
     NnxStaticThenData,

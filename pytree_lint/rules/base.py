@@ -13,10 +13,11 @@ if TYPE_CHECKING:
     from ..runtime.probes import Probe
 
 # Text a module must contain to register a pytree: through jax.tree_util, or with a library's static
-# fields (flax, equinox, jax_dataclasses, penzai, netket, jax_md, simple_pytree, numpyro, jax.tree.static).
+# fields (flax, equinox, jax_dataclasses, penzai, netket, jax_md, simple_pytree, numpyro, tjax, genjax,
+# distrax, jax.tree.static).
 REGISTRATION_TRIGGERS = ("register_pytree", "register_dataclass", "register_static", "flax", "equinox",
                          "jax_dataclasses", "penzai", "netket", "jax_md", "simple_pytree", "numpyro",
-                         "pytree_aux_fields", "tree.static")
+                         "pytree_aux_fields", "tree.static", "tjax", "genjax", "distrax")
 # Text a module must contain to hold a Flax NNX class (`from flax import nnx`, `flax.nnx.Module`), unless its
 # imports from the project stand for one.
 NNX_TRIGGERS = ("nnx",)

@@ -79,7 +79,8 @@ class ReproduceProbe:
     base of it, is named so), tied to the finding by `where`: "line" (the traceback passes the finding's
     line), "function" (the message names the function the finding is about, as jit's argument errors do)
     or "method" (the traceback passes a method of the finding's class); "attribute" (the message names the
-    attribute the finding is about, as Flax NNX's errors do), "attribute or method", "line or method"."""
+    attribute the finding is about, as Flax NNX's errors do), "attribute or method", "line or method";
+    "call" (the traceback passes a call of the finding's function, for a finding at its declaration)."""
 
     symptoms: tuple[str, ...]
     where: str
@@ -115,6 +116,9 @@ class ReproduceProbe:
             return f"at line {finding['line']}" if any(f.lineno == finding["line"] for f in frames) else None
         if self.where == "function":
             return f"naming `{target}`" if f"<function {target} at" in str(error) else None
+        if self.where == "call":
+            call = next((f for f in frames if f"{target}(" in (f.line or "")), None)
+            return f"calling `{target}` at line {call.lineno}" if call is not None else None
         if self.where == "line or method" and any(f.lineno == finding["line"] for f in frames):
             return f"at line {finding['line']}"
         member = finding.get("member")

@@ -54,11 +54,11 @@ from __future__ import annotations
 import ast
 import os
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...analysis.model import DEFINITIONS, FunctionInfo, ModuleIndex, child_nodes, nodes_of, statement_blocks
-from ...analysis.structure import Constructor, names_in, self_attributes
+from ...analysis.structure import Constructor, arguments_in_order, names_in, self_attributes
 from ...knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSIONS, SCALAR_ANNOTATIONS
 from ...runtime.observe import Outcome, first_line, jax_module
 from ...runtime.probes import ExamplesProbe
@@ -111,21 +111,26 @@ class UnflattenRunsValidatingInit(Rule):
             if cls is None:
                 continue
             unflatten = structure.unflatten(registration)
-            if unflatten is not None and unflatten.builds_with_new:
-                continue
             if unflatten is not None:
-                constructor = structure.constructor(cls)
                 count = structure.child_count(registration)
-                for call in unflatten.constructor_calls if constructor is not None else ():
-                    children = self._child_parameters(structure, unflatten, constructor, call, count)
+                calls = [] if unflatten.builds_with_new else [
+                    (call, cls, arguments_in_order(call)) for call in unflatten.constructor_calls]
+                calls += [(init.node, init.cls, init.arguments) for init in unflatten.init_calls]
+                for call, built, arguments in calls:
+                    constructor = structure.constructor(built)
+                    if constructor is None:
+                        continue
+                    children = self._child_parameters(structure, unflatten, constructor, arguments, count)
                     validation = find_validation(analysis.index, constructor, children)
                     if validation is not None:
                         yield self._report(analysis, call, cls, validation, registration)
                         break
-            elif registration.unflatten is None and registration.unflatten_calls_init:
+            elif registration.unflatten is None and registration.unflatten_runs:
                 constructor = structure.constructor(cls)
                 if constructor is None:
                     continue
+                if "__init__" not in registration.unflatten_runs:  # built with `__new__`: only `__post_init__`
+                    constructor = replace(constructor, init=None)
                 static = {field.name for field in registration.static_fields}
                 children = {p.name for p in constructor.parameters if p.name not in static}
                 validation = find_validation(analysis.index, constructor, children)
@@ -133,13 +138,13 @@ class UnflattenRunsValidatingInit(Rule):
                     yield self._report(analysis, validation.method.node, cls, validation, registration)
 
     @staticmethod
-    def _child_parameters(structure, unflatten, constructor, call, count: int | None) -> set[str]:
+    def _child_parameters(structure, unflatten, constructor, arguments, count: int | None) -> set[str]:
         """The parameters a constructor call fills with the children themselves (`children[0]`, a name
         unpacked from them, `*children` when flatten's child count is known). A value computed from a
         child (`len(xs)`) is not one, and positions behind a star argument of unknown length are unknown."""
         parameters = constructor.parameters
         found, position = set(), 0
-        for argument in sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset)):
+        for argument in arguments:
             if isinstance(argument, ast.keyword):
                 if argument.arg is not None and structure.child_read(unflatten, argument.value) is not None:
                     found.add(argument.arg)
@@ -158,7 +163,8 @@ class UnflattenRunsValidatingInit(Rule):
 
     @staticmethod
     def _report(analysis, node, cls, validation, registration) -> Report:
-        method = f"{cls.name}.{validation.method.name}"
+        owner = validation.method.cls.name if validation.method.cls is not None else cls.name
+        method = f"{owner}.{validation.method.name}"
         return Report(node, f"unflatten rebuilds `{cls.name}` through `{method}`, which {validation.what} "
                             f"({analysis.located(validation.node)}): {CONSEQUENCE}",
                       target=registration.target)

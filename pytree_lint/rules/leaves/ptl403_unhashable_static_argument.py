@@ -29,6 +29,9 @@ Known false positives:
     None known. A name or helper is judged only when every value that can reach the call is a container
     or array (a name also assigned a tuple, or a parameter, is not judged).
 
+    An array passed where the parameter is declared static and annotated as an array is PTL405's (the
+    declaration is what is wrong).
+
 Known limits:
     Only module-level functions called by name are checked; jitted methods are not. A local name is
     judged by its last unconditional assignment in the function (a conversion after the call hides it).
@@ -67,6 +70,7 @@ class UnhashableStaticArgument(Rule):
     triggers = ("static_argnums", "static_argnames")
 
     def check(self, analysis):
+        declared_arrays = {(s.function.name, s.parameter) for s in analysis.static_arrays}
         for call, function in analysis.jitted_calls:
             for argument in function.arguments(call):
                 if not argument.static:
@@ -78,7 +82,8 @@ class UnhashableStaticArgument(Rule):
                 else:
                     evidence = _reaching(analysis, argument.value, call)
                     where = analysis.origin(evidence) if evidence is not None else ""
-                if evidence is not None:
+                if evidence is not None and not (evidence.kind is Kind.ARRAY
+                                                 and (function.name, argument.parameter) in declared_arrays):
                     yield Report(call,
                                  f"static {argument.label} of `{function.name}` is {evidence.what} "
                                  f"({where}), {UNHASHABLE[evidence.kind]}: the call "

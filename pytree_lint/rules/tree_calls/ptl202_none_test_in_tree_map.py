@@ -21,6 +21,8 @@ Known false positives:
     body is a plain `isinstance(x, ...)` test of types that exclude None), and a def that the module also
     calls directly, where its None test serves those calls.
 
+    A multi-tree map whose first tree is seen to hold None where another holds a value is PTL204's.
+
 Known limits:
     The function must be a lambda or a def of the module; only its leaf parameter (the first, or the
     second for `map_with_path`) is judged.
@@ -62,6 +64,8 @@ class NoneTestInTreeMap(Rule):
 
     def check(self, analysis):
         for call in analysis.tree_call_sites:
+            if id(call.node) in analysis.nones_in_first_trees:
+                continue  # the None does reach the map, and breaks it: PTL204
             test = none_test(analysis, call)
             if test is not None:
                 yield Report(call.node,

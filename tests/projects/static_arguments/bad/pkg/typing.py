@@ -1,0 +1,3 @@
+import jax
+
+Array = jax.Array
