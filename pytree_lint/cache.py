@@ -10,7 +10,7 @@ ignored: the cache only ever saves time.
 
 from __future__ import annotations
 
-import hashlib
+import itertools
 import json
 import os
 import sys
@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .config import Config
+from .digest import content_digest, hasher
 
 
 def default_directory() -> Path:
@@ -39,7 +40,7 @@ def code_fingerprint() -> str:
     """A hash of this package's source files, by name, size and modification time (each process asks, so
     it only stats them): results cached by one build of the linter stay with it, and an edited checkout
     invalidates them."""
-    digest = hashlib.sha256()
+    digest = hasher()
     pending = [Path(__file__).parent]
     while pending:
         with os.scandir(pending.pop()) as entries:
@@ -52,25 +53,30 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
+_WRITES = itertools.count()
+
+
 def write_json(path: Path, data) -> None:
     """Write JSON atomically (a temporary file renamed): parallel runs and flake8's workers never read half
-    a file. A failure is ignored: the caches only ever save time."""
+    a file. The temporary name is unique to the process and the write (tempfile's import alone would cost
+    a first keystroke 4 ms). A failure is ignored: the caches only ever save time."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{next(_WRITES)}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        import tempfile  # only when writing: most runs only read
-
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            json.dump(data, handle)
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(data))  # `json.dump` streams through the pure-Python encoder
         os.replace(temporary, path)
     except OSError:
-        pass
+        try:
+            os.remove(temporary)
+        except OSError:
+            pass
 
 
 @lru_cache(maxsize=None)
 def _digest(path: str) -> str | None:
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        return content_digest(Path(path).read_bytes())
     except OSError:
         return None
 
@@ -91,7 +97,7 @@ class ResultCache:
 
     def key(self, data: bytes, config: Config) -> str:
         """The key of a file's content linted under `config` (each file has its own)."""
-        return hashlib.sha256(self._salt + repr(config).encode() + b"\0" + data).hexdigest()
+        return content_digest(self._salt + repr(config).encode() + b"\0" + data)
 
     def unchanged(self, dependencies: dict[str, str]) -> bool:
         """Whether every file a cached result was read from still has the content it had (each file is
@@ -103,7 +109,7 @@ class ResultCache:
 
     # the run's manifest: unchanged files recognised by their stat, read in one go ---------------------------
     def _manifest_path(self) -> Path:
-        return self.directory / "manifests" / f"{hashlib.sha256(self._salt + os.getcwd().encode()).hexdigest()}.json"
+        return self.directory / "manifests" / f"{content_digest(self._salt + os.getcwd().encode())}.json"
 
     def recall(self, jobs: list[tuple[str, Config]]) -> dict[str, dict]:
         """The cached entries of the files the last run from this folder linted, for those whose size and

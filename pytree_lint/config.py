@@ -89,10 +89,27 @@ SETTINGS_KEYS = ("select", "ignore", "extend-select", "exclude", "static-field-f
 CONFIG_FILE_NAMES = ("pyproject.toml", "setup.cfg", "tox.ini")
 
 
+# How a config file can name our table: `[tool.pytree-lint]` (or a dotted `tool."pytree-lint".x` key),
+# `[pytree-lint]` in setup.cfg and tox.ini.
+_TABLE = {"toml": re.compile(rb"tool\s*\.\s*[\"']?pytree-lint"), "ini": re.compile(rb"\[\s*pytree-lint\s*\]")}
+
+
+def _mentions_us(path: str, kind: str) -> bool:
+    """Whether a config file can hold our table: most projects' files do not, and are then not parsed (a
+    TOML parser's import alone costs a tenth of a keystroke's budget)."""
+    try:
+        with open(path, "rb") as handle:
+            return _TABLE[kind].search(handle.read()) is not None
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return False
+    except OSError as error:
+        raise ConfigError(f"{path}: {error}") from None
+
+
 def _read_settings(directory: str) -> tuple[str, dict] | None:
     """The `[tool.pytree-lint]` / `[pytree-lint]` table of the first config file in `directory`."""
     pyproject = os.path.join(directory, CONFIG_FILE_NAMES[0])
-    if os.path.isfile(pyproject):
+    if _mentions_us(pyproject, "toml"):
         try:
             import tomllib
         except ImportError:  # Python 3.10
@@ -106,7 +123,7 @@ def _read_settings(directory: str) -> tuple[str, dict] | None:
             return pyproject, table
     for name in CONFIG_FILE_NAMES[1:]:
         path = os.path.join(directory, name)
-        if os.path.isfile(path):
+        if _mentions_us(path, "ini"):
             import configparser
             parser = configparser.ConfigParser()
             try:

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Container
-from dataclasses import dataclass
 
 from ..knowledge.jax import Mechanism
 from .jitted import JittedFunction
 from .kinds import Kind, Leaf
 from .model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of
+from .record import record
 from .registrations import Registration
 from .values import Context, Evidence, Hop, ValueInference
 
 
-@dataclass(eq=False)
+@record
 class AuxSite:
     registration: Registration
     report_node: ast.AST
@@ -36,7 +36,7 @@ class AuxSite:
         return None
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class FlattenReturn:
     """What one return of a flatten function gives JAX: `(children, aux_data)`, and where it says so (the
     return statement, or the lambda itself: the place a finding about that return is reported)."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Container
-from dataclasses import dataclass
 
 from ..knowledge.flax import INIT_FALSE_FIELDS
 from ..knowledge.python import NAMED_TUPLE
@@ -17,12 +16,13 @@ from .aux import flatten_context, flatten_returns
 from .fields import declared_fields, sets_init_false
 from .kinds import Leaf
 from .model import ClassField, ClassInfo, FunctionInfo, ModuleIndex
+from .record import record
 from .registrations import Registration
 from .structure import Structure
 from .values import Evidence, ValueInference
 
 
-@dataclass(eq=False)
+@record
 class ChildSite:
     registration: Registration
     report_node: ast.AST
@@ -30,7 +30,7 @@ class ChildSite:
     subject: str  # "a child of `Box`", "field `Box.name`"
 
 
-@dataclass(eq=False)
+@record
 class ChildAttribute:
     """An attribute of the registered class that is a child, and where that is said."""
 
@@ -39,7 +39,7 @@ class ChildAttribute:
     report_node: ast.AST  # the flatten return (or lambda), or the field declaration
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class NonArrayLeaf:
     """A field (`batch.meta.split`) that jit traces as a leaf although it is a str, class or function."""
 

@@ -10,12 +10,12 @@ that evidence, naming the site; PTL901, opt-in, the others.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from .aux import AuxSite
 from .jitted import JittedFunction, PassedArgument
 from .kinds import Kind
 from .mutations import Mutation
+from .record import record
 from .values import Evidence
 
 CONTAINER_ADVICE = {
@@ -25,7 +25,7 @@ CONTAINER_ADVICE = {
 }
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class StaticHash:
     """A call that passes an object holding the container at a static argument: jit hashes it."""
 
@@ -34,7 +34,7 @@ class StaticHash:
     function: JittedFunction
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class HeldContainer:
     site: AuxSite
     evidence: Evidence  # the container, held by an attribute or a module-level name

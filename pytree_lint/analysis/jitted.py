@@ -11,19 +11,20 @@ not jit: it treats non-array leaves as static.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..knowledge.jax import JIT
 from ..knowledge.python import PARTIAL
 from .kinds import Kind
 from .model import FunctionInfo, ModuleIndex, Param, is_literal_int, is_none, keyword_arguments, literal_string
+from .record import record
 
 if TYPE_CHECKING:
     from .values import ValueInference
 
 
-@dataclass(eq=False)
+@record
 class JittedFunction:
     name: str
     definition: ast.AST
@@ -65,7 +66,7 @@ class Statics(NamedTuple):
     declaration: ast.AST | None
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class PassedArgument:
     """An argument of a call of a jitted function: how messages name it, its value, whether it is static
     (hashed to find the compiled function)."""
@@ -178,7 +179,7 @@ class JittedFinder:
         return found
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class StaticArray:
     """A static parameter of a jitted def of this module that is an array: annotated as one, or given the
     caller's parameter annotated as one (`caller`, at `call`)."""

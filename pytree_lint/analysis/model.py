@@ -9,12 +9,13 @@ body), every call in the module (one walk of the whole tree, made only when a ru
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import TYPE_CHECKING, Iterator, Union
 
 from ..knowledge.python import SETATTR_CALLS
 from .names import AliasTable, dotted_name
+from .record import record
 from .source import Source
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class Param:
     """A parameter of a def or lambda, with its annotation and default (ast keeps those apart)."""
 
@@ -42,7 +43,7 @@ class Param:
         return self.node.annotation
 
 
-@dataclass(eq=False)
+@record
 class FunctionInfo:
     """A def or lambda; `cls` is the class whose body defines it (methods only)."""
 
@@ -210,7 +211,7 @@ class FunctionInfo:
         return [node for node in self._preorder if isinstance(node, kinds)]
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class Binding:
     """A value assigned to a local name, by which statement, where in the body, and whether always."""
 
@@ -220,7 +221,7 @@ class Binding:
     unconditional: bool
 
 
-@dataclass(eq=False)
+@record
 class AttributeAssignment:
     """`self.<attr> = value` (or `+=`, or `object.__setattr__(self, "attr", value)`) inside a method."""
 
@@ -232,7 +233,7 @@ class AttributeAssignment:
     unconditional: bool = False  # at the top level of the method body, not inside if/for/try/...
 
 
-@dataclass(eq=False)
+@record
 class ClassField:
     """A class-level `name: annotation = value` or `name = value`."""
 
@@ -242,7 +243,7 @@ class ClassField:
     statement: ast.AST
 
 
-@dataclass(eq=False)
+@record
 class ClassInfo:
     node: ast.ClassDef
     parent: Scope | None = None
@@ -269,7 +270,7 @@ class ClassInfo:
         return parameters[0].name if parameters else None
 
 
-@dataclass(eq=False)
+@record
 class CallSite:
     """A call made by a statement itself (`register(...)`, `Box = register(Box)`), with its scope."""
 
@@ -277,7 +278,7 @@ class CallSite:
     scope: Scope | None
 
 
-@dataclass(eq=False)
+@record
 class ModuleIndex:
     tree: ast.Module
     source: Source

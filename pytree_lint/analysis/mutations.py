@@ -14,15 +14,16 @@ through `x` spells `x`), each once, and the changes found are indexed by the nam
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+
 from functools import cached_property
 
 from ..knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS
 from .model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes
+from .record import record
 from .values import Holder
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class Mutation:
     """A statement or call that changes `receiver` in place, inside `function` (None: module level)."""
 

@@ -10,7 +10,7 @@ rules PTL501-PTL506 ask, and the aux_data rules see the static attributes as sta
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 
 from ..knowledge import nnx
@@ -18,6 +18,7 @@ from ..knowledge.python import CONSTRUCTOR_METHODS
 from .kinds import Kind, NnxStatus as Status
 from .model import ClassInfo, FunctionInfo, ModuleIndex, is_none, literal_string, nodes_of
 from .names import dotted_name
+from .record import record
 from .structure import self_attributes
 from .values import Context, ValueInference
 
@@ -27,7 +28,7 @@ PLAIN_DECORATORS = frozenset({"dataclass", "dataclasses.dataclass"})
 FILLING_METHODS = frozenset({"append", "insert", "extend", "update", "setdefault", "add"})
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class NnxValue:
     status: Status
     what: str  # how messages name it: "an `nnx.Linear`", "a list holding an `nnx.Linear`", "None"
@@ -40,7 +41,7 @@ class NnxValue:
     module: bool = False  # a Module (or other graph node) made here
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class NnxAssignment:
     """`self.<attribute> = value` in a method (`method`), or `obj.<attribute> = value` outside the class
     (`method` None)."""
@@ -57,7 +58,7 @@ class NnxAssignment:
         return self.method is not None and self.method.name in CONSTRUCTOR_METHODS
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class Filling:
     """A value put into an attribute's container: `self.layers.append(nnx.Linear(...))`."""
 
@@ -66,7 +67,7 @@ class Filling:
     method: FunctionInfo
 
 
-@dataclass(eq=False)
+@record
 class NnxClass:
     cls: ClassInfo
     assignments: dict[str, list[NnxAssignment]] = field(default_factory=dict)

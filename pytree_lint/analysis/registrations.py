@@ -9,7 +9,7 @@ Understood through any import alias, as a call or a decorator (and `functools.pa
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..knowledge import Convention, PytreeLibrary
 from ..knowledge.base import RUNS_INIT
@@ -17,9 +17,10 @@ from ..knowledge.jax import MECHANISMS, Mechanism
 from ..knowledge.python import PARTIAL
 from .fields import Frameworks, StaticDeclaration
 from .model import ClassInfo, FunctionInfo, ModuleIndex, Scope, literal_string
+from .record import record
 
 
-@dataclass(eq=False)
+@record
 class Registration:
     node: ast.AST  # the registering call, the decorator expression, or the library's decorator or base
     cls: ClassInfo | None

@@ -18,6 +18,7 @@ from .aux import array_in, flatten_context, flatten_returns, hashable_only
 from .fields import sets_init_false
 from .model import (ClassInfo, FunctionInfo, ModuleIndex, elements, is_literal_int, keyword_arguments, nodes_of,
                     walk_statements)
+from .record import record
 from .registrations import Registration
 from .values import Evidence, ValueInference
 
@@ -34,7 +35,7 @@ def self_attributes(node: ast.AST, self_name: str) -> set[str]:
     return {a.attr for a in nodes_of(node, ast.Attribute) if isinstance(a.value, ast.Name) and a.value.id == self_name}
 
 
-@dataclass(eq=False)
+@record
 class Parameter:
     """A constructor parameter: its name, whether a caller must give it, and the attribute it fills."""
 
@@ -43,7 +44,7 @@ class Parameter:
     attribute: str | None
 
 
-@dataclass(eq=False)
+@record
 class Constructor:
     """What calling the class runs: its parameters (without `self`) and the methods that see them."""
 
@@ -53,7 +54,7 @@ class Constructor:
     star: bool = False  # `*args`: any number of positional arguments
 
 
-@dataclass(eq=False)
+@record
 class ChildRead:
     """Unflatten reading child `index` into an attribute: `obj.a, obj.b = children`."""
 
@@ -62,7 +63,7 @@ class ChildRead:
     attribute: str
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class ChildTarget:
     """Where unflatten puts a child: the attribute, and the read that says so."""
 
@@ -70,7 +71,7 @@ class ChildTarget:
     node: ast.AST
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class InitCall:
     """An `__init__` an unflatten runs explicitly on the object it built with `__new__`: `Base.__init__(obj,
     ...)`, `super(cls, obj).__init__(...)`, `obj.__init__(...)`. `arguments`: what the call passes to the
@@ -81,7 +82,7 @@ class InitCall:
     arguments: list[ast.expr | ast.keyword]
 
 
-@dataclass(eq=False)
+@record
 class Unflatten:
     """How an unflatten function uses its `(aux_data, children)` parameters."""
 
@@ -98,7 +99,7 @@ class Unflatten:
     aliases: set[str] = field(default_factory=set)  # the children parameter and names bound to it
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class FlattenChildren:
     """The children one flatten return gives, and the attribute each is (None: not an attribute; the
     list is None when the children are not a display of known length)."""
@@ -108,7 +109,7 @@ class FlattenChildren:
     node: ast.AST
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class WholeChildren:
     """An unflatten constructor call that passes the children sequence itself (`cls(children)`) as the
     argument of a parameter whose attribute flatten returns as one child among `count`."""

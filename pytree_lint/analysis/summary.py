@@ -10,13 +10,13 @@ module's text, and is cached by content hash: a changed module invalidates only 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from ..digest import content_digest
 from .kinds import Kind
 
 SUMMARY_VERSION = 3
@@ -146,7 +146,7 @@ class SummaryStore:
         self._salt = f"{SUMMARY_VERSION}|{code_fingerprint()}".encode()
 
     def _path(self, digest: str, module: str, is_package: bool) -> Path:
-        key = hashlib.sha256(self._salt + f"|{module}|{is_package}|{digest}".encode()).hexdigest()
+        key = content_digest(self._salt + f"|{module}|{is_package}|{digest}".encode())
         return self.directory / key[:2] / f"{key[2:]}.json"
 
     def get(self, digest: str, module: str, is_package: bool) -> ModuleSummary | None:
@@ -164,7 +164,7 @@ class SummaryStore:
 
     # what each file of a project calls and imports (Project._calls_and_imports) -----------------------------
     def _index_path(self, root: Path) -> Path:
-        return self.directory / "calls" / f"{hashlib.sha256(self._salt + str(root).encode()).hexdigest()}.json"
+        return self.directory / "calls" / f"{content_digest(self._salt + str(root).encode())}.json"
 
     def load_index(self, root: Path) -> dict[str, list]:
         if not self.enabled:

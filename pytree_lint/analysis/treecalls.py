@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import ast
 from bisect import bisect_left
-from dataclasses import dataclass
+
 
 from ..knowledge.jax import TREE_FUNCTIONS
 from .model import FUNCTIONS, FunctionInfo, ModuleIndex, child_nodes, elements, is_none, keyword_arguments, nodes_of
+from .record import record
 
 TREE_MODULES = frozenset({"jax.tree", "jax.tree_util"})
 
 
-@dataclass(eq=False)
+@record
 class TreeCall:
     node: ast.Call
     kind: str  # "map", "leaves", "reduce", ...
@@ -28,7 +29,7 @@ class TreeCall:
     statement: ast.stmt | None  # the statement of `scope` that makes the call
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class NoneInFirstTree:
     """A None the first tree of a multi-tree map holds (`none`, at `path`), paired with a value of another
     tree (`paired`), or with what the mapped function expects there (`test`: it tests its first

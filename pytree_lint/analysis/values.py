@@ -19,6 +19,7 @@ from ..knowledge.jax_dataclasses import LIBRARY as JAX_DATACLASSES
 from .fields import Frameworks, declared_fields, parse_string_annotation
 from .kinds import Kind, Leaf
 from .model import ClassInfo, FunctionInfo, ModuleIndex, Param, is_none, keyword_arguments, live_bindings
+from .record import record
 
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12
@@ -33,7 +34,7 @@ class Elsewhere:
     line: int
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class Holder:
     """Who holds a value on its way: an attribute of a class's instances (`cls`), a local or parameter of
     a function (`function`), or a module-level name (neither)."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import traceback
 from typing import Any, Callable
 
 from .observe import TREE_CALLS, Outcome, TreeCallRecord, aux_values, first_line, jax_module
@@ -109,6 +108,8 @@ class ReproduceProbe:
     def _tie(self, module: Any, finding: dict, error: BaseException) -> str | None:
         """Where the error shows it comes from the finding; None if it does not."""
         module_file = os.path.abspath(module.__file__)
+        import traceback  # here: the static path imports this module with every rule, and never calls this
+
         frames = [frame for frame in traceback.extract_tb(error.__traceback__)
                   if os.path.abspath(frame.filename) == module_file]
         target = finding.get("target")

@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import ast
 import os
-import traceback
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -72,6 +71,8 @@ CONSEQUENCE = ("JAX unflattens with None (jacobian), ShapeDtypeStruct (eval_shap
 def _constructor_frame(error: BaseException) -> str | None:
     """The `__init__`/`__post_init__` outside JAX that an error was raised in, as "name (file:line)"."""
     jax_dir = os.path.dirname(jax_module().__file__)
+    import traceback  # here: the static path never needs it
+
     for frame in reversed(traceback.extract_tb(error.__traceback__)):
         if frame.name in ("__init__", "__post_init__") and not frame.filename.startswith(jax_dir):
             return f"{frame.name} ({os.path.basename(frame.filename)}:{frame.lineno})"

@@ -30,11 +30,12 @@ Known limits:
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+
 
 from ...analysis.aux import flatten_context, flatten_returns
 from ...analysis.kinds import Kind
 from ...analysis.model import FunctionInfo
+from ...analysis.record import record
 from ...analysis.registrations import Registration
 from ...analysis.structure import Structure
 from ...analysis.values import Evidence
@@ -69,7 +70,7 @@ class FlattenChildrenNotASequence(Rule):
 SEQUENCES = (ast.Tuple, ast.List, ast.ListComp, ast.GeneratorExp)
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class BareArrayChildren:
     """A flatten return whose children are one array; proved by its evidence or by the unflatten read
     that puts child 0 back whole (one of the two is None)."""

@@ -35,9 +35,10 @@ Known limits:
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+
 
 from ...analysis.aux import flatten_returns
+from ...analysis.record import record
 from ...analysis.registrations import Registration
 from ...analysis.structure import Structure, Unflatten, display_elements
 from ...runtime.probes import ExamplesProbe
@@ -65,7 +66,7 @@ class FlattenDropsAField(Rule):
                              "tree.map or jitted call returning it raises", target=registration.target)
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class ChildrenNeed:
     """How many children an unflatten needs, why, and where it says so."""
 
@@ -74,7 +75,7 @@ class ChildrenNeed:
     node: ast.AST
 
 
-@dataclass(frozen=True, eq=False)
+@record
 class DroppedChildren:
     """A flatten return with fewer children than its unflatten needs."""
 

@@ -48,9 +48,9 @@ Known limits:
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from ...analysis.model import ClassInfo, FunctionInfo, ModuleIndex
+from ...analysis.record import record
 from ...knowledge.jax import SHAPE_ERROR, SHAPE_MODULES, SHAPE_PARAMETERS
 from ...knowledge.python import NOT_TRACED_METHODS
 from ...runtime.probes import ReproduceProbe
@@ -60,7 +60,7 @@ ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 EQUALITIES = (ast.Eq, ast.NotEq)
 
 
-@dataclass(eq=False)
+@record
 class ConfigurationUse:
     attribute: str
     method: FunctionInfo

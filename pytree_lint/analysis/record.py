@@ -1,0 +1,9 @@
+"""`@record`: how the analysis declares its facts. A dataclass compared by identity and without a generated
+`__repr__` or frozen `__setattr__`: facts are never compared by value, printed or reassigned, and every
+generated method is compiled at import, on each keystroke's flake8 run (about 5 ms for the analysis's
+forty records)."""
+
+from dataclasses import dataclass
+from functools import partial
+
+record = partial(dataclass, eq=False, repr=False)
