@@ -36,6 +36,8 @@ class JittedFunction:
     # (the first written), or the decorator naming a wrapper that declares them elsewhere.
     declaration: ast.AST | None = None
     parameters: tuple[str, ...] = ()  # the compiled def's parameter names, when known
+    # For a function of another module: its static parameters annotated as arrays (PTL405's there).
+    declared_arrays: tuple[str, ...] = ()
 
     def is_static(self, position: int | None, name: str) -> bool:
         return position in self.static_positions or name in self.static_names
@@ -176,6 +178,7 @@ class JittedFinder:
             if facts is not None and not facts.wrapper and (facts.static_positions or facts.static_names):
                 statics = Statics(set(facts.static_positions), set(facts.static_names), None)
                 found[local] = self._build(local, ast.Name(local), statics, None, list(facts.params))
+                found[local].declared_arrays = facts.static_arrays
         return found
 
 
@@ -209,12 +212,27 @@ def static_arrays(jitted: dict[str, JittedFunction], calls: list[tuple[ast.Call,
             name = argument.parameter
             if not argument.static or name is None or (function.name, name) in found:
                 continue
-            caller = index.enclosing_function(call)
-            given = _unbound_parameter(caller, argument.value)
-            annotation = _array_annotation(values, given) if given is not None else None
-            if annotation is not None:
-                found[function.name, name] = StaticArray(function, name, annotation, caller.name, call)
+            given = array_parameter(index, values, argument.value, call)
+            if given is not None:
+                caller, annotation = given
+                found[function.name, name] = StaticArray(function, name, annotation, caller, call)
     return list(found.values())
+
+
+def annotated_static_arrays(function: JittedFunction, values: ValueInference) -> tuple[str, ...]:
+    """The static parameters of a jitted def annotated as arrays."""
+    params = function.function.params if function.function is not None else []
+    return tuple(p.name for p in params if p.name in function.static_names and _array_annotation(values, p))
+
+
+def array_parameter(index: ModuleIndex, values: ValueInference, value: ast.expr,
+                    call: ast.Call) -> tuple[str, ast.expr] | None:
+    """(the calling function, the annotation) when a call passes a parameter of its caller that is
+    annotated as an array and never rebound there."""
+    caller = index.enclosing_function(call)
+    parameter = _unbound_parameter(caller, value)
+    annotation = _array_annotation(values, parameter) if parameter is not None else None
+    return (caller.name, annotation) if annotation is not None else None
 
 
 def _array_annotation(values: ValueInference, parameter: Param) -> ast.expr | None:

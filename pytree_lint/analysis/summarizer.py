@@ -6,6 +6,7 @@ import ast
 
 from ..knowledge import DECORATORS
 from ..knowledge.jax import MECHANISMS
+from .jitted import annotated_static_arrays
 from .kinds import Kind
 from .model import FunctionInfo
 from .project import NEVER_FOLLOWED, absolute
@@ -47,7 +48,8 @@ class Summarizer:
         names = {local: self.absolute(target) for local, target in index.aliases.items()}
         defined = frozenset({*index.classes, *index.functions, *index.bindings})
         jitted = {name: JitFacts(tuple(sorted(j.static_positions)), tuple(sorted(j.static_names)),
-                                 tuple(p.name for p in j.function.params) if j.function else (), j.wrapper)
+                                 tuple(p.name for p in j.function.params) if j.function else (), j.wrapper,
+                                 annotated_static_arrays(j, self.analysis.values))
                   for name, j in self.analysis.jitted_functions.items()}
         return ModuleSummary(
             self.module, self.is_package, path, digest, names,

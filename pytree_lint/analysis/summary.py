@@ -19,7 +19,7 @@ from typing import NamedTuple
 from ..digest import content_digest
 from .kinds import Kind
 
-SUMMARY_VERSION = 3
+SUMMARY_VERSION = 4
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -40,12 +40,14 @@ class Value(NamedTuple):
 
 class JitFacts(NamedTuple):
     """A jitted function's static arguments (JAX maps positions and names through `params`); `wrapper`:
-    a `partial(jax.jit, ...)` that jits the function it is applied to."""
+    a `partial(jax.jit, ...)` that jits the function it is applied to; `static_arrays`: the static
+    parameters annotated as arrays (PTL405 reports them in this module, so callers elsewhere do not)."""
 
     static_positions: tuple[int, ...] = ()
     static_names: tuple[str, ...] = ()
     params: tuple[str, ...] = ()
     wrapper: bool = False
+    static_arrays: tuple[str, ...] = ()
 
 
 class FieldFacts(NamedTuple):
@@ -124,8 +126,8 @@ class ModuleSummary:
                      in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library)
                    for name, (line, bases, library) in data["classes"].items()}
-        jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper)
-                  for name, (positions, names, params, wrapper) in data["jitted"].items()}
+        jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
+                  for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}
         constructions = tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))
                                                                for position, keyword, value in arguments), factory)
                               for callee, line, arguments, factory in data["constructions"])

@@ -118,6 +118,13 @@ class TreeCalls:
             return []
         return values
 
+    def called_directly(self, function: FunctionInfo) -> bool:
+        """A def that the module also calls by name (`fill(x)`), outside the tree maps."""
+        if function.is_lambda:
+            return False
+        return any(isinstance(call.func, ast.Name) and call.func.id == function.name
+                   for call, _in_function in self.index.calls_mentioning((function.name,)))
+
     def function_of(self, expr: ast.expr | None, call: TreeCall) -> FunctionInfo | None:
         """The lambda or def a tree map applies: written there, a local def, or a module-level def."""
         if isinstance(expr, ast.Lambda):
@@ -144,7 +151,9 @@ class TreeCalls:
         position = 1 if call.kind == "map_with_path" else 0
         parameter = function.params[position].name if function is not None and len(function.params) > position \
             else None
-        test = _none_test(function, parameter) if parameter is not None else None
+        # A def the module also calls directly may test None for those calls (diffrax's `_maybe_static`).
+        test = _none_test(function, parameter) if parameter is not None and not self.called_directly(function) \
+            else None
         for steps, none in self._nones(call.trees[0], call, ()):
             paired = [self._at(tree, steps, call) for tree in call.trees[1:]]
             if any(is_none(value) or _may_be_none(value) for value in paired if value is not None):

@@ -6,7 +6,8 @@ What it does:
     `dict()`, `set()`) or an array at a static position or static keyword. The function may be jitted in
     another module of the project (imported by name, or decorated there with a `partial(jax.jit,
     static_argnums=...)` wrapper), and the value may reach the call through a local name (`config =
-    {"lr": 0.1}`) or a helper's return (`make_kwargs()`, in this module or another).
+    {"lr": 0.1}`), a helper's return (`make_kwargs()`, in this module or another), or be a parameter of
+    the calling function annotated as an array.
 
 Why is this bad:
     Static arguments are hashed to find the compiled function, and these cannot be (measured, jax
@@ -30,7 +31,7 @@ Known false positives:
     or array (a name also assigned a tuple, or a parameter, is not judged).
 
     An array passed where the parameter is declared static and annotated as an array is PTL405's (the
-    declaration is what is wrong).
+    declaration is what is wrong), in this module or the one defining the function.
 
 Known limits:
     Only module-level functions called by name are checked; jitted methods are not. A local name is
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import ast
 
+from ...analysis.jitted import array_parameter
 from ...analysis.kinds import Kind
 from ...analysis.values import Context, Elsewhere
 from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
@@ -73,22 +75,30 @@ class UnhashableStaticArgument(Rule):
         declared_arrays = {(s.function.name, s.parameter) for s in analysis.static_arrays}
         for call, function in analysis.jitted_calls:
             for argument in function.arguments(call):
-                if not argument.static:
-                    continue
-                if _built_here(argument.value):
-                    evidence = next((e for e in analysis.values.infer(argument.value)
-                                     if e.kind in UNHASHABLE and not e.trail), None)
-                    where = analysis.located(argument.value)
-                else:
-                    evidence = _reaching(analysis, argument.value, call)
-                    where = analysis.origin(evidence) if evidence is not None else ""
-                if evidence is not None and not (evidence.kind is Kind.ARRAY
-                                                 and (function.name, argument.parameter) in declared_arrays):
+                if not argument.static or (function.name, argument.parameter) in declared_arrays \
+                        or argument.parameter in function.declared_arrays:
+                    continue  # not static, or an array parameter PTL405 reports at its declaration
+                found = _unhashable(analysis, argument.value, call)
+                if found is not None:
+                    kind, what, where = found
                     yield Report(call,
-                                 f"static {argument.label} of `{function.name}` is {evidence.what} "
-                                 f"({where}), {UNHASHABLE[evidence.kind]}: the call "
-                                 "raises `ValueError: Non-hashable static arguments are not supported` (pass a "
-                                 "tuple or another hashable value)", target=function.name)
+                                 f"static {argument.label} of `{function.name}` is {what} ({where}), "
+                                 f"{UNHASHABLE[kind]}: the call raises `ValueError: Non-hashable static arguments "
+                                 "are not supported` (pass a tuple or another hashable value)", target=function.name)
+
+
+def _unhashable(analysis, value: ast.expr, call: ast.Call) -> tuple[Kind, str, str] | None:
+    """(kind, what the value is, where it comes from) for a container or array passed: written at the call,
+    a parameter of the caller annotated as an array, or reaching the call through names and helpers."""
+    if _built_here(value):
+        evidence = next((e for e in analysis.values.infer(value) if e.kind in UNHASHABLE and not e.trail), None)
+        return (evidence.kind, evidence.what, analysis.located(value)) if evidence is not None else None
+    given = array_parameter(analysis.index, analysis.values, value, call)
+    if given is not None:
+        caller, annotation = given
+        return Kind.ARRAY, f"`{value.id}`", f"a parameter of `{caller}` annotated `{analysis.snippet(annotation)}`"
+    evidence = _reaching(analysis, value, call)
+    return (evidence.kind, evidence.what, analysis.origin(evidence)) if evidence is not None else None
 
 
 # How a value reaches the call and stays what it was made as: assigned to a name, returned by a function.

@@ -84,7 +84,7 @@ def none_test(analysis, call: TreeCall) -> ast.Compare | None:
         return None
     function = analysis.tree_calls.function_of(call.function, call)
     parameter = _leaf_parameter(function, call.kind) if function is not None else None
-    if parameter is None or _called_directly(analysis, function):
+    if parameter is None or analysis.tree_calls.called_directly(function):
         return None
     return _none_test_in(function, parameter)
 
@@ -102,14 +102,6 @@ def _rejects_none(analysis, is_leaf: ast.expr) -> bool:
     types = body.args[1].elts if isinstance(body.args[1], ast.Tuple) else [body.args[1]]
     return not _mentions_none(body.args[1]) and not any(
         is_name(t, "object") or isinstance(t, ast.Call) for t in types)
-
-
-def _called_directly(analysis, function: FunctionInfo) -> bool:
-    """A def that the module also calls by name (`fill(x)`), outside the tree maps."""
-    if function.is_lambda:
-        return False
-    return any(is_name(call.func, function.name)
-               for call, _in_function in analysis.index.calls_mentioning((function.name,)))
 
 
 def _none_test_in(function: FunctionInfo, parameter: str) -> ast.Compare | None:

@@ -6,7 +6,8 @@ What it does:
     seen in a list, tuple or dict display (or the one such display a name holds): a None literal or a
     conditional with a None branch. The other tree's value is seen the same way, or the mapped function
     tests its first parameter against None, which says its author pairs that None with the others' values.
-    Where the first tree is not seen (a parameter, a call's result), that test alone is the evidence.
+    Where the first tree is not seen (a parameter, a call's result), that test alone is the evidence,
+    unless the module also calls the function directly (its test may serve those calls).
 
 Why is this bad:
     JAX takes the structure from the first tree, and None is an empty subtree, a prefix only of None

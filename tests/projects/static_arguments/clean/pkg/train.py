@@ -6,3 +6,8 @@ import jax
 @partial(jax.jit, static_argnums=(1,))
 def step(params, config):
     return jax.tree.map(lambda p: p * (1 - config["decay"]), params)
+
+
+@partial(jax.jit, static_argnames=("weights",))
+def weighted_sum(x, weights):
+    return sum(w * x[i] for i, w in enumerate(weights))
