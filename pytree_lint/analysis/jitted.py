@@ -3,7 +3,9 @@
 Understood: `@jax.jit` (any alias, `pjit` too), `@jax.jit(static_argnums=...)`,
 `@partial(jax.jit, static_argnums=(1,))` / `@functools.partial(jax.jit, static_argnames="n")` on a def,
 `g = jax.jit(f, static_argnums=0)` at module level, a decorator `jit_static = partial(jax.jit, ...)` of
-this module or another of the project, and jitted functions imported from other project modules. As in
+this module or another of the project, a decorator factory of either (`@jit_static("n")` with `def
+jit_static(*names): return partial(jax.jit, static_argnames=names)`, or `jax.jit(**options)`), and
+jitted functions imported from other project modules. As in
 JAX, a static name also makes its position static, and a static position its name. `eqx.filter_jit` is
 not jit: it treats non-array leaves as static.
 """
@@ -21,6 +23,7 @@ from .model import FunctionInfo, ModuleIndex, Param, is_literal_int, is_none, ke
 from .record import record
 
 if TYPE_CHECKING:
+    from .summary import JitFactory
     from .values import ValueInference
 
 
@@ -79,6 +82,67 @@ class PassedArgument:
     parameter: str | None  # the parameter it binds, when the signature is known
 
 
+def jit_factory(index: ModuleIndex, function: FunctionInfo) -> JitFactory | None:
+    """What a def that returns a jit decorator built from its parameters takes them from: `return
+    partial(jax.jit, static_argnames=names)` (names a parameter, or `*names`), `return jax.jit(**options)`."""
+    returns = [r.value for r in function.return_statements if r.value is not None]
+    if len(returns) != 1 or not isinstance(returns[0], ast.Call) or function.is_lambda:
+        return None
+    call = returns[0]
+    qualified = index.qualify(call.func)
+    if not ((qualified in JIT and not call.args) or (
+            qualified == PARTIAL and len(call.args) == 1 and index.qualify(call.args[0]) in JIT)):
+        return None
+    from .summary import JitFactory  # the record summaries store; imported late, with them
+
+    star = function.star_param.arg if function.star_param is not None else None
+    passed_on = next((k.value.id for k in call.keywords if k.arg is None and isinstance(k.value, ast.Name)), None)
+    parameters = {p.name for p in function.params}
+
+    def source(keyword: str) -> str | None:
+        value = keyword_arguments(call).get(keyword)
+        if isinstance(value, ast.Name) and value.id == star:
+            return "*"
+        if isinstance(value, ast.Name) and value.id in parameters:
+            return value.id
+        kwargs = function.node.args.kwarg
+        if value is None and passed_on is not None and kwargs is not None and passed_on == kwargs.arg:
+            return "**"
+        return None
+
+    factory = JitFactory(source("static_argnums"), source("static_argnames"))
+    return factory if factory != JitFactory() else None
+
+
+def factory_statics(factory: JitFactory, params: tuple[str, ...], args: list, keywords: dict
+                    ) -> tuple[set[int], set[str]]:
+    """The static positions and names a call of a jit decorator factory gives, from its literal arguments
+    (`args`, `keywords`: Python values, None where not literal)."""
+    def given(source: str | None, keyword: str) -> list:
+        if source == "*":
+            value = args
+        elif source == "**":
+            value = keywords.get(keyword)
+        elif source in keywords:
+            value = keywords[source]
+        elif source in params and params.index(source) < len(args):
+            value = args[params.index(source)]
+        else:
+            value = None
+        return list(value) if isinstance(value, (list, tuple)) else [value]
+
+    return ({v for v in given(factory.argnums, "static_argnums") if type(v) is int},
+            {v for v in given(factory.argnames, "static_argnames") if isinstance(v, str)})
+
+
+def literal(node: ast.expr) -> object:
+    """The Python value of a literal expression (`"n"`, `(1, 2)`); None for anything else."""
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
 def _items(node: ast.expr) -> list[ast.expr]:
     return node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
 
@@ -126,7 +190,25 @@ class JittedFinder:
             names = _literal_strings(keywords["static_argnames"]) if "static_argnames" in keywords else set()
             declared = next((k for k in node.keywords if k.arg in ("static_argnums", "static_argnames")), None)
             return Statics(positions, names, declared)
+        factory = self._factory(node.func)
+        if factory is not None:  # `@jit_static("n")`, the project's own jit decorator factory
+            positions, names = factory_statics(*factory, [literal(a) for a in node.args],
+                                               {k.arg: literal(k.value) for k in node.keywords if k.arg})
+            return Statics(positions, names, node)
         return None
+
+    def _factory(self, func: ast.expr) -> tuple[JitFactory, tuple[str, ...]] | None:
+        """The jit decorator factory a call names, with its parameters: a def of this module, or of another
+        module of the project (from its summary)."""
+        local = self.index.functions.get(func.id) if isinstance(func, ast.Name) else None
+        if local is not None and self.index.aliases.is_module_local(func.id):
+            factory = jit_factory(self.index, local)
+            return (factory, tuple(p.name for p in local.params)) if factory is not None else None
+        definition = self.index.definition(func) if self.index.project is not None else None
+        facts = definition.function if definition is not None else None
+        if facts is None or facts.jit_factory is None:
+            return None
+        return facts.jit_factory, facts.params
 
     def find(self) -> dict[str, JittedFunction]:
         found: dict[str, JittedFunction] = {}

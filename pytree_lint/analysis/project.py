@@ -414,13 +414,23 @@ class ModuleView:
         ...)` of another module (`@jit_static` with `jit_static` imported)."""
         if definition.jit is not None or definition.function is None:
             return definition.jit
+        from .summary import JitFacts
+
         function = definition.function
         for decorator in function.decorators:
             wrapper = self.definition(self.resolve_in(definition.summary, decorator))
             if wrapper is not None and wrapper.jit is not None and wrapper.jit.wrapper:
-                from .summary import JitFacts
-
                 return JitFacts(wrapper.jit.static_positions, wrapper.jit.static_names, function.params)
+        for call in function.decorator_calls:  # `@jit_static("n")`: a jit decorator factory of the project
+            factory = self.definition(self.resolve_in(definition.summary, call.name))
+            if factory is not None and factory.function is not None and factory.function.jit_factory is not None:
+                from .jitted import factory_statics
+
+                positions, names = factory_statics(factory.function.jit_factory, factory.function.params,
+                                                   list(call.args), call.keywords)
+                mapped = positions | {function.params.index(n) for n in names if n in function.params}
+                names |= {function.params[i] for i in positions if 0 <= i < len(function.params)}
+                return JitFacts(tuple(sorted(mapped)), tuple(sorted(names)), function.params)
         return None
 
     def is_nnx_class(self, definition: Definition) -> bool:

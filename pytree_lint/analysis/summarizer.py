@@ -6,11 +6,14 @@ import ast
 
 from ..knowledge import DECORATORS
 from ..knowledge.jax import MECHANISMS
-from .jitted import annotated_static_arrays
+from ..knowledge.jax import JIT
+from ..knowledge.python import PARTIAL
+from .jitted import annotated_static_arrays, jit_factory, literal
 from .kinds import Kind
 from .model import FunctionInfo
 from .project import NEVER_FOLLOWED, absolute
-from .summary import (KEPT_KINDS, Argument, ClassFacts, Construction, FieldFacts, FunctionFacts, JitFacts,
+from .summary import (KEPT_KINDS, Argument, ClassFacts, Construction, DecoratorCall, FieldFacts, FunctionFacts,
+                      JitFacts,
                       ModuleSummary, Value)
 from .values import Context, Evidence
 
@@ -92,7 +95,19 @@ class Summarizer:
         decorators = tuple(self.absolute(name) for name in map(self.index.qualify, function.node.decorator_list)
                            if name)
         return FunctionFacts(line[0] if line else 0, tuple(returns), field, self._registers(function),
-                             tuple(p.name for p in function.params), decorators)
+                             tuple(p.name for p in function.params), decorators, jit_factory(self.index, function),
+                             self._decorator_calls(function))
+
+    def _decorator_calls(self, function: FunctionInfo) -> tuple[DecoratorCall, ...]:
+        """Decorators written as calls of a name (`@jit_static("n")`): a project function that may build
+        a jit decorator from its arguments (ModuleView.jit asks its module)."""
+        found = []
+        for decorator in function.node.decorator_list:
+            callee = self.index.qualify(decorator.func) if isinstance(decorator, ast.Call) else None
+            if callee is not None and callee not in JIT and callee != PARTIAL:
+                found.append(DecoratorCall(self.absolute(callee), tuple(map(literal, decorator.args)),
+                                           {k.arg: literal(k.value) for k in decorator.keywords if k.arg}))
+        return tuple(found)
 
     def _field(self, call: ast.Call) -> FieldFacts | None:
         """A helper returning a library field call (`return eqx.field(static=True, **kwargs)`)."""

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from ..digest import content_digest
 from .kinds import Kind
 
-SUMMARY_VERSION = 4
+SUMMARY_VERSION = 6
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -57,6 +57,25 @@ class FieldFacts(NamedTuple):
     metadata: dict[str, bool]
 
 
+class JitFactory(NamedTuple):
+    """A function that returns a jit decorator built from its arguments (`def jit_static(*names): return
+    partial(jax.jit, static_argnames=names)`): where the static positions and names come from, as the
+    parameter that holds them, `*` for its star parameter (every positional argument), `**` for the
+    keywords it passes on (`jax.jit(**options)`)."""
+
+    argnums: str | None = None
+    argnames: str | None = None
+
+
+class DecoratorCall(NamedTuple):
+    """A decorator written as a call of a project function (`@jit_static("n")`), with its literal
+    arguments (None where an argument is no literal)."""
+
+    name: str  # absolute
+    args: tuple = ()
+    keywords: dict = {}
+
+
 class FunctionFacts(NamedTuple):
     line: int
     returns: tuple[Value, ...] = ()
@@ -64,6 +83,8 @@ class FunctionFacts(NamedTuple):
     registers: str | None = None  # a decorator that registers: a library's name or a jax.tree_util mechanism
     params: tuple[str, ...] = ()  # the positional parameters
     decorators: tuple[str, ...] = ()  # the names of its decorators, absolute (a wrapper may jit it)
+    jit_factory: JitFactory | None = None
+    decorator_calls: tuple[DecoratorCall, ...] = ()
 
 
 class ClassFacts(NamedTuple):
@@ -121,8 +142,10 @@ class ModuleSummary:
     def from_json(cls, data: dict) -> ModuleSummary:
         functions = {name: FunctionFacts(line, tuple(Value(*v) for v in returns),
                                          FieldFacts(*field_facts) if field_facts else None, registers,
-                                         tuple(params), tuple(decorators))
-                     for name, (line, returns, field_facts, registers, params, decorators)
+                                         tuple(params), tuple(decorators), JitFactory(*factory) if factory else None,
+                                         tuple(DecoratorCall(callee, tuple(args), dict(keywords))
+                                               for callee, args, keywords in decorator_calls))
+                     for name, (line, returns, field_facts, registers, params, decorators, factory, decorator_calls)
                      in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library)
                    for name, (line, bases, library) in data["classes"].items()}

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from ..knowledge import jax as jax_knowledge
 from ..knowledge import numpy as np_knowledge
 from ..knowledge import python as py
+from ..knowledge import scipy as scipy_knowledge
 from ..knowledge.jax_dataclasses import LIBRARY as JAX_DATACLASSES
 from .fields import Frameworks, declared_fields, parse_string_annotation
 from .kinds import Kind, Leaf
@@ -523,6 +524,8 @@ class ValueInference:
             return self.infer(first, context) if first is not None else []
         if qualified.startswith("numpy."):
             return self._numpy_call(qualified[len("numpy."):], expr, context)
+        if qualified in scipy_knowledge.SPARSE_CONSTRUCTORS:
+            return [Evidence(Kind.ARRAY, expr, "a SciPy sparse matrix")]
         if qualified in jax_knowledge.ARRAY_FUNCTIONS or (
                 qualified.startswith(jax_knowledge.ARRAY_MODULES)
                 and not qualified.startswith(tuple(jax_knowledge.NON_ARRAY))

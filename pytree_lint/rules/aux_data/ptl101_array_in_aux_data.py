@@ -1,9 +1,10 @@
 """PTL101 array-in-aux-data
 
 What it does:
-    Finds a NumPy or JAX array (or a tuple, list or dict holding one, or a dataclass/NamedTuple whose
-    fields hold one) that reaches a pytree's aux_data: the second element returned by a flatten function,
-    a `meta_fields` entry of `register_dataclass`, or a field marked static.
+    Finds a NumPy or JAX array or a SciPy sparse matrix (or a tuple, list or dict holding one, or a
+    dataclass/NamedTuple whose fields hold one) that reaches a pytree's aux_data: the second element
+    returned by a flatten function, a `meta_fields` entry of `register_dataclass`, or a field marked
+    static.
 
 Why is this bad:
     JAX compares aux_data with `==` whenever it looks up a compiled function or compares two tree

@@ -5,9 +5,10 @@ What it does:
     static_argnames=...)`) that passes a list, dict or set (a display, a comprehension, `list()`,
     `dict()`, `set()`) or an array at a static position or static keyword. The function may be jitted in
     another module of the project (imported by name, or decorated there with a `partial(jax.jit,
-    static_argnums=...)` wrapper), and the value may reach the call through a local name (`config =
-    {"lr": 0.1}`), a helper's return (`make_kwargs()`, in this module or another), or be a parameter of
-    the calling function annotated as an array.
+    static_argnums=...)` wrapper or the project's own jit decorator factory, `@jit_static("n")`), and
+    the value may reach the call through a local name (`config = {"lr": 0.1}`), a helper's return
+    (`make_kwargs()`, in this module or another), or be a parameter of the calling function annotated
+    as an array.
 
 Why is this bad:
     Static arguments are hashed to find the compiled function, and these cannot be (measured, jax

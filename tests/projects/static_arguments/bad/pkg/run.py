@@ -1,4 +1,4 @@
-from .layers import pad
+from .layers import crop, pad
 from .train import step
 from .utils import make_config
 
@@ -14,3 +14,7 @@ def main(params, x):
     model_kwargs = make_config()
     params = step(params, model_kwargs)  # expect: PTL403
     return params, pad(x, sizes=[(1, 1)])  # expect: PTL403
+
+
+def cropped(x):
+    return crop(x, widths=[1, 2])  # expect: PTL403

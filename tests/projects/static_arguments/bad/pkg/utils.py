@@ -9,3 +9,7 @@ def make_config():
     return dict(decay=0.9)
 
 jit_static_mask = partial(jax.jit, static_argnames=("mask",))
+
+
+def jit_static(*names):
+    return partial(jax.jit, static_argnames=names)

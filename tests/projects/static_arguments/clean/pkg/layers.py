@@ -1,8 +1,13 @@
 import jax.numpy as jnp
 
-from .utils import jit_static_sizes
+from .utils import jit_static, jit_static_sizes
 
 
 @jit_static_sizes
 def pad(x, sizes):
     return jnp.pad(x, sizes)
+
+
+@jit_static("widths")
+def crop(x, widths):
+    return x[widths[0]:x.shape[0] - widths[1]]

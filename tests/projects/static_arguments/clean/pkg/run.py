@@ -1,4 +1,4 @@
-from .layers import pad
+from .layers import crop, pad
 from .train import step
 from .utils import make_config
 
@@ -15,3 +15,7 @@ def main(params, x, options):
     params = step(params, make_config())
     params = step(params, options)
     return params, pad(x, sizes=((1, 1),))
+
+
+def cropped(x):
+    return crop(x, widths=(1, 2))
