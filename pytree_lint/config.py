@@ -7,8 +7,6 @@ import os
 import re
 from dataclasses import dataclass, replace
 
-from .rules import RULES_BY_CODE
-
 
 class ConfigError(ValueError):
     """A bad option value; the message says which and why."""
@@ -31,6 +29,8 @@ def parse_codes(value: str | list[str] | tuple[str, ...] | None, option: str) ->
     codes = tuple(item.strip().upper() for item in items if item.strip())
     for code in codes:
         if not CONTRACT_CODE.match(code):
+            from .rules import RULES_BY_CODE
+
             raise ConfigError(f"{option}: unknown rule code {code!r} (rules: {', '.join(RULES_BY_CODE)}; "
                               "the contract's families are PTL1xx to PTL5xx, and PTL9xx for opt-in rules)")
     return codes

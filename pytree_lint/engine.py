@@ -15,12 +15,14 @@ import io
 import tokenize
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .analysis.source import Source, line_starts, parse, python_lines
 from .config import DEFAULT_CONFIG, Config
 from .noqa import skips_file, suppressed
-from .rules import ALL_RULES, Rule
-from .rules.base import REGISTRATION_TRIGGERS
+
+if TYPE_CHECKING:
+    from .rules import Rule
 
 # Larger files are generated code, not something a person registers pytrees in by hand.
 MAX_FILE_BYTES = 16 * 2**20
@@ -69,6 +71,8 @@ class LintError(Exception):
 
 
 def selected_rules(config: Config) -> list[Rule]:
+    from .rules import ALL_RULES  # here: a run that lints no file (all recalled from the cache) never loads them
+
     return [rule() for rule in ALL_RULES if config.enabled(rule.code)]
 
 
@@ -80,6 +84,8 @@ def prefilter(text: str, rules: list[Rule], config: Config) -> list[Rule]:
     has_common_part = COMMON_PART in text
     present = {word for word in words if (has_common_part or COMMON_PART not in word) and word in text}
     # How the project's static-field helpers are spelled where they are used (`static_field(...)`).
+    from .rules.base import REGISTRATION_TRIGGERS
+
     helpers = [name.rsplit(".", 1)[-1] for name in config.static_field_functions]
     uses_helpers = any(helper in text for helper in helpers)
     return [rule for rule in rules if rule.concerns(present)

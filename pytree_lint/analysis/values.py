@@ -122,7 +122,7 @@ def _union(groups) -> list[Evidence]:
     return found
 
 
-@dataclass
+@record
 class ValueInference:
     index: ModuleIndex
     frameworks: Frameworks

@@ -7,17 +7,13 @@ import ast
 import difflib
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 
 from .. import __version__
-from ..analysis.project import Project
-from ..analysis.summary import NO_SUMMARY_CACHE
 from ..cache import ResultCache
 from ..config import Config, ConfigError, ConfigLoader
 from ..engine import Finding, FindingFix, LintError, apply_fixes, lint_bytes, read_file, read_source, unused_noqa
 from ..files import collect_files
 from ..notebooks import fix_notebook
-from ..rules import ALL_RULES, RULES_BY_CODE
 from .formats import FORMATS
 
 # Below this many files a process pool costs more than it saves.
@@ -37,6 +33,8 @@ def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
     entry = cache.get(key) if cache is not None else None
     if entry is not None and cache.unchanged(entry.get("dependencies", {})):
         return path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry
+    from ..analysis.project import Project  # imported when a file is linted, not for a cached run
+
     findings, error = [], None
     project = Project.for_file(path)
     if project is not None:
@@ -70,6 +68,8 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
     recalled = cache.recall([(path, config) for path, config, _, _ in work]) if cache is not None else {}
     pending = [job for job in work if job[0] not in recalled]
     if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD:
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             linted = list(_progress(pool.map(_lint_one, pending, chunksize=8), len(pending)))
     else:
@@ -223,6 +223,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _print_rules(argv: list[str]) -> int:
+    from ..rules import ALL_RULES, RULES_BY_CODE
+
     if argv[0] == "rules":
         _write("".join(f"{rule.code}  {rule.name:32}  {rule.summary}\n" for rule in ALL_RULES))
         return 0
@@ -259,6 +261,8 @@ def _write(text: str, output_file: str | None = None) -> bool:
 
 def _statistics(findings: list[Finding]) -> str:
     """flake8's `--statistics`: one line per rule, the count first."""
+    from ..rules import RULES_BY_CODE
+
     counts: dict[str, int] = {}
     for finding in findings:
         counts[finding.code] = counts.get(finding.code, 0) + 1
@@ -315,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
             findings = []
             cache = None if options.no_cache else ResultCache(fixes)
             if options.no_cache:  # the project summaries too (the worker processes inherit it)
+                from ..analysis.summary import NO_SUMMARY_CACHE
+
                 os.environ[NO_SUMMARY_CACHE] = "1"
             for path, found, error in run(files, loader, jobs, cache, fixes):
                 findings.extend(found)

@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 
 from .. import __version__
-from ..rules import ALL_RULES
 
 HELP_URI = "https://github.com/pytree-lint/pytree-lint/blob/main/docs/rules.md#{code}"
-RULES = {rule.code: rule.name for rule in ALL_RULES}
+
+
+def _rules():
+    """The rules, imported when a format names them: a warm run that prints text never loads them."""
+    from ..rules import ALL_RULES
+
+    return ALL_RULES
 
 
 def where(f) -> str:
@@ -22,12 +27,13 @@ def text(findings) -> str:
 
 
 def as_json(findings) -> str:
+    names = {rule.code: rule.name for rule in _rules()}
     rows = []
     for f in findings:
         end_line, end_column = f.end
         row = {"path": f.path, "line": f.line, "column": f.column + 1, "end_line": end_line,
                "end_column": end_column + 1, "code": f.code,
-               "name": RULES.get(f.code, f.code), "message": f.message}
+               "name": names.get(f.code, f.code), "message": f.message}
         if f.cell is not None:
             row["cell"] = f.cell  # and `line`, `column`, `end_*` are within that cell
         if f.fix is not None:  # as ruff spells it: 1-based columns, applicability safe/unsafe
@@ -61,7 +67,7 @@ def github(findings) -> str:
 
 def sarif(findings) -> str:
     rules = []
-    for rule in ALL_RULES:
+    for rule in _rules():
         documentation = rule.documentation()
         rules.append({
             "id": rule.code,
@@ -72,7 +78,7 @@ def sarif(findings) -> str:
             "help": {"text": documentation},
             "defaultConfiguration": {"level": "warning"},
         })
-    index = {rule.code: position for position, rule in enumerate(ALL_RULES)}
+    index = {rule.code: position for position, rule in enumerate(_rules())}
     results = [{
         "ruleId": f.code,
         "ruleIndex": index[f.code],

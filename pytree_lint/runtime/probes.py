@@ -14,14 +14,14 @@ Each rule's module says which it uses (`Rule.runtime`), beside its check. Nothin
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from typing import Any, Callable
 
+from ..analysis.record import record
 from .observe import TREE_CALLS, Outcome, TreeCallRecord, aux_values, first_line, jax_module
 
 
-@dataclasses.dataclass(frozen=True)
+@record
 class ExamplesProbe:
     """`observe(examples, target)`: what the examples holding the finding's class show;
     `observe(examples, target, member)` for a probe that acts on the attribute holding the value."""
@@ -72,7 +72,7 @@ def _holds_target(example: Any, target: str | None) -> bool:
         return type(example).__name__ == target
 
 
-@dataclasses.dataclass(frozen=True)
+@record
 class ReproduceProbe:
     """What `reproduce()` must raise: an error whose message holds one of `symptoms` (or whose class, or a
     base of it, is named so), tied to the finding by `where`: "line" (the traceback passes the finding's
@@ -141,7 +141,7 @@ def _class_methods(module: Any, target: str | None) -> set[str]:
     return {name for klass in cls.__mro__ if klass.__module__ == module.__name__ for name in vars(klass)}
 
 
-@dataclasses.dataclass(frozen=True)
+@record
 class TreeCallProbe:
     """`judge(record)`: the outcome a watched tree call shows, or None when it does not show the symptom."""
 
@@ -163,8 +163,8 @@ class TreeCallProbe:
                 raised = f"; reproduce() then raised {first_line(error)}"
         module_file = os.path.abspath(module.__file__)
         here = [r for r in TREE_CALLS if os.path.abspath(r.filename) == module_file and r.line == line]
-        for record in here:
-            outcome = self.judge(record)
+        for call in here:
+            outcome = self.judge(call)
             if outcome is not None:
                 return Outcome(outcome.status, outcome.evidence + raised)
         if not here:
@@ -173,7 +173,7 @@ class TreeCallProbe:
                                       f"symptom{raised}")
 
 
-@dataclasses.dataclass(frozen=True)
+@record
 class StateProbe:
     """`observe(model, target, member)`: what the model `reproduce()` returns shows at the attribute
     `member` of its class `target`."""
