@@ -70,6 +70,13 @@ class LintError(Exception):
     """A file that could not be linted; the message is the reason, for the user."""
 
 
+def load_analysis() -> None:
+    """Import the rules and the analysis now: before forking workers that all need them (each would import
+    them again), rather than on the first file linted."""
+    from .analysis import module, project  # noqa: F401
+    from .rules import ALL_RULES  # noqa: F401
+
+
 def selected_rules(config: Config) -> list[Rule]:
     from .rules import ALL_RULES  # here: a run that lints no file (all recalled from the cache) never loads them
 

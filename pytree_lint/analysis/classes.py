@@ -9,16 +9,16 @@ elementwise array.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from ..knowledge.python import DATACLASS_DECORATORS, FROZEN_BASES, FROZEN_BY_DEFAULT, NEUTRAL_BASES, VALUE_BASES
 from .kinds import Equality, Kind
 from .model import ClassInfo, ModuleIndex
 from .names import dotted_name
 from .values import Context, Evidence, ValueInference
+from .record import record
 
 
-@dataclass(frozen=True)
+@record
 class ArrayComparison:
     """A `return` of `__eq__` whose value is an elementwise comparison of arrays."""
 

@@ -10,7 +10,6 @@ helpers, named in the `static-field-functions` setting, make a field static in a
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..knowledge import (BASES, DECORATORS, FIELD_HELPERS, FIXED_HELPERS, FLAG_HELPERS, PLAIN_FIELDS,
@@ -20,6 +19,7 @@ from ..knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ..knowledge.numpyro import AUX_FIELDS
 from ..knowledge.python import ANNOTATED, CLASS_VARIABLES
 from .model import ClassField, ClassInfo, ModuleIndex, is_name, keyword_arguments, literal_string
+from .record import record
 
 if TYPE_CHECKING:
     from .summary import FieldFacts
@@ -76,7 +76,7 @@ def parse_string_annotation(annotation: ast.expr) -> ast.expr | None:
         return None
 
 
-@dataclass(frozen=True)
+@record
 class StaticDeclaration:
     """A field declared static: its name, the statement (or string) to report at, and how."""
 
@@ -85,7 +85,7 @@ class StaticDeclaration:
     how: str
 
 
-@dataclass(frozen=True)
+@record
 class LibraryClass:
     """A class a library registers, and the decorator or base that says so."""
 

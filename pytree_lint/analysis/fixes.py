@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import ast
 import enum
-from dataclasses import dataclass
 from functools import cached_property
 
 from .model import FunctionInfo, ModuleIndex, is_name, nodes_of
 from .mutations import changed_in_place, receiver_name
+from .record import record
 
 
 class Codemod(enum.Enum):
@@ -27,7 +27,7 @@ class Codemod(enum.Enum):
     WRAP = "wrap"  # an expression given to a call: `[...]` -> `nnx.List([...])` (the call's spelling in `names`)
 
 
-@dataclass(frozen=True)
+@record
 class FixPlan:
     """A fix to make: `description` may hold `{replacement}`, which the fix engine fills with the code
     it writes."""

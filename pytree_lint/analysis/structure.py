@@ -9,7 +9,7 @@ constructor unflatten runs (which JAX also calls with None, ShapeDtypeStructs an
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..knowledge import LIBRARY_BY_NAME
 from ..knowledge.jax import Mechanism
@@ -120,7 +120,7 @@ class WholeChildren:
     flatten: ast.AST  # the flatten return whose children say so
 
 
-@dataclass(frozen=True)
+@record
 class Swap:
     """A flatten return written `(aux_data, children)`: hashable values first, and second an array or the
     attributes unflatten rebuilds from the children."""

@@ -11,7 +11,8 @@ import sys
 from .. import __version__
 from ..cache import ResultCache
 from ..config import Config, ConfigError, ConfigLoader
-from ..engine import Finding, FindingFix, LintError, apply_fixes, lint_bytes, read_file, read_source, unused_noqa
+from ..engine import (Finding, FindingFix, LintError, apply_fixes, lint_bytes, load_analysis, read_file, read_source,
+                      unused_noqa)
 from ..files import collect_files
 from ..notebooks import fix_notebook
 from .formats import FORMATS
@@ -70,6 +71,7 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
     if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD:
         from concurrent.futures import ProcessPoolExecutor
 
+        load_analysis()
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             linted = list(_progress(pool.map(_lint_one, pending, chunksize=8), len(pending)))
     else:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Iterator
+from ..analysis.record import record
 
 if TYPE_CHECKING:
     import ast
@@ -30,7 +30,7 @@ TREE_CALL_TRIGGERS = ("tree_map", "tree.map", "tree_leaves", "tree.leaves", "tre
 RECORD_CLASS_WORDS = ("NamedTuple", "dataclass", "PyTreeNode", "Pytree", "Struct", "Module")
 
 
-@dataclass(frozen=True)
+@record
 class Report:
     node: ast.AST
     message: str

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import ast
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ...analysis.model import DEFINITIONS, FunctionInfo, ModuleIndex, child_nodes, nodes_of, statement_blocks
@@ -62,6 +62,7 @@ from ...knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSI
 from ...runtime.observe import Outcome, first_line, jax_module
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
+from ...analysis.record import record
 
 CONSEQUENCE = ("JAX unflattens with None (jacobian), ShapeDtypeStruct (eval_shape) and per-example tracers "
                "(vmap), so this fails or silently converts; rebuild with `object.__new__` and set the attributes "
@@ -174,7 +175,7 @@ class UnflattenRunsValidatingInit(Rule):
 VALUE_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
 
 
-@dataclass(frozen=True)
+@record
 class Validation:
     """A statement of a constructor that fails on the leaves JAX passes to unflatten."""
 

@@ -40,7 +40,6 @@ Fix safety:
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from ...analysis.fixes import Codemod, FixPlan
 from ...analysis.model import FunctionInfo, child_nodes
@@ -48,6 +47,7 @@ from ...analysis.registrations import Registration
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 from .probes import probe_round_trip
+from ...analysis.record import record
 
 
 class UnflattenArgumentsSwapped(Rule):
@@ -85,7 +85,7 @@ AUX_NAMES = frozenset({"aux", "aux_data", "auxdata", "aux_info", "metadata", "me
                        "treedef_data"})
 
 
-@dataclass(frozen=True)
+@record
 class SwappedParameters:
     """An unflatten written `(children, aux_data)`: its two parameter names, in its order."""
 

@@ -30,13 +30,13 @@ Known limits:
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import Any
 
 from ...knowledge.python import DICT_VIEWS, ITERATOR_NAMES, SILENT_LEAF_ITERABLES
 from ...runtime.observe import Outcome, TreeCallRecord, describe, jax_module
 from ...runtime.probes import TreeCallProbe
 from ..base import TREE_CALL_TRIGGERS, Report, Rule
+from ...analysis.record import record
 
 
 def _iterator_type(tree: Any) -> str | None:
@@ -81,7 +81,7 @@ class IteratorAsPytree(Rule):
                     break
 
 
-@dataclass(frozen=True)
+@record
 class LeafIterable:
     """A single-use iterable a tree function takes as one leaf, and whether JAX says so."""
 
