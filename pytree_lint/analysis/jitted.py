@@ -171,7 +171,8 @@ class JittedFinder:
     def _statics(self, node: ast.expr) -> Statics | None:
         """The static positions and names jit is given by a decorator or call (`jax.jit`: none; `jax.jit(f,
         ...)`, `partial(jax.jit, ...)`: theirs; a `partial(jax.jit, ...)` bound to a name, of this module or
-        another of the project: its own); None when `node` is not jit."""
+        another of the project: its own; a call of the project's jit decorator factory: what its arguments
+        say), and where they are declared; None when `node` is not jit."""
         if self.index.qualify(node) in JIT:
             return Statics(set(), set(), None)
         if isinstance(node, ast.Name) and node.id in self._wrappers:

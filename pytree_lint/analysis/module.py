@@ -87,8 +87,8 @@ class ModuleAnalysis:
 
     @cached_property
     def nones_in_first_trees(self) -> dict[int, NoneInFirstTree]:
-        """Multi-tree maps whose first tree holds a None that another tree pairs with a value (PTL204; PTL202
-        leaves these calls to it), by the id of the call node."""
+        """Multi-tree maps whose first tree holds a None that another tree pairs with a value, or whose
+        function expects one there (PTL204; PTL202 leaves these calls to it), by the id of the call node."""
         found = (self.tree_calls.none_in_first_tree(call) for call in self.tree_call_sites)
         return {id(none.call.node): none for none in found if none is not None}
 

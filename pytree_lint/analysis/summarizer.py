@@ -5,16 +5,14 @@ from __future__ import annotations
 import ast
 
 from ..knowledge import DECORATORS
-from ..knowledge.jax import MECHANISMS
-from ..knowledge.jax import JIT
+from ..knowledge.jax import JIT, MECHANISMS
 from ..knowledge.python import PARTIAL
 from .jitted import annotated_static_arrays, jit_factory, literal
 from .kinds import Kind
 from .model import FunctionInfo
 from .project import NEVER_FOLLOWED, absolute
 from .summary import (KEPT_KINDS, Argument, ClassFacts, Construction, DecoratorCall, FieldFacts, FunctionFacts,
-                      JitFacts,
-                      ModuleSummary, Value)
+                      JitFacts, ModuleSummary, Value)
 from .values import Context, Evidence
 
 

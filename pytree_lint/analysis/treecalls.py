@@ -168,9 +168,7 @@ class TreeCalls:
     def _nones(self, tree: ast.expr, call: TreeCall, steps: tuple) -> list[tuple[tuple, ast.expr]]:
         """(steps, node) for each None a display holds, or a name bound once to one: a None literal, or a
         conditional expression with a None branch."""
-        if is_none(tree) and steps:
-            return [(steps, tree)]
-        if _may_be_none(tree) and steps:
+        if steps and (is_none(tree) or _may_be_none(tree)):
             return [(steps, tree)]
         display = self._display(tree, call)
         if display is None:

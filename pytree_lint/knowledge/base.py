@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 
 class Convention(enum.Enum):
     """How a library says a field is static (verified on flax 0.12.8, equinox 0.13.8, jax_dataclasses
-    1.6.3, penzai 0.2.5, netket 3.23.0, jax_md 0.2.29, simple_pytree 0.2.2, numpyro 0.22.0)."""
+    1.6.3, penzai 0.2.5, netket 3.23.0, jax_md 0.2.29, simple_pytree 0.2.2, numpyro 0.22.0; read in the
+    source of tjax 1.3.13, genjax 0.10.3 and distrax 0.1.9)."""
 
-    PYTREE_NODE = "pytree_node"  # metadata `pytree_node=False`: flax.struct, penzai, netket, simple_pytree
-    STATIC = "static"  # metadata `static=True`: register_dataclass, equinox, jax_md
+    PYTREE_NODE = "pytree_node"  # metadata `pytree_node=False`: flax.struct, penzai, netket, simple_pytree, genjax
+    STATIC = "static"  # metadata `static=True`: register_dataclass, equinox, jax_md, tjax
     JAX_DATACLASSES = "jax_dataclasses"  # an outermost `Static[...]` annotation, or `static_field()`
     NUMPYRO = "numpyro"  # the name is listed in the class's `pytree_aux_fields`
-    NONE = "none"  # chex: every field is a child
+    NONE = "none"  # nothing static by declaration: chex (every field is a child), distrax (split by value)
     NNX = "nnx"  # flax.nnx: decided per attribute by its value (analysis/nnx.py)
 
 

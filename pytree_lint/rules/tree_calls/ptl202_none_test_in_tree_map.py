@@ -21,7 +21,8 @@ Known false positives:
     body is a plain `isinstance(x, ...)` test of types that exclude None), and a def that the module also
     calls directly, where its None test serves those calls.
 
-    A multi-tree map whose first tree is seen to hold None where another holds a value is PTL204's.
+    A multi-tree map whose first tree holds None where another holds a value (seen, or expected by the
+    function's test of its first parameter) is PTL204's: there the None breaks the map.
 
 Known limits:
     The function must be a lambda or a def of the module; only its leaf parameter (the first, or the
