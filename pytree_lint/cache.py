@@ -58,15 +58,16 @@ _WRITES = itertools.count()
 
 def write_json(path: Path, data) -> None:
     """Write JSON atomically (a temporary file renamed): parallel runs and flake8's workers never read half
-    a file. The temporary name is unique to the process and the write (tempfile's import alone would cost
-    a first keystroke 4 ms). A failure is ignored: the caches only ever save time."""
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.{next(_WRITES)}.tmp")
+    a file. The temporary name is unique to the process, the write and a random part (tempfile's import
+    alone would cost a first keystroke 4 ms). A failure is ignored: the caches only ever save time."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{next(_WRITES)}.{os.urandom(4).hex()}.tmp")
     try:
+        text = json.dumps(data)  # `json.dump` would stream through the pure-Python encoder
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(data))  # `json.dump` streams through the pure-Python encoder
+            handle.write(text)
         os.replace(temporary, path)
-    except OSError:
+    except (OSError, TypeError, ValueError):
         try:
             os.remove(temporary)
         except OSError:

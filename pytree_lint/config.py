@@ -89,9 +89,10 @@ SETTINGS_KEYS = ("select", "ignore", "extend-select", "exclude", "static-field-f
 CONFIG_FILE_NAMES = ("pyproject.toml", "setup.cfg", "tox.ini")
 
 
-# How a config file can name our table: `[tool.pytree-lint]` (or a dotted `tool."pytree-lint".x` key),
-# `[pytree-lint]` in setup.cfg and tox.ini.
-_TABLE = {"toml": re.compile(rb"tool\s*\.\s*[\"']?pytree-lint"), "ini": re.compile(rb"\[\s*pytree-lint\s*\]")}
+# How a config file can name our table: `[tool.pytree-lint]`, a dotted `tool."pytree-lint".x` key, or a
+# `pytree-lint = {...}` key under `[tool]`; `[pytree-lint]` in setup.cfg and tox.ini.
+_TABLE = {"toml": re.compile(rb"tool\s*\.\s*[\"']?pytree-lint|^\s*[\"']?pytree-lint[\"']?\s*[=.]", re.MULTILINE),
+          "ini": re.compile(rb"\[\s*pytree-lint\s*\]")}
 
 
 def _mentions_us(path: str, kind: str) -> bool:

@@ -136,6 +136,7 @@ def test_output_is_sorted_and_identical_in_parallel(tmp_path):
 
 @pytest.mark.parametrize("name, content", [
     ("pyproject.toml", '[tool.pytree-lint]\nignore = ["PTL102"]\n'),
+    ("pyproject.toml", '[project]\nname = "pytree-lint-user"\n\n[tool]\npytree-lint = { ignore = ["PTL102"] }\n'),
     ("setup.cfg", "[pytree-lint]\nignore = PTL102\n"),
     ("tox.ini", "[pytree-lint]\nignore = PTL102\n"),
 ])

@@ -65,6 +65,15 @@ def sets_init_false(value: ast.expr | None) -> bool:
         k.arg == "init" and _literal_bool(k.value) is False for k in value.keywords)
 
 
+def _same_function(qualified: str, configured: str) -> bool:
+    """The same function name, in modules one of which is within the other (`mylib` and `mylib._fields`)."""
+    if qualified.startswith(".") or "." not in qualified:
+        return False
+    (module, _, name), (other, _, other_name) = qualified.rpartition("."), configured.rpartition(".")
+    return name == other_name and bool(module) and bool(other) and (
+        module == other or module.startswith(other + ".") or other.startswith(module + "."))
+
+
 def parse_string_annotation(annotation: ast.expr) -> ast.expr | None:
     """The expression a string annotation holds (`"jax.Array"`), parsed; None when it is not one."""
     text = literal_string(annotation)
@@ -103,15 +112,13 @@ class Frameworks:
         """A configured static-field helper, by qualified name: the same name; a relative import, made
         absolute only as far as the file's packages go, matched by its module suffix; or the same function
         of the same top package reached by another path (`mylib.static_field` re-exports
-        `mylib._fields.static_field`, and installed packages are not read to tell)."""
+        `mylib._fields.static_field`, and installed packages are not read to tell: one's module must
+        contain the other's, `mylib.utils.field` is not `mylib.dataclasses.field`)."""
         if not qualified:
             return False
         tail = "." + qualified.lstrip(".")
-        absolute = "." in qualified and not qualified.startswith(".")
-        package, function = qualified.split(".", 1)[0], qualified.rsplit(".", 1)[-1]
-        return any(qualified == configured or configured.endswith(tail) or (
-            absolute and configured.split(".", 1)[0] == package and configured.rsplit(".", 1)[-1] == function)
-            for configured in self.static_field_functions)
+        return any(qualified == configured or configured.endswith(tail) or _same_function(qualified, configured)
+                   for configured in self.static_field_functions)
 
     def is_field_call(self, call: ast.Call) -> bool:
         qualified = self.index.qualify(call.func)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..knowledge.jax import JIT
 from ..knowledge.python import PARTIAL
+from .fields import parse_string_annotation
 from .kinds import Kind
 from .model import FunctionInfo, ModuleIndex, Param, is_literal_int, is_none, keyword_arguments, literal_string
 from .record import record
@@ -120,7 +121,7 @@ def factory_statics(factory: JitFactory, params: tuple[str, ...], args: list, ke
     (`args`, `keywords`: Python values, None where not literal)."""
     def given(source: str | None, keyword: str) -> list:
         if source == "*":
-            value = args
+            value = args[len(params):]  # what the star parameter collects
         elif source == "**":
             value = keywords.get(keyword)
         elif source in keywords:
@@ -136,11 +137,15 @@ def factory_statics(factory: JitFactory, params: tuple[str, ...], args: list, ke
 
 
 def literal(node: ast.expr) -> object:
-    """The Python value of a literal expression (`"n"`, `(1, 2)`); None for anything else."""
+    """The value of a literal that can name static arguments (a str, an int, a tuple or list of them), as
+    summaries store it; None for anything else (sets, bytes, dicts, expressions)."""
     try:
-        return ast.literal_eval(node)
+        value = ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
+    if isinstance(value, (list, tuple)):
+        return value if all(isinstance(item, (str, int)) for item in value) else None
+    return value if isinstance(value, (str, int)) else None
 
 
 def _items(node: ast.expr) -> list[ast.expr]:
@@ -215,16 +220,21 @@ class JittedFinder:
         found: dict[str, JittedFunction] = {}
         for site in self.index.calls:
             call = site.node
-            if site.scope is not None or not call.args or isinstance(call.args[0], ast.Starred):
+            if site.scope is not None or (call.args and isinstance(call.args[0], ast.Starred)):
                 continue
             statics = self._statics(call)
             target = self.index.assigned_name(call)
             if statics is None or target is None:
                 continue
-            if self.index.qualify(call.func) == PARTIAL and len(call.args) == 1:
-                if call.keywords:  # `jit_static = partial(jax.jit, static_argnums=1)`: jits what it decorates
+            # `jit_static = partial(jax.jit, static_argnums=1)`, `jit_n = jit_static("n")` (the project's
+            # factory): a decorator, which jits what it decorates.
+            made_by_factory = self._factory(call.func) is not None
+            if made_by_factory or (self.index.qualify(call.func) == PARTIAL and len(call.args) == 1):
+                if call.keywords or made_by_factory:
                     self._wrappers[target] = found[target] = JittedFunction(
                         target, call, None, statics.positions, statics.names, wrapper=True)
+                continue
+            if not call.args:
                 continue
             wrapped = call.args[0]
             function = self.index.functions.get(wrapped.id) if isinstance(wrapped, ast.Name) else None
@@ -285,7 +295,7 @@ def static_arrays(jitted: dict[str, JittedFunction], calls: list[tuple[ast.Call,
     for function in jitted.values():
         params = function.function.params if function.function is not None else []
         for parameter in params:
-            annotation = _array_annotation(values, parameter)
+            annotation = array_annotation(values, parameter)
             if parameter.name in function.static_names and annotation is not None:
                 found[function.name, parameter.name] = StaticArray(function, parameter.name, annotation)
     for call, function in calls:
@@ -305,7 +315,7 @@ def static_arrays(jitted: dict[str, JittedFunction], calls: list[tuple[ast.Call,
 def annotated_static_arrays(function: JittedFunction, values: ValueInference) -> tuple[str, ...]:
     """The static parameters of a jitted def annotated as arrays."""
     params = function.function.params if function.function is not None else []
-    return tuple(p.name for p in params if p.name in function.static_names and _array_annotation(values, p))
+    return tuple(p.name for p in params if p.name in function.static_names and array_annotation(values, p))
 
 
 def array_parameter(index: ModuleIndex, values: ValueInference, value: ast.expr,
@@ -314,11 +324,11 @@ def array_parameter(index: ModuleIndex, values: ValueInference, value: ast.expr,
     annotated as an array and never rebound there."""
     caller = index.enclosing_function(call)
     parameter = _unbound_parameter(caller, value)
-    annotation = _array_annotation(values, parameter) if parameter is not None else None
+    annotation = array_annotation(values, parameter) if parameter is not None else None
     return (caller.name, annotation) if annotation is not None else None
 
 
-def _array_annotation(values: ValueInference, parameter: Param) -> ast.expr | None:
+def array_annotation(values: ValueInference, parameter: Param) -> ast.expr | None:
     """The parameter's annotation when it says an array and does not admit None (`Optional[jax.Array]`:
     callers may pass only None, which hashes)."""
     annotation = parameter.annotation
@@ -329,6 +339,8 @@ def _array_annotation(values: ValueInference, parameter: Param) -> ast.expr | No
 
 
 def _admits_none(annotation: ast.expr) -> bool:
+    """`Optional[...]`, `X | None`, also written as a string (`"jax.Array | None"`)."""
+    annotation = parse_string_annotation(annotation) or annotation
     return any(is_none(node) or (isinstance(node, (ast.Name, ast.Attribute))
                                  and (getattr(node, "id", None) or getattr(node, "attr", None)) == "Optional")
                for node in ast.walk(annotation))

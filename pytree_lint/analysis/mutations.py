@@ -14,7 +14,6 @@ through `x` spells `x`), each once, and the changes found are indexed by the nam
 from __future__ import annotations
 
 import ast
-
 from functools import cached_property
 
 from ..knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS

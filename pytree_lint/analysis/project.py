@@ -77,6 +77,18 @@ def module_location(path: Path) -> tuple[Path, str, bool]:
     return folder, ".".join(parts), is_package
 
 
+def _jit_facts(function: FunctionFacts, positions: set[int], names: set[str]) -> JitFacts:
+    """A function's jit facts from the static positions and names its decorator gives (JAX maps each to the
+    other through the signature)."""
+    from .summary import JitFacts
+
+    params = function.params
+    names = names | {params[i] for i in positions if 0 <= i < len(params)}
+    positions = positions | {params.index(n) for n in names if n in params}
+    return JitFacts(tuple(sorted(positions)), tuple(sorted(names)), params, False,
+                    tuple(p for p in function.array_params if p in names))
+
+
 def absolute(qualified: str, module: str, is_package: bool) -> str | None:
     """A relative import's name made absolute from the importing module (`.masks.f` in `pkg.model` is
     `pkg.masks.f`); None when it climbs above the top package."""
@@ -411,17 +423,17 @@ class ModuleView:
         return None
 
     def jit(self, definition: Definition) -> JitFacts | None:
-        """How a project function is jitted: in its own module, or by a decorator that is a `partial(jax.jit,
-        ...)` of another module (`@jit_static` with `jit_static` imported)."""
+        """How a project function is jitted: in its own module, or by a decorator of another module, a
+        `partial(jax.jit, ...)` (`@jit_static`) or a jit decorator factory (`@jit_static("n")`). Its static
+        parameters annotated as arrays come with it (PTL405 reports them in its module)."""
         if definition.jit is not None or definition.function is None:
             return definition.jit
-        from .summary import JitFacts
-
         function = definition.function
         for decorator in function.decorators:
             wrapper = self.definition(self.resolve_in(definition.summary, decorator))
             if wrapper is not None and wrapper.jit is not None and wrapper.jit.wrapper:
-                return JitFacts(wrapper.jit.static_positions, wrapper.jit.static_names, function.params)
+                positions, names = set(wrapper.jit.static_positions), set(wrapper.jit.static_names)
+                return _jit_facts(function, positions, names)
         for call in function.decorator_calls:  # `@jit_static("n")`: a jit decorator factory of the project
             factory = self.definition(self.resolve_in(definition.summary, call.name))
             if factory is not None and factory.function is not None and factory.function.jit_factory is not None:
@@ -429,9 +441,7 @@ class ModuleView:
 
                 positions, names = factory_statics(factory.function.jit_factory, factory.function.params,
                                                    list(call.args), call.keywords)
-                mapped = positions | {function.params.index(n) for n in names if n in function.params}
-                names |= {function.params[i] for i in positions if 0 <= i < len(function.params)}
-                return JitFacts(tuple(sorted(mapped)), tuple(sorted(names)), function.params)
+                return _jit_facts(function, positions, names)
         return None
 
     def is_nnx_class(self, definition: Definition) -> bool:

@@ -291,36 +291,51 @@ class Structure:
         cls_names = {registration.cls.name}
         if function.is_classmethod:
             cls_names.add(ClassInfo.name_of_cls(function) or "cls")
-        for call in nodes_of(function.node.body, ast.Call):
+        calls = nodes_of(function.node.body, ast.Call)
+        for call in calls:
             func = call.func
             if isinstance(func, ast.Name) and func.id in cls_names:
                 model.constructor_calls.append(call)
-            elif (isinstance(func, ast.Attribute) and func.attr == "__new__") or self.index.qualify(func) == OBJECT_NEW:
+            elif self._is_new(call):
                 model.builds_with_new = True
-            elif isinstance(func, ast.Attribute) and func.attr == "__init__":
-                init_call = self._init_call(call, registration.cls, cls_names)
+        built = self._built_with_new(function) if model.builds_with_new else set()
+        for call in calls:
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "__init__":
+                init_call = self._init_call(call, registration.cls, cls_names, built)
                 if init_call is not None:
                     model.init_calls.append(init_call)
         if children is not None:
             self._children_reads(function, model)
         return model
 
-    def _init_call(self, call: ast.Call, registered: ClassInfo, cls_names: set[str]) -> InitCall | None:
-        """`Base.__init__(obj, ...)` (Base a class of the module, or the registered class), `super(cls,
-        obj).__init__(...)` (the nearest base of the module) or `obj.__init__(...)`."""
+    def _is_new(self, call: ast.Call) -> bool:
+        """`object.__new__(cls)`, `cls.__new__(cls)`."""
+        return (isinstance(call.func, ast.Attribute) and call.func.attr == "__new__") or \
+            self.index.qualify(call.func) == OBJECT_NEW
+
+    def _built_with_new(self, function: FunctionInfo) -> set[str]:
+        """The names an unflatten binds to an object it builds with `__new__` (`obj = object.__new__(cls)`)."""
+        return {name for name, values in function.local_bindings.items()
+                if values and all(isinstance(v, ast.Call) and self._is_new(v) for v in values)}
+
+    def _init_call(self, call: ast.Call, registered: ClassInfo, cls_names: set[str], built: set[str]
+                   ) -> InitCall | None:
+        """An `__init__` run on an object built with `__new__` (a name of `built`): `Base.__init__(obj, ...)`
+        (Base a class of the module, or the registered class), `super(cls, obj).__init__(...)` (the nearest
+        base of the module) or `obj.__init__(...)`."""
         owner, arguments = call.func.value, arguments_in_order(call)
+        on_built = bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id in built
         if isinstance(owner, ast.Name) and (owner.id in cls_names or self.index.resolve_class(owner) is not None):
             cls = registered if owner.id in cls_names else self.index.resolve_class(owner)
-            if not call.args or isinstance(call.args[0], ast.Starred):
-                return None
-            return InitCall(call, cls, [a for a in arguments if a is not call.args[0]])
+            return InitCall(call, cls, [a for a in arguments if a is not call.args[0]]) if on_built else None
         if (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super"
-                and len(owner.args) == 2 and isinstance(owner.args[0], ast.Name)):
+                and len(owner.args) == 2 and isinstance(owner.args[0], ast.Name)
+                and isinstance(owner.args[1], ast.Name) and owner.args[1].id in built):
             start = registered if owner.args[0].id in cls_names else self.index.resolve_class(owner.args[0])
             bases = self.index.class_and_bases(start)[1:] if start is not None else []
             return InitCall(call, bases[0], arguments) if bases else None
-        if isinstance(owner, ast.Name):
-            return InitCall(call, registered, arguments)  # `obj.__init__(...)` on the object built with `__new__`
+        if isinstance(owner, ast.Name) and owner.id in built:
+            return InitCall(call, registered, arguments)
         return None
 
     def _children_reads(self, function: FunctionInfo, model: Unflatten) -> None:
@@ -413,6 +428,7 @@ class Structure:
                    for children in self.flatten_children(function, keyed)]
         if not returns or any(r.attributes is None for r in returns):
             return []
+        rebound = _rebound(registration.unflatten, unflatten.aliases)
         found = []
         for call in unflatten.constructor_calls:
             position = 0
@@ -427,6 +443,7 @@ class Structure:
                     parameter = parameters[position] if position < len(parameters) else None
                     position, value = position + 1, argument
                 if (parameter is not None and parameter.attribute is not None and self.is_children(unflatten, value)
+                        and value.id not in rebound and _stores_whole(constructor, parameter)
                         and all(parameter.attribute in r.attributes for r in returns)):
                     found.append(WholeChildren(call, parameter, len(returns[0].attributes), returns[0].node))
         return found
@@ -434,6 +451,31 @@ class Structure:
     @staticmethod
     def is_children(model: Unflatten, expr: ast.expr) -> bool:
         return isinstance(expr, ast.Name) and expr.id in model.aliases
+
+
+def _rebound(function: FunctionInfo, aliases: set[str]) -> set[str]:
+    """The children parameter and its aliases that the unflatten binds to something else as well
+    (`children = children[0]`): they may no longer hold the children."""
+    if function.is_lambda:
+        return set()
+    return {name for name in aliases for value in function.local_bindings.get(name, [])
+            if not (isinstance(value, ast.Name) and value.id in aliases)}
+
+
+def _stores_whole(constructor: Constructor, parameter: Parameter) -> bool:
+    """Whether the constructor keeps what its parameter is given in the attribute as it is, or converted
+    (`self.w = w`, `self.w = jnp.asarray(w)`), rather than taking it apart (`self.a = a[0] if ... else a`).
+    A dataclass's generated `__init__` keeps it."""
+    init = constructor.init
+    if init is None or init.cls is None:
+        return True
+    stored = [a.value for a in init.cls.assignments.get(parameter.attribute, []) if a.method is init]
+
+    def whole(value: ast.expr | None) -> bool:
+        return (isinstance(value, ast.Name) and value.id == parameter.name) or (
+            isinstance(value, ast.Call) and bool(value.args) and whole(value.args[0]))
+
+    return bool(stored) and all(whole(value) for value in stored)
 
 
 def arguments_in_order(call: ast.Call) -> list[ast.expr | ast.keyword]:

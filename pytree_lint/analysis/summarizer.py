@@ -7,7 +7,7 @@ import ast
 from ..knowledge import DECORATORS
 from ..knowledge.jax import JIT, MECHANISMS
 from ..knowledge.python import PARTIAL
-from .jitted import annotated_static_arrays, jit_factory, literal
+from .jitted import annotated_static_arrays, array_annotation, jit_factory, literal
 from .kinds import Kind
 from .model import FunctionInfo
 from .project import NEVER_FOLLOWED, absolute
@@ -94,11 +94,12 @@ class Summarizer:
                            if name)
         return FunctionFacts(line[0] if line else 0, tuple(returns), field, self._registers(function),
                              tuple(p.name for p in function.params), decorators, jit_factory(self.index, function),
-                             self._decorator_calls(function))
+                             self._decorator_calls(function),
+                             tuple(p.name for p in function.params if array_annotation(self.analysis.values, p)))
 
     def _decorator_calls(self, function: FunctionInfo) -> tuple[DecoratorCall, ...]:
-        """Decorators written as calls of a name (`@jit_static("n")`): a project function that may build
-        a jit decorator from its arguments (ModuleView.jit asks its module)."""
+        """Decorators written as calls (`@jit_static("n")`), with their literal arguments: one may be the
+        project's jit decorator factory (ModuleView.jit asks its module)."""
         found = []
         for decorator in function.node.decorator_list:
             callee = self.index.qualify(decorator.func) if isinstance(decorator, ast.Call) else None

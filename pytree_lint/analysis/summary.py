@@ -19,7 +19,7 @@ from typing import NamedTuple
 from ..digest import content_digest
 from .kinds import Kind
 
-SUMMARY_VERSION = 6
+SUMMARY_VERSION = 7
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -85,6 +85,7 @@ class FunctionFacts(NamedTuple):
     decorators: tuple[str, ...] = ()  # the names of its decorators, absolute (a wrapper may jit it)
     jit_factory: JitFactory | None = None
     decorator_calls: tuple[DecoratorCall, ...] = ()
+    array_params: tuple[str, ...] = ()  # the parameters annotated as arrays (not admitting None)
 
 
 class ClassFacts(NamedTuple):
@@ -144,8 +145,9 @@ class ModuleSummary:
                                          FieldFacts(*field_facts) if field_facts else None, registers,
                                          tuple(params), tuple(decorators), JitFactory(*factory) if factory else None,
                                          tuple(DecoratorCall(callee, tuple(args), dict(keywords))
-                                               for callee, args, keywords in decorator_calls))
-                     for name, (line, returns, field_facts, registers, params, decorators, factory, decorator_calls)
+                                               for callee, args, keywords in decorator_calls), tuple(arrays))
+                     for name, (line, returns, field_facts, registers, params, decorators, factory, decorator_calls,
+                                arrays)
                      in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library)
                    for name, (line, bases, library) in data["classes"].items()}

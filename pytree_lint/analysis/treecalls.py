@@ -10,9 +10,10 @@ from __future__ import annotations
 import ast
 from bisect import bisect_left
 
-
 from ..knowledge.jax import TREE_FUNCTIONS
-from .model import FUNCTIONS, FunctionInfo, ModuleIndex, child_nodes, elements, is_none, keyword_arguments, nodes_of
+from ..knowledge.python import MUTATING_METHODS
+from .model import (FUNCTIONS, FunctionInfo, ModuleIndex, child_nodes, elements, is_name, is_none, keyword_arguments,
+                    nodes_of)
 from .record import record
 
 TREE_MODULES = frozenset({"jax.tree", "jax.tree_util"})
@@ -152,7 +153,7 @@ class TreeCalls:
         parameter = function.params[position].name if function is not None and len(function.params) > position \
             else None
         # A def the module also calls directly may test None for those calls (diffrax's `_maybe_static`).
-        test = _none_test(function, parameter) if parameter is not None and not self.called_directly(function) \
+        test = none_test_of(function, parameter) if parameter is not None and not self.called_directly(function) \
             else None
         for steps, none in self._nones(call.trees[0], call, ()):
             paired = [self._at(tree, steps, call) for tree in call.trees[1:]]
@@ -189,7 +190,7 @@ class TreeCalls:
         display a name is bound to where the call reads it."""
         if isinstance(tree, ast.Name):
             values = self.values_of(tree, call)
-            if len(values) != 1 or isinstance(values[0], ast.Name):
+            if len(values) != 1 or isinstance(values[0], ast.Name) or self._changed_in_place(tree.id, call):
                 return None
             tree = values[0]
         items = elements(tree)
@@ -199,17 +200,51 @@ class TreeCalls:
             return [(k.value, v) for k, v in zip(tree.keys, tree.values)]
         return None
 
+    def _changed_in_place(self, name: str, call: TreeCall) -> bool:
+        """Whether the scope of the call stores into `name` (`masks[i] = m`) or changes it by a method
+        (`masks.append(m)`): its display no longer says what it holds."""
+        scope = call.scope.node if call.scope is not None else self.index.tree
+        for node in nodes_of(scope, (ast.Subscript, ast.Call)):
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                if isinstance(node.value, ast.Name) and node.value.id == name:
+                    return True
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in MUTATING_METHODS and is_name(node.func.value, name):
+                return True
+        return False
+
 
 def _may_be_none(node: ast.expr) -> bool:
     """`x if cond else None`: the element is None on some path."""
     return isinstance(node, ast.IfExp) and (is_none(node.body) or is_none(node.orelse))
 
 
-def _none_test(function: FunctionInfo, parameter: str) -> ast.Compare | None:
-    """A test of `parameter` against None in the function (`m is None`, `m is not None`)."""
-    for compare in nodes_of(function.node.body, ast.Compare):
-        operands = (compare.left, *compare.comparators)
-        if (isinstance(compare.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and any(map(is_none, operands))
-                and any(isinstance(o, ast.Name) and o.id == parameter for o in operands)):
-            return compare
+def none_test_of(function: FunctionInfo, parameter: str) -> ast.Compare | None:
+    """A test of `parameter` against None in a function's body (`x is None`, `x is not None`, `x == None`;
+    not in its nested defs) whose None branch would change the result: `x if x is None else f(x)` and
+    `None if x is None else f(x)` keep None, as JAX does anyway."""
+    harmless: set[int] = set()
+    body = function.node.body
+    pending: list[ast.AST] = list(reversed(body)) if isinstance(body, list) else [body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.IfExp) and _is_none_test(node.test, parameter):
+            none_first = isinstance(node.test.ops[0], (ast.Is, ast.Eq))
+            branch = node.body if none_first else node.orelse
+            if (isinstance(branch, ast.Name) and branch.id == parameter) or (
+                    isinstance(branch, ast.Constant) and branch.value is None):
+                harmless.add(id(node.test))
+        if _is_none_test(node, parameter) and id(node) not in harmless:
+            return node
+        if not isinstance(node, (*FUNCTIONS, ast.Lambda)):
+            pending.extend(reversed(child_nodes(node)))
     return None
+
+
+def _is_none_test(node: ast.AST, parameter: str) -> bool:
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return False
+    operands = (node.left, node.comparators[0])
+    return isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and any(
+        isinstance(o, ast.Constant) and o.value is None for o in operands) and any(
+        isinstance(o, ast.Name) and o.id == parameter for o in operands)

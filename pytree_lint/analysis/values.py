@@ -16,6 +16,7 @@ from ..knowledge import jax as jax_knowledge
 from ..knowledge import numpy as np_knowledge
 from ..knowledge import python as py
 from ..knowledge import scipy as scipy_knowledge
+from ..knowledge.genjax import PYTREE_MAKING_DECORATORS
 from ..knowledge.jax_dataclasses import LIBRARY as JAX_DATACLASSES
 from .fields import Frameworks, declared_fields, parse_string_annotation
 from .kinds import Kind, Leaf
@@ -304,12 +305,15 @@ class ValueInference:
         return arrays[:1]
 
     def _stays_a_function(self, definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-        """A def whose decorators keep it a function: none, JAX transformations, `functools.wraps`, ..."""
+        """A def whose decorators keep it a callable: none, or a library's (`jax.jit`, `jax.named_call`,
+        `eqx.filter_jit`, `functools.wraps`, builtins), but not the module's or the project's own, whose
+        result is not known, nor one that makes a pytree of it (genjax's `@Pytree.partial()`)."""
         for decorator in definition.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
-            name = self.index.qualify(target) or (target.id if isinstance(target, ast.Name) else "")
-            if name not in py.FUNCTION_KEEPING_DECORATORS and name not in jax_knowledge.TRANSFORMATIONS \
-                    and name != py.PARTIAL:
+            name = self.index.qualify(target)
+            if name is None and isinstance(target, ast.Name) and not self.index.aliases.is_module_local(target.id):
+                continue  # a builtin: `staticmethod`, `property`
+            if name is None or name in PYTREE_MAKING_DECORATORS or self.index.definition(target) is not None:
                 return False
         return True
 

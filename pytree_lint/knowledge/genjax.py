@@ -13,3 +13,5 @@ LIBRARY = PytreeLibrary(
     fixed_helpers={f"{base}.static": {"pytree_node": False} for base in _PYTREE},
     plain_fields=frozenset(f"{base}.field" for base in _PYTREE),
 )
+# `@Pytree.partial()` on a def makes a `Closure` pytree of it (its function static), not a callable leaf.
+PYTREE_MAKING_DECORATORS = frozenset(f"{base}.partial" for base in _PYTREE)

@@ -48,10 +48,6 @@ VOLATILE_CALLS = frozenset({
 })
 VOLATILE_MODULES = ("random.", "secrets.")
 PARTIAL = "functools.partial"
-# Decorators after which a def is still a plain function (a callable leaf); any other may make it anything
-# (genjax's `@Pytree.partial()` makes a pytree of it).
-FUNCTION_KEEPING_DECORATORS = frozenset({"functools.wraps", "functools.cache", "functools.lru_cache",
-                                         "staticmethod", "classmethod"})
 OBJECT_NEW = "object.__new__"
 SETATTR_CALLS = frozenset({"object.__setattr__", "setattr"})
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import ast
 
-
 from ...analysis.aux import flatten_context, flatten_returns
 from ...analysis.kinds import Kind
 from ...analysis.model import FunctionInfo

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import ast
 
-
 from ...analysis.aux import flatten_returns
 from ...analysis.record import record
 from ...analysis.registrations import Registration

@@ -24,12 +24,14 @@ Use instead:
 
 Known false positives:
     None known. Not reported: a flatten that returns one attribute holding a sequence as the children
-    (`return self.items, None` with `cls(children)` rebuilding `items` from it), and a constructor that
-    unpacks the sequence itself (its parameter then fills no single attribute).
+    (`return self.items, None` with `cls(children)` rebuilding `items` from it), a constructor that takes
+    its argument apart (`self.a = a[0] if isinstance(a, tuple) else a`, or `self.a, self.b = parts`), and
+    an unflatten that rebinds the children's name (`children = children[0]`).
 
 Known limits:
-    The constructor must be the class's `__init__` or dataclass fields, seen in this module, and the
-    children must be a tuple or list display in every flatten.
+    The constructor must be the class's `__init__` or dataclass fields, seen in this module, its
+    parameter positional or named (not keyword-only), and the children a tuple or list display in every
+    flatten.
 """
 
 from __future__ import annotations

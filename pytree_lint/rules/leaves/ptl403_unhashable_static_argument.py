@@ -29,7 +29,7 @@ Use instead:
 
 Known false positives:
     None known. A name or helper is judged only when every value that can reach the call is a container
-    or array (a name also assigned a tuple, or a parameter, is not judged).
+    or array (a name also assigned a tuple is not judged, nor a parameter unless annotated as an array).
 
     An array passed where the parameter is declared static and annotated as an array is PTL405's (the
     declaration is what is wrong), in this module or the one defining the function.

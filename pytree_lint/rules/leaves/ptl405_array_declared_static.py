@@ -28,8 +28,9 @@ Known false positives:
     pass only None), and a static parameter of a function defined in another module (reported there).
 
 Known limits:
-    Only module-level functions are checked. Array arguments written at the call (`f(x, jnp.ones(3))`)
-    are PTL403's, reported at the call; here a call counts only through the caller's annotated parameter.
+    Only module-level functions and their positional parameters are checked (not keyword-only ones).
+    Array arguments written at the call (`f(x, jnp.ones(3))`) are PTL403's, reported at the call; here a
+    call counts only through the caller's annotated parameter.
 """
 
 from __future__ import annotations

@@ -34,8 +34,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ...analysis.model import FUNCTIONS, FunctionInfo, child_nodes, is_name, nodes_of
-from ...analysis.treecalls import TreeCall
+from ...analysis.model import FunctionInfo, is_name, nodes_of
+from ...analysis.treecalls import TreeCall, none_test_of
 from ...runtime.observe import Outcome, TreeCallRecord, jax_module
 from ...runtime.probes import TreeCallProbe
 from ..base import TREE_CALL_TRIGGERS, Report, Rule
@@ -87,7 +87,7 @@ def none_test(analysis, call: TreeCall) -> ast.Compare | None:
     parameter = _leaf_parameter(function, call.kind) if function is not None else None
     if parameter is None or analysis.tree_calls.called_directly(function):
         return None
-    return _none_test_in(function, parameter)
+    return none_test_of(function, parameter)
 
 
 def _rejects_none(analysis, is_leaf: ast.expr) -> bool:
@@ -103,36 +103,6 @@ def _rejects_none(analysis, is_leaf: ast.expr) -> bool:
     types = body.args[1].elts if isinstance(body.args[1], ast.Tuple) else [body.args[1]]
     return not _mentions_none(body.args[1]) and not any(
         is_name(t, "object") or isinstance(t, ast.Call) for t in types)
-
-
-def _none_test_in(function: FunctionInfo, parameter: str) -> ast.Compare | None:
-    """A test of `parameter` against None in a function's body (`x is None`, `x is not None`, `x == None`)
-    whose None branch would change the result; `x if x is None else f(x)` keeps None, as JAX does anyway."""
-    harmless: set[int] = set()
-    body = function.node.body
-    pending: list[ast.AST] = list(reversed(body)) if isinstance(body, list) else [body]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.IfExp) and _is_none_test(node.test, parameter):
-            is_none = isinstance(node.test.ops[0], (ast.Is, ast.Eq))
-            branch = node.body if is_none else node.orelse
-            if (isinstance(branch, ast.Name) and branch.id == parameter) or (
-                    isinstance(branch, ast.Constant) and branch.value is None):
-                harmless.add(id(node.test))
-        if _is_none_test(node, parameter) and id(node) not in harmless:
-            return node
-        if not isinstance(node, (*FUNCTIONS, ast.Lambda)):
-            pending.extend(reversed(child_nodes(node)))
-    return None
-
-
-def _is_none_test(node: ast.AST, parameter: str) -> bool:
-    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
-        return False
-    operands = (node.left, node.comparators[0])
-    return isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and any(
-        isinstance(o, ast.Constant) and o.value is None for o in operands) and any(
-        isinstance(o, ast.Name) and o.id == parameter for o in operands)
 
 
 def _leaf_parameter(function: FunctionInfo, kind: str) -> str | None:
