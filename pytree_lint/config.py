@@ -95,41 +95,49 @@ _TABLE = {"toml": re.compile(rb"tool\s*\.\s*[\"']?pytree-lint|^\s*[\"']?pytree-l
           "ini": re.compile(rb"\[\s*pytree-lint\s*\]")}
 
 
-def _mentions_us(path: str, kind: str) -> bool:
-    """Whether a config file can hold our table: most projects' files do not, and are then not parsed (a
-    TOML parser's import alone costs a tenth of a keystroke's budget)."""
+def _our_text(path: str, kind: str) -> str | None:
+    """The text of a config file that can hold our table, read once; None when there is no such file or
+    it does not name the table: most projects' files do not, and are then not parsed (a TOML parser's
+    import alone costs a tenth of a keystroke's budget)."""
     try:
         with open(path, "rb") as handle:
-            return _TABLE[kind].search(handle.read()) is not None
+            data = handle.read()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return False
+        return None
     except OSError as error:
+        raise ConfigError(f"{path}: {error}") from None
+    if _TABLE[kind].search(data) is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
         raise ConfigError(f"{path}: {error}") from None
 
 
 def _read_settings(directory: str) -> tuple[str, dict] | None:
     """The `[tool.pytree-lint]` / `[pytree-lint]` table of the first config file in `directory`."""
     pyproject = os.path.join(directory, CONFIG_FILE_NAMES[0])
-    if _mentions_us(pyproject, "toml"):
+    text = _our_text(pyproject, "toml")
+    if text is not None:
         try:
             import tomllib
         except ImportError:  # Python 3.10
             import tomli as tomllib
         try:
-            with open(pyproject, "rb") as handle:
-                table = tomllib.load(handle).get("tool", {}).get("pytree-lint")
-        except (OSError, tomllib.TOMLDecodeError) as error:
+            table = tomllib.loads(text).get("tool", {}).get("pytree-lint")
+        except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"{pyproject}: {error}") from None
         if table is not None:
             return pyproject, table
     for name in CONFIG_FILE_NAMES[1:]:
         path = os.path.join(directory, name)
-        if _mentions_us(path, "ini"):
+        text = _our_text(path, "ini")
+        if text is not None:
             import configparser
             parser = configparser.ConfigParser()
             try:
-                parser.read(path, encoding="utf-8")
-            except (configparser.Error, UnicodeDecodeError) as error:
+                parser.read_string(text, source=path)
+            except configparser.Error as error:
                 raise ConfigError(f"{path}: {error}") from None
             if parser.has_section("pytree-lint"):
                 return path, dict(parser.items("pytree-lint"))

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import ast
 from dataclasses import field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence
 
 from ..knowledge.jax import JIT
 from ..knowledge.python import PARTIAL
 from .fields import parse_string_annotation
 from .kinds import Kind
-from .model import FunctionInfo, ModuleIndex, Param, is_literal_int, is_none, keyword_arguments, literal_string
+from .model import (FunctionInfo, ModuleIndex, Param, arguments_in_order, is_literal_int, is_none, keyword_arguments,
+                    literal_string)
 from .record import record
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class JittedFunction:
         """What a call of this function passes, in the order written, up to the first `*args` or
         `**kwargs` (whose positions are unknown)."""
         found, position = [], 0
-        for argument in sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset)):
+        for argument in arguments_in_order(call):
             if isinstance(argument, ast.Starred) or (isinstance(argument, ast.keyword) and argument.arg is None):
                 break
             if isinstance(argument, ast.keyword):
@@ -81,6 +82,12 @@ class PassedArgument:
     value: ast.expr
     static: bool
     parameter: str | None  # the parameter it binds, when the signature is known
+
+
+def through_signature(positions: set[int], names: set[str], params: Sequence[str]) -> tuple[set[int], set[str]]:
+    """Static positions and names completed as JAX does: each maps to the other through the parameters."""
+    names = names | {params[i] for i in positions if 0 <= i < len(params)}
+    return positions | {i for i, p in enumerate(params) if p in names}, names
 
 
 def jit_factory(index: ModuleIndex, function: FunctionInfo) -> JitFactory | None:
@@ -251,12 +258,9 @@ class JittedFinder:
                parameters: list[str] | None = None) -> JittedFunction:
         if parameters is None and function is not None:
             parameters = [p.name for p in function.params]
-        jitted = JittedFunction(name, node, function, statics.positions, statics.names,
-                                declaration=statics.declaration, parameters=tuple(parameters or ()))
-        if parameters:  # JAX maps each to the other through the signature
-            jitted.static_names |= {parameters[i] for i in jitted.static_positions if 0 <= i < len(parameters)}
-            jitted.static_positions |= {i for i, p in enumerate(parameters) if p in jitted.static_names}
-        return jitted
+        positions, names = through_signature(statics.positions, statics.names, parameters or ())
+        return JittedFunction(name, node, function, positions, names, declaration=statics.declaration,
+                              parameters=tuple(parameters or ()))
 
     def imported(self) -> dict[str, JittedFunction]:
         """The jitted functions this module imports from other modules of the project, by local name."""
@@ -291,13 +295,8 @@ def static_arrays(jitted: dict[str, JittedFunction], calls: list[tuple[ast.Call,
                   index: ModuleIndex, values: ValueInference) -> list[StaticArray]:
     """The static parameters of the module's jitted defs that are arrays, each once: by its own annotation,
     else by the first call that passes an array-annotated parameter of its caller."""
-    found: dict[tuple[str, str], StaticArray] = {}
-    for function in jitted.values():
-        params = function.function.params if function.function is not None else []
-        for parameter in params:
-            annotation = array_annotation(values, parameter)
-            if parameter.name in function.static_names and annotation is not None:
-                found[function.name, parameter.name] = StaticArray(function, parameter.name, annotation)
+    found = {(function.name, parameter.name): StaticArray(function, parameter.name, annotation)
+             for function in jitted.values() for parameter, annotation in annotated_static_arrays(function, values)}
     for call, function in calls:
         if function.function is None or jitted.get(function.name) is not function:
             continue
@@ -312,10 +311,12 @@ def static_arrays(jitted: dict[str, JittedFunction], calls: list[tuple[ast.Call,
     return list(found.values())
 
 
-def annotated_static_arrays(function: JittedFunction, values: ValueInference) -> tuple[str, ...]:
-    """The static parameters of a jitted def annotated as arrays."""
-    params = function.function.params if function.function is not None else []
-    return tuple(p.name for p in params if p.name in function.static_names and array_annotation(values, p))
+def annotated_static_arrays(function: JittedFunction, values: ValueInference) -> Iterator[tuple[Param, ast.expr]]:
+    """(parameter, annotation) for each static parameter of a jitted def annotated as an array."""
+    for parameter in function.function.params if function.function is not None else []:
+        annotation = array_annotation(values, parameter) if parameter.name in function.static_names else None
+        if annotation is not None:
+            yield parameter, annotation
 
 
 def array_parameter(index: ModuleIndex, values: ValueInference, value: ast.expr,

@@ -492,6 +492,11 @@ def live_bindings(entries):
     return entries[start:]
 
 
+def arguments_in_order(call: ast.Call) -> list[ast.expr | ast.keyword]:
+    """A call's positional and keyword arguments in the order they are written."""
+    return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
+
+
 def keyword_arguments(call: ast.Call) -> dict[str, ast.expr]:
     """The keyword arguments of a call, by name (`**kwargs` left out)."""
     return {k.arg: k.value for k in call.keywords if k.arg is not None}

@@ -80,12 +80,11 @@ def module_location(path: Path) -> tuple[Path, str, bool]:
 def _jit_facts(function: FunctionFacts, positions: set[int], names: set[str]) -> JitFacts:
     """A function's jit facts from the static positions and names its decorator gives (JAX maps each to the
     other through the signature)."""
+    from .jitted import through_signature
     from .summary import JitFacts
 
-    params = function.params
-    names = names | {params[i] for i in positions if 0 <= i < len(params)}
-    positions = positions | {params.index(n) for n in names if n in params}
-    return JitFacts(tuple(sorted(positions)), tuple(sorted(names)), params, False,
+    positions, names = through_signature(positions, names, function.params)
+    return JitFacts(tuple(sorted(positions)), tuple(sorted(names)), function.params, False,
                     tuple(p for p in function.array_params if p in names))
 
 

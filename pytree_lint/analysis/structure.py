@@ -16,8 +16,8 @@ from ..knowledge.jax import Mechanism
 from ..knowledge.python import NAMED_TUPLE, OBJECT_NEW
 from .aux import array_in, flatten_context, flatten_returns, hashable_only
 from .fields import sets_init_false
-from .model import (ClassInfo, FunctionInfo, ModuleIndex, elements, is_literal_int, keyword_arguments, nodes_of,
-                    walk_statements)
+from .model import (ClassInfo, FunctionInfo, ModuleIndex, arguments_in_order, elements, is_literal_int,
+                    keyword_arguments, nodes_of, walk_statements)
 from .record import record
 from .registrations import Registration
 from .values import Evidence, ValueInference
@@ -476,11 +476,6 @@ def _stores_whole(constructor: Constructor, parameter: Parameter) -> bool:
             isinstance(value, ast.Call) and bool(value.args) and whole(value.args[0]))
 
     return bool(stored) and all(whole(value) for value in stored)
-
-
-def arguments_in_order(call: ast.Call) -> list[ast.expr | ast.keyword]:
-    """A call's positional and keyword arguments in the order they are written."""
-    return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
 
 
 def display_elements(expr: ast.expr, function: FunctionInfo | None = None) -> list[ast.expr] | None:

@@ -50,7 +50,7 @@ class Summarizer:
         defined = frozenset({*index.classes, *index.functions, *index.bindings})
         jitted = {name: JitFacts(tuple(sorted(j.static_positions)), tuple(sorted(j.static_names)),
                                  tuple(p.name for p in j.function.params) if j.function else (), j.wrapper,
-                                 annotated_static_arrays(j, self.analysis.values))
+                                 tuple(p.name for p, _ in annotated_static_arrays(j, self.analysis.values)))
                   for name, j in self.analysis.jitted_functions.items()}
         return ModuleSummary(
             self.module, self.is_package, path, digest, names,

@@ -56,8 +56,9 @@ import os
 from dataclasses import replace
 from typing import Any
 
-from ...analysis.model import DEFINITIONS, FunctionInfo, ModuleIndex, child_nodes, nodes_of, statement_blocks
-from ...analysis.structure import Constructor, arguments_in_order, names_in, self_attributes
+from ...analysis.model import (DEFINITIONS, FunctionInfo, ModuleIndex, arguments_in_order, child_nodes, nodes_of,
+                               statement_blocks)
+from ...analysis.structure import Constructor, names_in, self_attributes
 from ...knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSIONS, SCALAR_ANNOTATIONS
 from ...runtime.observe import Outcome, first_line, jax_module
 from ...runtime.probes import ExamplesProbe
