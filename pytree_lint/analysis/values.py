@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ..knowledge import jax as jax_knowledge
 from ..knowledge import numpy as np_knowledge
@@ -22,6 +23,9 @@ from .fields import Frameworks, declared_fields, parse_string_annotation
 from .kinds import Kind, Leaf
 from .model import ClassInfo, FunctionInfo, ModuleIndex, Param, is_none, keyword_arguments, live_bindings
 from .record import record
+
+if TYPE_CHECKING:
+    from .summary import Value
 
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12
@@ -418,11 +422,8 @@ class ValueInference:
         for construction, summary in project.constructions(cls.name):
             for argument in construction.arguments:
                 if argument.keyword == name or (position is not None and argument.position == position):
-                    value = argument.value
-                    cited = Elsewhere(value.text, summary.display_path, value.line)
-                    found.append(Evidence(Kind(value.kind), cls.node, value.what,
-                                          trail=(Hop(via, "is given", cited, None, construction.factory),),
-                                          leaf=Leaf(value.leaf) if value.leaf else None))
+                    found.append(_summarised(argument.value, cls.node, via, "is given", summary.display_path,
+                                             construction.factory))
         return found
 
     def _attribute(self, expr: ast.Attribute, context: Context) -> list[Evidence]:
@@ -487,9 +488,7 @@ class ValueInference:
         if facts is None:
             return []
         path = definition.summary.display_path
-        return [Evidence(Kind(value.kind), expr, value.what, leaf=Leaf(value.leaf) if value.leaf else None,
-                         trail=(Hop(f"{definition.name}()", "returns", Elsewhere(value.text, path, value.line)),))
-                for value in facts.returns]
+        return [_summarised(value, expr, f"{definition.name}()", "returns", path) for value in facts.returns]
 
     def _builtin_call(self, name: str, expr: ast.Call | ast.expr, context: Context,
                       arguments: list[ast.expr] | None = None) -> list[Evidence]:
@@ -678,6 +677,12 @@ class ValueInference:
         return qualified in jax_knowledge.ARRAY_FUNCTIONS or (
             qualified.startswith(jax_knowledge.ARRAY_MODULES)
             and qualified.split(".", 2)[-1] not in np_knowledge.NON_ARRAY_FUNCTIONS)
+
+
+def _summarised(value: Value, node: ast.AST, via: str, relation: str, path: str, kept: bool = False) -> Evidence:
+    """Evidence from another module's summary: what `via` `relation` there, cited by module and line."""
+    return Evidence(Kind(value.kind), node, value.what, leaf=Leaf(value.leaf) if value.leaf else None,
+                    trail=(Hop(via, relation, Elsewhere(value.text, path, value.line), None, kept),))
 
 
 def _built_by(evidence: Evidence, helper: FunctionInfo) -> Evidence:
