@@ -2,6 +2,6 @@
 
 __version__ = "0.1.0"
 
-from .engine import Finding, LintError, lint_file, lint_source  # noqa: E402
+from .engine import Finding, LintError, lint_file, lint_source
 
 __all__ = ["Finding", "LintError", "__version__", "lint_file", "lint_source"]

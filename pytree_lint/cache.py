@@ -15,7 +15,7 @@ import json
 import os
 import sys
 import time
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from .config import Config
@@ -74,7 +74,7 @@ def write_json(path: Path, data) -> None:
             pass
 
 
-@lru_cache(maxsize=None)
+@cache
 def _digest(path: str) -> str | None:
     try:
         return content_digest(Path(path).read_bytes())

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import ast
 import gc
-from bisect import bisect_right
 import io
 import tokenize
+from bisect import bisect_right
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING

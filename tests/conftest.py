@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import pytest
+
+# The JAX-executing tests observe tracing, equality and structure, never speed: XLA's optimising passes
+# only cost compile time (a third of it on the verifier's convolution programs). Set before any JAX import,
+# so the verifier's child processes inherit it too.
+os.environ.setdefault("XLA_FLAGS", "--xla_backend_optimization_level=0")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")
@@ -39,6 +45,24 @@ class Box:
 
 def fixture_files() -> list[Path]:
     return sorted(FIXTURES.rglob("*.py"))
+
+
+REQUIRES = re.compile(r"# requires: jax>=(?P<version>[\d.]+)")
+
+
+def needs_newer_jax(path: Path) -> str | None:
+    """Why the installed JAX cannot run the fixture (its `# requires: jax>=X` line names a newer one), or None."""
+    match = REQUIRES.search(path.read_text())
+    if match is None:
+        return None
+    import jax
+
+    def numbers(version: str) -> tuple[int, ...]:
+        return tuple(int(part) for part in re.findall(r"\d+", version)[:3])
+
+    if numbers(jax.__version__) >= numbers(match.group("version")):
+        return None
+    return f"needs jax>={match.group('version')}, and jax {jax.__version__} is installed"
 
 
 def expected_findings(path: Path) -> set[tuple[int, str]]:

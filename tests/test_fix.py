@@ -8,6 +8,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 FIXABLE = textwrap.dedent("""\
     import jax
     import jax.numpy as jnp
@@ -90,6 +92,7 @@ def test_json_labels_each_fix(tmp_path):
 
 
 def test_fix_applies_safe_fixes_and_the_result_runs(tmp_path):
+    pytest.importorskip("jax")
     (tmp_path / "pair.py").write_text(FIXABLE)
     before = subprocess.run([sys.executable, "-c", "import pair; pair.round_trip()"], capture_output=True,
                             text=True, cwd=tmp_path, env={"JAX_PLATFORMS": "cpu", "PATH": ""})

@@ -10,7 +10,6 @@ from pytree_lint.rules import RULES_BY_CODE
 
 from conftest import FIXTURES, expected_findings, fixture_files
 
-
 # The expectations name the opt-in tier's findings too: the fixtures are linted with every rule on.
 EVERY_RULE = Config(extend_select=("PTL9",))
 

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytree_lint import LintError, lint_source
+from pytree_lint.analysis.source import parse
 from pytree_lint.faces.cli import main
 from pytree_lint.faces.flake8 import Plugin
 from pytree_lint.rules import ArrayInAuxData
-from pytree_lint.analysis.source import parse
 
 from conftest import fixture_files
 
@@ -79,12 +79,14 @@ def test_odd_batch_through_the_cli(odd_batch):
     if not new_syntax:
         assert errors.pop("pep695.py").startswith("syntax error at line 1")
     assert errors["syntax.py"].startswith("syntax error at line 3")
-    assert errors["deep_expr.py"] == "too deeply nested for the parser"
+    # Python 3.10's parser takes the 20,000-term sum (and the analysis lints it); later ones refuse it.
+    if sys.version_info >= (3, 11):
+        assert errors.pop("deep_expr.py") == "too deeply nested for the parser"
     assert errors["binary.py"] == "not a Python source file (it contains NUL bytes)"
     assert errors["latin1.py"].startswith("cannot decode the file")
     assert errors["huge.py"].startswith("file too large to lint (17.0 MiB")
     assert errors["dangling.py"].startswith("cannot read the file")
-    assert len(errors) == 6
+    assert len(errors) == 5
 
 
 def test_odd_batch_through_flake8(odd_batch):
@@ -92,6 +94,9 @@ def test_odd_batch_through_flake8(odd_batch):
     # flake8 itself crashes on this one before any plugin runs: its build_ast() catches SyntaxError but
     # not the RecursionError CPython raises for a 20,000-term expression.
     os.remove(odd_batch / "deep_expr.py")
+    if sys.version_info < (3, 11):
+        # and on 3.10 on NUL bytes: `ast.parse` raises ValueError there, which flake8 does not catch.
+        os.remove(odd_batch / "binary.py")
     result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "PTL,E999", "."],
                             capture_output=True, text=True, cwd=odd_batch)
     assert "Traceback" not in result.stderr

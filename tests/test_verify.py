@@ -4,13 +4,14 @@ hang, crash or fail to import; `check_pytree` fails with evidence on misbehaving
 from __future__ import annotations
 
 import json
-import textwrap
 import subprocess
 import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, needs_newer_jax
 
 pytest.importorskip("jax")
 OPTIONAL_FRAMEWORKS = ("flax", "equinox", "jax_dataclasses", "simple_pytree", "numpyro", "chex", "penzai",
@@ -29,7 +30,7 @@ def test_every_fixture_finding_is_confirmed():
     for row in rows:
         missing = row["status"] == "error" and "No module named" in row["evidence"] and any(
             f"'{name}" in row["evidence"] for name in OPTIONAL_FRAMEWORKS)
-        assert row["status"] == "confirmed" or missing, row
+        assert row["status"] == "confirmed" or missing or needs_newer_jax(Path(row["path"])), row
     assert {"path", "line", "column", "code", "message", "status", "evidence"} <= set(rows[0])
 
 
@@ -60,14 +61,14 @@ class Box:
     ("\ndef examples():\n    return [Box(jnp.ones(2)), Box(jnp.ones(2))]\n", "confirmed", "ValueError"),
     ("", "no-example", "defines no examples() hook, nor reproduce()"),
     ("\nraise RuntimeError('cannot import')\n", "error", "importing the module raised RuntimeError"),
-    ("\nimport time\ntime.sleep(600)\n", "error", "did not finish within 20 s"),
+    ("\nimport time\ntime.sleep(600)\n", "error", "did not finish within 8 s"),
     ("\nimport os\nos.abort()\n", "error", "killed by signal"),
     ("\ndef examples():\n    return [Box(jnp.ones(2))]\n", "no-example", "fewer than two inputs"),
 ])
 def test_each_module_gets_a_status_and_the_run_goes_on(tmp_path, tail, status, evidence):
     (tmp_path / "odd.py").write_text(BOX + tail)
     (tmp_path / "good.py").write_text(BOX + "\ndef examples():\n    return [Box(jnp.ones(2)), Box(jnp.ones(2))]\n")
-    result = verify("--format", "json", "--timeout", "20", ".", cwd=tmp_path)
+    result = verify("--format", "json", "--timeout", "8", ".", cwd=tmp_path)
     rows = {row["path"]: row for row in json.loads(result.stdout)}
     assert rows["odd.py"]["status"] == status, rows["odd.py"]
     assert evidence in rows["odd.py"]["evidence"]
@@ -92,9 +93,9 @@ def test_unconfirmed_when_the_symptom_does_not_show(tmp_path):
 
 
 def test_check_pytree():
-    from pytree_lint.testing import PytreeCheckError, check_pytree
-
     import importlib.util
+
+    from pytree_lint.testing import PytreeCheckError, check_pytree
     spec = importlib.util.spec_from_file_location("box_fixture", FIXTURES / "PTL101" / "bad_alias_lambda.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -105,7 +106,7 @@ def test_check_pytree():
     spec = importlib.util.spec_from_file_location("config_fixture", FIXTURES / "PTL104" / "bad_plain_config.py")
     config = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(config)
-    with pytest.raises(PytreeCheckError, match="compare unequal.*3 traces for 3 calls"):
+    with pytest.raises(PytreeCheckError, match=r"compare unequal.*3 traces for 3 calls"):
         check_pytree(lambda: config.Optimizer(jnp.ones(2), 0.1))
 
     spec = importlib.util.spec_from_file_location("order_fixture", FIXTURES / "PTL302" / "bad_swapped_reads.py")

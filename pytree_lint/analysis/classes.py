@@ -14,8 +14,8 @@ from ..knowledge.python import DATACLASS_DECORATORS, FROZEN_BASES, FROZEN_BY_DEF
 from .kinds import Equality, Kind
 from .model import ClassInfo, ModuleIndex
 from .names import dotted_name
-from .values import Context, Evidence, ValueInference
 from .record import record
+from .values import Context, Evidence, ValueInference
 
 
 @record

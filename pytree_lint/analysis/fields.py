@@ -12,9 +12,20 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from ..knowledge import (BASES, DECORATORS, FIELD_HELPERS, FIXED_HELPERS, FLAG_HELPERS, PLAIN_FIELDS,
-                         STATIC_ANNOTATIONS, Convention, PytreeLibrary, helper_library)
-from ..knowledge import netket, nnx
+from ..knowledge import (
+    BASES,
+    DECORATORS,
+    FIELD_HELPERS,
+    FIXED_HELPERS,
+    FLAG_HELPERS,
+    PLAIN_FIELDS,
+    STATIC_ANNOTATIONS,
+    Convention,
+    PytreeLibrary,
+    helper_library,
+    netket,
+    nnx,
+)
 from ..knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ..knowledge.numpyro import AUX_FIELDS
 from ..knowledge.python import ANNOTATED, CLASS_VARIABLES

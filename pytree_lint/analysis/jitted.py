@@ -13,15 +13,24 @@ not jit: it treats non-array leaves as static.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator, Sequence
 from dataclasses import field
-from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..knowledge.jax import JIT
 from ..knowledge.python import PARTIAL
 from .fields import parse_string_annotation
 from .kinds import Kind
-from .model import (FunctionInfo, ModuleIndex, Param, arguments_in_order, is_literal_int, is_none, keyword_arguments,
-                    literal_string)
+from .model import (
+    FunctionInfo,
+    ModuleIndex,
+    Param,
+    arguments_in_order,
+    is_literal_int,
+    is_none,
+    keyword_arguments,
+    literal_string,
+)
 from .record import record
 
 if TYPE_CHECKING:

@@ -9,9 +9,10 @@ body), every call in the module (one walk of the whole tree, made only when a ru
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import field
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterator, Union
+from typing import TYPE_CHECKING, Union
 
 from ..knowledge.python import SETATTR_CALLS
 from .names import AliasTable, dotted_name
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from .project import Definition, ModuleView
 
 Scope = Union["ClassInfo", "FunctionInfo"]
-FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda]
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 

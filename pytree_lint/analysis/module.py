@@ -6,21 +6,21 @@ import ast
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
 from .aux import AuxSite, AuxSiteFinder
 from .children import ChildAttribute, ChildSite, ChildSiteFinder
 from .classes import ClassSemantics
 from .containers import HeldContainer, held_containers
-from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
 from .fields import Frameworks, StaticDeclaration
 from .fixes import FixSafety
 from .jitted import JittedFinder, JittedFunction, StaticArray, calls_of, static_arrays
 from .model import ModuleIndex
 from .mutations import Mutations
+from .project import ModuleView
 from .registrations import Registration, RegistrationFinder
 from .source import Source, Span
 from .structure import Structure, Swap
 from .treecalls import NoneInFirstTree, TreeCall, TreeCalls
-from .project import ModuleView
 from .values import Elsewhere, Evidence, ValueInference
 
 if TYPE_CHECKING:

@@ -15,7 +15,8 @@ from functools import cached_property
 
 from ..knowledge import nnx
 from ..knowledge.python import CONSTRUCTOR_METHODS
-from .kinds import Kind, NnxStatus as Status
+from .kinds import Kind
+from .kinds import NnxStatus as Status
 from .model import ClassInfo, FunctionInfo, ModuleIndex, is_none, literal_string, nodes_of
 from .names import dotted_name
 from .record import record

@@ -18,11 +18,10 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
-from typing import TYPE_CHECKING
-
-from ..knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
 from ..digest import content_digest
+from ..knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
 from .names import canonical
 from .record import record
 
@@ -127,7 +126,7 @@ class Definition:
 class Project:
     """One project's modules, read and summarised on demand; one instance per project folder per process."""
 
-    _instances: dict[Path, Project] = {}
+    _instances: ClassVar[dict[Path, Project]] = {}
 
     def __init__(self, root: Path, store: SummaryStore | None = None) -> None:
         self.root = root

@@ -16,8 +16,17 @@ from ..knowledge.jax import Mechanism
 from ..knowledge.python import NAMED_TUPLE, OBJECT_NEW
 from .aux import array_in, flatten_context, flatten_returns, hashable_only
 from .fields import sets_init_false
-from .model import (ClassInfo, FunctionInfo, ModuleIndex, arguments_in_order, elements, is_literal_int,
-                    keyword_arguments, nodes_of, walk_statements)
+from .model import (
+    ClassInfo,
+    FunctionInfo,
+    ModuleIndex,
+    arguments_in_order,
+    elements,
+    is_literal_int,
+    keyword_arguments,
+    nodes_of,
+    walk_statements,
+)
 from .record import record
 from .registrations import Registration
 from .values import Evidence, ValueInference

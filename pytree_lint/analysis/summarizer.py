@@ -11,10 +11,19 @@ from .jitted import annotated_static_arrays, array_annotation, jit_factory, lite
 from .kinds import Kind
 from .model import FunctionInfo
 from .project import NEVER_FOLLOWED, absolute
-from .summary import (KEPT_KINDS, Argument, ClassFacts, Construction, DecoratorCall, FieldFacts, FunctionFacts,
-                      JitFacts, ModuleSummary, Value)
+from .summary import (
+    KEPT_KINDS,
+    Argument,
+    ClassFacts,
+    Construction,
+    DecoratorCall,
+    FieldFacts,
+    FunctionFacts,
+    JitFacts,
+    ModuleSummary,
+    Value,
+)
 from .values import Context, Evidence
-
 
 # What a decorator that registers a class must spell: a registration function or a library's decorator.
 REGISTERING_WORDS = ("register", "dataclass", "struct", "pytree", "Pytree")

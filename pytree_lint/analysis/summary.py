@@ -73,7 +73,7 @@ class DecoratorCall(NamedTuple):
 
     name: str  # absolute
     args: tuple = ()
-    keywords: dict = {}
+    keywords: dict = {}  # noqa: RUF012 - a NamedTuple default, never mutated
 
 
 class FunctionFacts(NamedTuple):

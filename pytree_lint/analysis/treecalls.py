@@ -12,8 +12,17 @@ from bisect import bisect_left
 
 from ..knowledge.jax import TREE_FUNCTIONS
 from ..knowledge.python import MUTATING_METHODS
-from .model import (FUNCTIONS, FunctionInfo, ModuleIndex, child_nodes, elements, is_name, is_none, keyword_arguments,
-                    nodes_of)
+from .model import (
+    FUNCTIONS,
+    FunctionInfo,
+    ModuleIndex,
+    child_nodes,
+    elements,
+    is_name,
+    is_none,
+    keyword_arguments,
+    nodes_of,
+)
 from .record import record
 
 TREE_MODULES = frozenset({"jax.tree", "jax.tree_util"})

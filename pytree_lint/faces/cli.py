@@ -11,8 +11,17 @@ import sys
 from .. import __version__
 from ..cache import ResultCache
 from ..config import Config, ConfigError, ConfigLoader
-from ..engine import (Finding, FindingFix, LintError, apply_fixes, lint_bytes, load_analysis, read_file, read_source,
-                      unused_noqa)
+from ..engine import (
+    Finding,
+    FindingFix,
+    LintError,
+    apply_fixes,
+    lint_bytes,
+    load_analysis,
+    read_file,
+    read_source,
+    unused_noqa,
+)
 from ..files import collect_files
 from ..notebooks import fix_notebook
 from .formats import FORMATS

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import Iterator
 
 from .. import __version__
 from ..config import OPT_IN, Config, ConfigError, ConfigLoader, parse_functions

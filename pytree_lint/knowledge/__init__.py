@@ -8,8 +8,22 @@ its registrations behave. The tables below gather them for the analysis.
 
 from __future__ import annotations
 
-from . import (chex, distrax, equinox, flax, genjax, jax, jax_dataclasses, jax_md, netket, nnx, numpyro, penzai,
-               simple_pytree, tjax)
+from . import (
+    chex,
+    distrax,
+    equinox,
+    flax,
+    genjax,
+    jax,
+    jax_dataclasses,
+    jax_md,
+    netket,
+    nnx,
+    numpyro,
+    penzai,
+    simple_pytree,
+    tjax,
+)
 from .base import Convention, FlagHelper, PytreeLibrary
 
 LIBRARIES: tuple[PytreeLibrary, ...] = (

@@ -1,16 +1,12 @@
 """The rules, one module each in the folder of their family (with its docs, check, fix and run-time
 probe); ALL_RULES is the order they are documented and run in."""
 
-from .base import Report, Rule
 from .aux_data.ptl101_array_in_aux_data import ArrayInAuxData
 from .aux_data.ptl102_mutable_aux_data import MutableAuxData
 from .aux_data.ptl103_volatile_aux_data import VolatileAuxData
 from .aux_data.ptl104_identity_compared_aux_data import IdentityComparedAuxData
 from .aux_data.ptl105_array_equality_in_aux_class import ArrayEqualityInAuxClass
-from .tree_calls.ptl201_shape_tuple_as_subtree import ShapeTupleAsSubtree
-from .tree_calls.ptl202_none_test_in_tree_map import NoneTestInTreeMap
-from .tree_calls.ptl203_iterator_as_pytree import IteratorAsPytree
-from .tree_calls.ptl204_none_in_first_tree_of_multi_tree_map import NoneInFirstTreeOfMultiTreeMap
+from .base import Report, Rule
 from .flatten.ptl301_unflatten_runs_validating_init import UnflattenRunsValidatingInit
 from .flatten.ptl302_children_order_mismatch import ChildrenOrderMismatch
 from .flatten.ptl303_unflatten_arguments_swapped import UnflattenArgumentsSwapped
@@ -31,6 +27,10 @@ from .nnx.ptl504_nnx_parameter_not_a_variable import NnxParameterNotAVariable
 from .nnx.ptl505_nnx_module_hidden_in_callable import NnxModuleHiddenInCallable
 from .nnx.ptl506_nnx_data_marked_config import NnxDataMarkedConfig
 from .opt_in.ptl901_mutable_aux_data_unmutated import MutableAuxDataUnmutated
+from .tree_calls.ptl201_shape_tuple_as_subtree import ShapeTupleAsSubtree
+from .tree_calls.ptl202_none_test_in_tree_map import NoneTestInTreeMap
+from .tree_calls.ptl203_iterator_as_pytree import IteratorAsPytree
+from .tree_calls.ptl204_none_in_first_tree_of_multi_tree_map import NoneInFirstTreeOfMultiTreeMap
 
 ALL_RULES: tuple[type[Rule], ...] = (
     ArrayInAuxData,

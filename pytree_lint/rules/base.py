@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, ClassVar
+
 from ..analysis.record import record
 
 if TYPE_CHECKING:

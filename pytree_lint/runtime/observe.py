@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Mapping
-from typing import Any, Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 PROBE_SENTINEL = "pytree-lint-probe"
 _BUILTIN_NODES = (tuple, list, dict, type(None))
@@ -108,11 +108,12 @@ def first_line(error: BaseException) -> str:
 
 
 def is_metadata_error(error: BaseException) -> bool:
-    while error is not None:
-        text = str(error)
+    cause: BaseException | None = error
+    while cause is not None:
+        text = str(cause)
         if "metadata fields" in text or "truth value of an array" in text or "comparable using __eq__" in text:
             return True
-        error = error.__cause__ or error.__context__
+        cause = cause.__cause__ or cause.__context__
     return False
 
 
@@ -275,7 +276,7 @@ def hidden_params(model: Any, target: str | None, member: str | None) -> Outcome
         return Outcome("unconfirmed", f"the model has no attribute `{member}`")
     held = nnx_params_in(getattr(model, member))
     paths = nnx_param_paths(model)
-    seen = [p for p in paths if p.startswith(f"[{member!r}]") or p.startswith(f".{member}")]
+    seen = [p for p in paths if p.startswith((f"[{member!r}]", f".{member}"))]
     value = describe(getattr(model, member))
     if held and not seen:
         return Outcome("confirmed", f"`{member}` ({value}) holds {held} Param arrays and nnx.state(model, "

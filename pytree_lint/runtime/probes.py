@@ -15,7 +15,8 @@ Each rule's module says which it uses (`Rule.runtime`), beside its check. Nothin
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..analysis.record import record
 from .observe import TREE_CALLS, Outcome, TreeCallRecord, aux_values, first_line, jax_module

@@ -14,10 +14,10 @@ jit, or a retrace (every call recompiling). This imports JAX and runs your code,
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from .observe import (aux_values, describe, first_line, held, is_array, is_metadata_error, members, round_trip,
-                      run_calls)
+from .observe import aux_values, describe, first_line, held, is_array, is_metadata_error, members, round_trip, run_calls
 
 
 class PytreeCheckError(AssertionError):
@@ -50,10 +50,10 @@ def check_pytree(factory: Callable[[], Any], calls: int = 3) -> None:
     problem = _round_trip(instances[0])
     if problem is not None:
         problems.append(problem)
-    traces, error, number = run_calls(instances)
-    if error is not None:
-        label = "the metadata equality error (PTL101/PTL105)" if is_metadata_error(error) else "an error"
-        problems.append(f"jitted call {number} raised {label}: {first_line(error)}")
+    traces, raised, number = run_calls(instances)
+    if raised is not None:
+        label = "the metadata equality error (PTL101/PTL105)" if is_metadata_error(raised) else "an error"
+        problems.append(f"jitted call {number} raised {label}: {first_line(raised)}")
     elif traces > 1:
         problems.append(f"{traces} traces for {calls} calls with equal instances: each call recompiles")
     if problems:

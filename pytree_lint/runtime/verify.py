@@ -1,11 +1,11 @@
-"""`pytree-lint verify`: prove each finding by running it, in a fresh interpreter per file.
+"""`pytree-lint verify`: prove each finding by running it, in a fresh process per file.
 
-The static findings are claims; for each, a child process (`python -m pytree_lint.runtime.harness`)
-imports the module and runs the probe the finding's rule names (see probes.py), observing under `jax.jit`
-the symptom the rule predicts. Each finding gets a status: confirmed, unconfirmed (the symptom did not show, and the
-evidence says what was seen), no-example (the module gives no inputs to run) or error (the module did not
-import, crashed the interpreter or timed out). User code runs only here, when asked to, in a child
-process with a timeout and a memory limit.
+The static findings are claims; for each file, a child of the harness process (`python -m
+pytree_lint.runtime.harness`, which imports JAX once and forks) imports the module and runs the probe the
+finding's rule names (see probes.py), observing under `jax.jit` the symptom the rule predicts. Each finding
+gets a status: confirmed, unconfirmed (the symptom did not show, and the evidence says what was seen),
+no-example (the module gives no inputs to run) or error (the module did not import, crashed the interpreter
+or timed out). User code runs only here, when asked to, in a child process with a timeout and a memory limit.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -24,7 +25,6 @@ from ..files import collect_files
 from .observe import STATUSES
 
 DEFAULT_TIMEOUT = 300.0
-MEMORY_LIMIT = 8 * 2**30  # bytes of address space for a child (JAX on CPU needs about 1 GiB)
 
 
 @dataclass(frozen=True)
@@ -34,43 +34,73 @@ class Verified:
     evidence: str
 
 
-def _limit_memory() -> None:
-    try:
-        import resource
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    except (ImportError, ValueError, OSError):
-        pass  # not on this platform: the timeout still bounds the run
+class Harness:
+    """One harness process (see harness.py): it imports JAX once and forks a child per module it is sent.
+    Started on first use; started again if it ever dies."""
 
+    def __init__(self, examples: str | None):
+        self.examples = os.path.abspath(examples) if examples is not None else None
+        self.process: subprocess.Popen | None = None
 
-def run_probes(path: str, findings: list[Finding], timeout: float, examples: str | None = None) -> list[Verified]:
-    """Probe the findings of one file in a child interpreter; failures become `error` entries.
-    `examples`: a file whose `examples()` / `examples_<ClassName>()` give the inputs, outside the library."""
-    request = json.dumps([{"code": f.code, "line": f.line, "target": f.target, "member": f.member}
-                          for f in findings])
-    env = dict(os.environ)
-    env.setdefault("JAX_PLATFORMS", "cpu")
-    command = [sys.executable, "-m", "pytree_lint.runtime.harness", path]
-    if examples is not None:
-        command += ["--examples", os.path.abspath(examples)]
-    try:
-        child = subprocess.run(command, input=request,
-                               capture_output=True, text=True, timeout=timeout, env=env,
-                               preexec_fn=_limit_memory if os.name == "posix" else None)
-    except subprocess.TimeoutExpired:
-        return [Verified(f, "error", f"the module did not finish within {timeout:g} s") for f in findings]
-    reason = None
-    if child.returncode < 0:
-        reason = f"the interpreter was killed by signal {-child.returncode}"
-    elif child.returncode != 0:
-        tail = (child.stderr.strip().splitlines() or ["no output"])[-1]
-        reason = f"the interpreter exited with status {child.returncode}: {tail}"
-    else:
+    def _started(self) -> subprocess.Popen:
+        if self.process is None or self.process.poll() is not None:
+            env = dict(os.environ)
+            env.setdefault("JAX_PLATFORMS", "cpu")
+            self.process = subprocess.Popen([sys.executable, "-m", "pytree_lint.runtime.harness"],
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        return self.process
+
+    def run(self, path: str, findings: list[Finding], timeout: float) -> dict:
+        request = {"path": os.path.abspath(path), "timeout": timeout, "examples": self.examples,
+                   "findings": [{"code": f.code, "line": f.line, "target": f.target, "member": f.member}
+                                for f in findings]}
+        process = self._started()
+        assert process.stdin is not None and process.stdout is not None  # both are pipes
         try:
-            outcomes = json.loads(child.stdout.strip().splitlines()[-1])
-            return [Verified(f, o["status"], o["evidence"]) for f, o in zip(findings, outcomes, strict=True)]
-        except (IndexError, ValueError, KeyError, TypeError):
-            reason = "the probe gave no result (the module may write to stdout or exit early)"
+            process.stdin.write(json.dumps(request) + "\n")
+            process.stdin.flush()
+            reply = process.stdout.readline()
+            return json.loads(reply)
+        except (OSError, ValueError):
+            self.close()
+            return {"ended": "harness", "tail": "the verifier's harness process stopped unexpectedly"}
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+def run_probes(harness: Harness, path: str, findings: list[Finding], timeout: float) -> list[Verified]:
+    """Probe the findings of one file in a child of the harness; failures become `error` entries."""
+    reply = harness.run(path, findings, timeout)
+    ended = reply["ended"]
+    if ended == "ok" and len(reply["outcomes"]) == len(findings):
+        return [Verified(f, o["status"], o["evidence"]) for f, o in zip(findings, reply["outcomes"])]
+    if ended == "timeout":
+        reason = f"the module did not finish within {timeout:g} s"
+    elif ended == "signal":
+        reason = f"the interpreter was killed by signal {reply['signal']}"
+    elif ended == "exit" and reply["code"] != 0:
+        tail = (reply["tail"].strip().splitlines() or ["no output"])[-1]
+        reason = f"the interpreter exited with status {reply['code']}: {tail}"
+    elif ended == "harness":
+        reason = reply["tail"]
+    else:
+        reason = "the probe gave no result (the module may exit early)"
     return [Verified(f, "error", reason) for f in findings]
+
+
+def positive_seconds(text: str) -> float:
+    """`--timeout`: a positive, finite number of seconds."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, not {text}")
+    return seconds
 
 
 def _text(results: list[Verified]) -> str:
@@ -85,6 +115,25 @@ def _json(results: list[Verified]) -> str:
     return json.dumps(rows, indent=2) + "\n"
 
 
+def _probed(work: list[tuple[str, list[Finding]]], options) -> list[list[Verified]]:
+    """Every file's findings probed, `--jobs` files at a time, each worker thread with a harness of its own."""
+    local = threading.local()
+    harnesses: list[Harness] = []
+
+    def probe(job: tuple[str, list[Finding]]) -> list[Verified]:
+        if not hasattr(local, "harness"):
+            local.harness = Harness(options.examples)
+            harnesses.append(local.harness)
+        return run_probes(local.harness, job[0], job[1], options.timeout)
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, min(options.jobs, len(work)))) as pool:
+            return list(pool.map(probe, work))
+    finally:
+        for harness in harnesses:
+            harness.close()
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="pytree-lint verify",
@@ -92,7 +141,7 @@ def main(argv: list[str]) -> int:
                     "report whether the predicted symptom shows. Runs the linted code: use on code you trust.")
     parser.add_argument("paths", nargs="*", default=["."])
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+    parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT,
                         help=f"seconds a module may take (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="files verified at once")
     parser.add_argument("--select")
@@ -120,8 +169,7 @@ def main(argv: list[str]) -> int:
     except ConfigError as error:
         print(f"pytree-lint: error: {error}", file=sys.stderr)
         return 2
-    with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
-        batches = list(pool.map(lambda job: run_probes(job[0], job[1], options.timeout, options.examples), work))
+    batches = _probed(work, options)
     results = sorted((r for batch in batches for r in batch), key=lambda r: r.finding.order)
     sys.stdout.write((_json if options.format == "json" else _text)(results))
     counts = {status: sum(r.status == status for r in results) for status in STATUSES}

@@ -55,7 +55,6 @@ from ...runtime.observe import Outcome, aux_values, describe, first_line, held, 
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 
-
 RAISES = ("`ValueError: Exception raised while checking equality of metadata fields of pytree`")
 # What JAX's `==` on aux_data does with the array, by how many elements it has (measured, pitfalls PT01).
 CONSEQUENCES = {

@@ -59,8 +59,16 @@ from ...analysis.containers import HeldContainer
 from ...analysis.fixes import Codemod, FixPlan
 from ...analysis.kinds import Kind
 from ...analysis.values import Evidence
-from ...runtime.observe import (PROBE_SENTINEL, Outcome, aux_values, counted_jit, describe, held, instances_of,
-                                is_mutable_container)
+from ...runtime.observe import (
+    PROBE_SENTINEL,
+    Outcome,
+    aux_values,
+    counted_jit,
+    describe,
+    held,
+    instances_of,
+    is_mutable_container,
+)
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 
@@ -72,7 +80,7 @@ def probe_mutable(examples: list[Any], target: str | None, member: str | None) -
     auxes = aux_values(example, target)
     named = [getattr(instance, member) for instance in instances_of(example, target)
              if member is not None and hasattr(instance, member)]
-    found = (named and held(auxes, lambda value: is_mutable_container(value) and any(value is n for n in named))
+    found = ((named and held(auxes, lambda value: is_mutable_container(value) and any(value is n for n in named)))
              or held(auxes, is_mutable_container))
     if found is None:
         return Outcome("unconfirmed", f"the examples' aux_data holds no list, dict or set: {describe(auxes)}")

@@ -56,14 +56,21 @@ import os
 from dataclasses import replace
 from typing import Any
 
-from ...analysis.model import (DEFINITIONS, FunctionInfo, ModuleIndex, arguments_in_order, child_nodes, nodes_of,
-                               statement_blocks)
+from ...analysis.model import (
+    DEFINITIONS,
+    FunctionInfo,
+    ModuleIndex,
+    arguments_in_order,
+    child_nodes,
+    nodes_of,
+    statement_blocks,
+)
+from ...analysis.record import record
 from ...analysis.structure import Constructor, names_in, self_attributes
 from ...knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSIONS, SCALAR_ANNOTATIONS
 from ...runtime.observe import Outcome, first_line, jax_module
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
-from ...analysis.record import record
 
 CONSEQUENCE = ("JAX unflattens with None (jacobian), ShapeDtypeStruct (eval_shape) and per-example tracers "
                "(vmap), so this fails or silently converts; rebuild with `object.__new__` and set the attributes "
@@ -216,13 +223,14 @@ def find_validation(index: ModuleIndex, constructor: Constructor, child_paramete
             continue
         self_name = method.self_name
 
+        # The closures below are called in this iteration only: they see this iteration's names.
         def is_child(node: ast.AST) -> bool:
-            return (isinstance(node, ast.Name) and node.id in names) or (
+            return (isinstance(node, ast.Name) and node.id in names) or (  # noqa: B023
                 isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id == self_name and node.attr in attributes)
+                and node.value.id == self_name and node.attr in attributes)  # noqa: B023
 
         def mentions(node: ast.AST) -> bool:
-            return bool(names_in(node) & names or self_attributes(node, self_name) & attributes)
+            return bool(names_in(node) & names or self_attributes(node, self_name) & attributes)  # noqa: B023
 
         def leaf_check(test: ast.AST) -> str | None:
             """What in a test fails on a leaf that is None, a ShapeDtypeStruct or a placeholder."""

@@ -43,11 +43,11 @@ import ast
 
 from ...analysis.fixes import Codemod, FixPlan
 from ...analysis.model import FunctionInfo, child_nodes
+from ...analysis.record import record
 from ...analysis.registrations import Registration
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 from .probes import probe_round_trip
-from ...analysis.record import record
 
 
 class UnflattenArgumentsSwapped(Rule):

@@ -37,8 +37,8 @@ Known limits:
 
 from __future__ import annotations
 
-from ...analysis.model import is_none
 from ...analysis.kinds import NnxStatus as Status
+from ...analysis.model import is_none
 from ...runtime.probes import ReproduceProbe
 from ..base import NNX_TRIGGERS, Report, Rule
 from .common import wrap

@@ -41,8 +41,8 @@ import ast
 
 from ...analysis.fixes import Codemod, FixPlan
 from ...analysis.kinds import Kind
-from ...analysis.model import is_none
 from ...analysis.kinds import NnxStatus as Status
+from ...analysis.model import is_none
 from ...analysis.values import Context
 from ...runtime.probes import ReproduceProbe
 from ..base import NNX_TRIGGERS, Report, Rule

@@ -32,11 +32,11 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from ...analysis.record import record
 from ...knowledge.python import DICT_VIEWS, ITERATOR_NAMES, SILENT_LEAF_ITERABLES
 from ...runtime.observe import Outcome, TreeCallRecord, describe, jax_module
 from ...runtime.probes import TreeCallProbe
 from ..base import TREE_CALL_TRIGGERS, Report, Rule
-from ...analysis.record import record
 
 
 def _iterator_type(tree: Any) -> str | None:
