@@ -10,6 +10,7 @@ node's range replaced by the rewritten node's code.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import libcst as cst
@@ -70,8 +71,8 @@ def realise(text: str, requests: list[FixRequest]) -> list[RealisedFix | None]:
 @dataclass(frozen=True)
 class _Parsed:
     module: cst.Module
-    positions: dict
-    candidates: list
+    positions: Mapping[cst.CSTNode, CodeRange]
+    candidates: list[tuple[cst.CSTNode, CodeRange]]
     offset: int  # the line of the file before the parsed text's first line
 
 
@@ -82,7 +83,8 @@ def _parse(code: str, offset: int) -> _Parsed | None:
         return None
     positions = wrapper.resolve(PositionProvider)
     wanted = tuple(kind for kinds in _WANTED.values() for kind in kinds)
-    candidates = [(node, code_range) for node, code_range in positions.items() if isinstance(node, wanted)]
+    candidates: list[tuple[cst.CSTNode, CodeRange]] = [
+        (node, code_range) for node, code_range in positions.items() if isinstance(node, wanted)]
     return _Parsed(wrapper.module, positions, candidates, offset)
 
 
@@ -97,7 +99,7 @@ def _realise(parsed: _Parsed, request: FixRequest) -> RealisedFix | None:
     elif request.plan.codemod is Codemod.WRAP:
         edits = [_edit(parsed.positions, node, node, f"{request.plan.names[0]}({parsed.module.code_for_node(node)})")]
     elif request.plan.codemod is Codemod.UNWRAP:
-        if not node.args:
+        if not isinstance(node, cst.Call) or not node.args:
             return None
         edits = [_edit(parsed.positions, node, node, parsed.module.code_for_node(node.args[0].value))]
     else:
@@ -114,7 +116,8 @@ def _covers(code_range: CodeRange, span: Span) -> bool:
     return start <= span[0] and span[1] <= end
 
 
-def _innermost(candidates, wanted: tuple[type, ...], codemod: Codemod, span: Span) -> cst.CSTNode | None:
+def _innermost(candidates: list[tuple[cst.CSTNode, CodeRange]], wanted: tuple[type, ...], codemod: Codemod,
+               span: Span) -> cst.CSTNode | None:
     """The smallest node of a wanted type whose range covers the span."""
     if codemod is Codemod.SWAP_PARAMETERS:
         span = (span[0], span[0])  # a def is named by its name: any def or lambda starting around it
