@@ -65,6 +65,18 @@ def needs_newer_jax(path: Path) -> str | None:
     return f"needs jax>={match.group('version')}, and jax {jax.__version__} is installed"
 
 
+def pytest_terminal_summary(terminalreporter):
+    """The metamorphic suite's survival table (tests/test_metamorphic.py), when it ran."""
+    from rewrites import survival_table
+
+    rows = [tuple(value) for reports in terminalreporter.stats.values() for report in reports
+            if getattr(report, "when", None) == "call"
+            for name, value in getattr(report, "user_properties", ()) if name == "metamorphic"]
+    if rows:
+        terminalreporter.write_sep("-", "metamorphic survival")
+        terminalreporter.write_line(survival_table(rows))
+
+
 def expected_findings(path: Path) -> set[tuple[int, str]]:
     """{(line, code)} from `# expect: PTL101, PTL102` comments."""
     found = set()

@@ -1,0 +1,785 @@
+"""Semantics-preserving rewrites of the fixtures, for the metamorphic suite (tests/test_metamorphic.py).
+
+A case is a package: the files of a project fixture, or a single-file fixture as `pkg/<name>.py`. Each rewrite
+takes a case and gives its variants: the same program written another way (libcst, so comments stay with their
+lines and the `# expect:` comments name where each finding must now be). A rewrite that finds nothing to
+rewrite in a case gives no variant (counted as not applicable); a variant identical to its case, or one that
+does not parse, is a failure of the rewrite, never a skip.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import libcst as cst
+
+from conftest import FIXTURES
+
+PROJECTS = Path(__file__).parent / "projects"
+EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")
+HOOKS = {"examples", "reproduce"}
+# Names whose meaning comes from a library or the language: never renamed.
+PROTECTED = {*dir(builtins), "self", "cls", "shape", "dtype", "ndim", "size", "value", "at", "set", "get",
+             "append", "extend", "update", "add", "items", "keys", "values", "pop", "insert", "remove", "clear",
+             "copy", "replace", "tolist", "astype", "reshape", "sum", "mean", "T", "setup", "kernel", "bias",
+             "children", "aux_data"}
+MAX_SITES = 2  # variants per rewrite and case, where a rewrite has several places to apply
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    files: dict[str, str]  # path inside the case -> source
+
+    def expected(self) -> set[tuple[str, int, str]]:
+        found = set()
+        for path, text in self.files.items():
+            for number, line in enumerate(text.splitlines(), start=1):
+                match = EXPECT.search(line)
+                if match:
+                    found.update((path, number, code.strip()) for code in match.group("codes").split(","))
+        return found
+
+    def modules(self) -> list[str]:
+        """The modules a rewrite works on: those with code (not an empty `__init__.py`)."""
+        return [path for path, text in sorted(self.files.items()) if text.strip()]
+
+    def with_files(self, **changes: str) -> Case:
+        return Case(self.name, {**self.files, **changes})
+
+
+def cases() -> list[Case]:
+    """Every fixture: the single files, and the bad and clean packages of tests/projects."""
+    found = [Case(path.relative_to(FIXTURES).as_posix(), {"pkg/__init__.py": "", f"pkg/{path.name}": path.read_text()})
+             for path in sorted(FIXTURES.rglob("*.py"))]
+    for root in sorted(PROJECTS.glob("*/*")):
+        files = {path.relative_to(root).as_posix(): path.read_text() for path in sorted(root.rglob("*.py"))}
+        found.append(Case(f"projects/{root.parent.name}/{root.name}", files))
+    return found
+
+
+# --- what a module holds -------------------------------------------------------------------------------------
+
+@cache
+def parse(text: str) -> cst.Module:
+    """A module's tree, parsed once (every rewrite reads the same fixtures; libcst trees are immutable)."""
+    return cst.parse_module(text)
+
+
+_EMPTY = cst.Module(body=[])
+_CODE: dict[int, tuple[cst.CSTNode, str]] = {}
+
+
+def code(node: cst.CSTNode) -> str:
+    """A node's source text, made once per node (the node is kept, so its id is not reused)."""
+    known = _CODE.get(id(node))
+    if known is None or known[0] is not node:
+        known = _CODE[id(node)] = (node, _EMPTY.code_for_node(node))
+    return known[1]
+
+
+def imported_names(module: cst.Module, libraries_only: bool = False) -> set[str]:
+    """The names the module's imports bind; `libraries_only`: only those of absolute imports (not the
+    project's own modules, imported relatively or as `pkg`)."""
+    names = set()
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar) and not (
+                    isinstance(small, cst.ImportFrom) and small.module is not None
+                    and code(small.module) == "__future__"):
+                if libraries_only and isinstance(small, cst.ImportFrom) and (
+                        small.relative or (small.module is not None and code(small.module).split(".")[0] == "pkg")):
+                    continue
+                for alias in small.names:
+                    bound = alias.asname.name if alias.asname else alias.name
+                    names.add(code(bound).split(".")[0])
+    return names
+
+
+def module_import_lines(module: cst.Module) -> list[str]:
+    return [code(statement) for statement in module.body if isinstance(statement, cst.SimpleStatementLine)
+            and any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body)]
+
+
+def names_in(node: cst.CSTNode) -> set[str]:
+    """The names an expression reads (not attribute names, keyword names or names bound inside it)."""
+    found: set[str] = set()
+
+    class Reader(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            found.add(node.value)
+
+    node.visit(Reader())
+    return found
+
+
+@cache
+def bound_in(function: cst.FunctionDef) -> set[str]:
+    """The parameters and local names of a function."""
+    found = {param.name.value for param in (*function.params.posonly_params, *function.params.params,
+                                            *function.params.kwonly_params)}
+    for star in (function.params.star_arg, function.params.star_kwarg):
+        if isinstance(star, cst.Param):
+            found.add(star.name.value)
+
+    class Binder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            if node is not function:
+                found.add(node.name.value)
+                return False
+            return True
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            found.add(node.name.value)
+            return False
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            found.update(_target_names(node.target))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            found.update(_target_names(node.target))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            found.update(_target_names(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            found.update(_target_names(node.target))
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            pass  # comprehension names stay inside it
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            found.update(_target_names(node.name))
+
+    function.body.visit(Binder())
+    return found
+
+
+def _target_names(target: cst.CSTNode) -> set[str]:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {name for element in target.elements for name in _target_names(element.value)}
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return set()
+
+
+# --- places: the sub-expressions a rewrite may move -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Place:
+    """A sub-expression of a simple statement, with where it is: its statement, function and class."""
+
+    expression: cst.BaseExpression
+    statement: cst.SimpleStatementLine
+    function: cst.FunctionDef | None
+    functions: tuple[cst.FunctionDef, ...]  # every enclosing def, outermost first
+    klass: cst.ClassDef | None  # the class whose method `function` is
+    marked: bool  # the statement carries an `# expect:` comment
+    top: cst.CSTNode  # the module-level statement that holds it
+
+
+MOVABLE = (cst.Call, cst.BinaryOperation, cst.Subscript, cst.Attribute, cst.Dict, cst.List, cst.Set, cst.Tuple,
+           cst.Lambda, cst.ListComp, cst.DictComp, cst.SetComp, cst.UnaryOperation, cst.Comparison)
+
+
+@cache
+def places(module: cst.Module) -> list[Place]:
+    """Sub-expressions that are evaluated once, unconditionally, when their statement runs: call arguments,
+    display elements and dict values, assigned and returned values' parts; marked statements first."""
+    found: list[Place] = []
+    pending: list[tuple] = []
+
+    class Finder(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.functions: list[cst.FunctionDef] = []
+            self.classes: list[cst.ClassDef | None] = [None]
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            self.classes.append(node)
+            return True
+
+        def leave_ClassDef(self, node: cst.ClassDef) -> None:
+            self.classes.pop()
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            self.functions.append(node)
+            self.classes.append(None)
+            return True
+
+        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.functions.pop()
+            self.classes.pop()
+
+        def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+            in_class_body = self.classes[-1] is not None
+            if in_class_body or len(node.body) != 1:
+                return False
+            statement = node.body[0]
+            if isinstance(statement, (cst.Return, cst.Expr)):
+                roots = [statement.value] if statement.value is not None else []
+            elif isinstance(statement, cst.Assign):
+                roots = [statement.value]
+            else:
+                return False
+            function = self.functions[-1] if self.functions else None
+            owner = self.classes[-2] if self.functions and len(self.classes) >= 2 else None
+            marked = EXPECT.search(code(node)) is not None
+            for root in roots:
+                for expression in _unconditional_parts(root):
+                    pending.append((expression, node, function, tuple(self.functions), owner, marked))
+            return False
+
+    for top in module.body:
+        top.visit(Finder())
+        found.extend(Place(*place[:6], top) for place in pending)
+        pending.clear()
+    return sorted(found, key=lambda place: not place.marked)
+
+
+def _unconditional_parts(root: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """Parts of `root` evaluated whenever it is (no branch of an `if`/`and`/`or`, no lambda or comprehension
+    body), largest first, that are worth moving (no plain name or literal)."""
+    pending = [root]
+    while pending:
+        node = pending.pop(0)
+        if node is not root and isinstance(node, MOVABLE) and not _yields(node):
+            yield node
+        if isinstance(node, cst.Call):
+            # A registration's lambdas are its flatten and unflatten: where they are written is where findings go.
+            registers = "register" in code(node.func) or (root is node and isinstance(node.func, cst.Name))
+            pending.extend(arg.value for arg in node.args
+                           if not arg.star and not (registers and isinstance(arg.value, cst.Lambda)))
+        elif isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+            pending.extend(element.value for element in node.elements if isinstance(element, cst.Element))
+        elif isinstance(node, cst.Dict):
+            pending.extend(element.value for element in node.elements if isinstance(element, cst.DictElement))
+        elif isinstance(node, cst.BinaryOperation):
+            pending.extend((node.left, node.right))
+
+
+def _yields(node: cst.CSTNode) -> bool:
+    text = code(node)
+    return "yield" in text or "await" in text or ":=" in text
+
+
+# --- the rewrites ---------------------------------------------------------------------------------------------
+
+Rewrite = Callable[[Case], list[Case]]
+REWRITES: dict[str, Rewrite] = {}
+
+
+def rewrite(name: str) -> Callable[[Rewrite], Rewrite]:
+    def register(function: Rewrite) -> Rewrite:
+        REWRITES[name] = function
+        return function
+    return register
+
+
+class _Replace(cst.CSTTransformer):
+    """Replace nodes (by identity) and insert statements before a statement."""
+
+    def __init__(self, replacements: dict[cst.CSTNode, cst.CSTNode],
+                 before: dict[cst.CSTNode, list[cst.BaseStatement]] | None = None,
+                 class_members: dict[cst.CSTNode, list[cst.BaseStatement]] | None = None) -> None:
+        self.replacements = replacements
+        self.before = before or {}
+        self.class_members = class_members or {}
+
+    def on_leave(self, original, updated):
+        updated = self.replacements.get(original, updated)
+        if original in self.before:
+            return cst.FlattenSentinel([*self.before[original], updated])
+        if original in self.class_members and isinstance(updated, cst.ClassDef):
+            body = updated.body
+            return updated.with_changes(body=body.with_changes(body=[*body.body, *self.class_members[original]]))
+        return updated
+
+
+def _statement(text: str) -> cst.BaseStatement:
+    return cst.parse_statement(text)
+
+
+def _fresh(module_text: str, stem: str) -> str:
+    name, number = stem, 0
+    while re.search(rf"\b{name}\b", module_text):
+        number += 1
+        name = f"{stem}{number}"
+    return name
+
+
+def _variants(case: Case, make: Callable[[str, cst.Module, Place], dict[str, str] | None],
+              want: Callable[[Place], bool] = lambda place: True) -> list[Case]:
+    """Up to MAX_SITES variants, one per place where `make` applies, over the case's modules."""
+    made: list[Case] = []
+    for path in case.modules():
+        module = parse(case.files[path])
+        for place in places(module):
+            if len(made) >= MAX_SITES:
+                return made
+            if not want(place):
+                continue
+            changes = make(path, module, place)
+            if changes:
+                made.append(case.with_files(**changes))
+    return made
+
+
+def _locals_of(place: Place, module: cst.Module) -> list[str]:
+    """The enclosing functions' names an expression reads, in a stable order (what a helper must be given)."""
+    local = set().union(*(bound_in(function) for function in place.functions)) if place.functions else set()
+    return sorted(names_in(place.expression) & local)
+
+
+@rewrite("intermediate name")
+def intermediate_name(case: Case) -> list[Case]:
+    def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
+        name = _fresh(case.files[path], "held")
+        hoisted = _statement(f"{name} = {code(place.expression)}\n")
+        new = module.visit(_Replace({place.expression: cst.Name(name)}, {place.statement: [hoisted]}))
+        return {path: new.code}
+    return _variants(case, make)
+
+
+@rewrite("conditional with a harmless branch")
+def conditional(case: Case) -> list[Case]:
+    def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
+        text = code(place.expression)
+        wrapped = cst.parse_expression(f"({text} if __name__ != '__main__' else {text})")
+        return {path: module.visit(_Replace({place.expression: wrapped})).code}
+    return _variants(case, make, want=lambda place: not isinstance(place.expression, cst.Lambda))
+
+
+@rewrite("module-level helper")
+def module_helper(case: Case) -> list[Case]:
+    def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
+        name, arguments = _fresh(case.files[path], "make_value"), _locals_of(place, module)
+        helper = _statement(f"def {name}({', '.join(arguments)}):\n    return {code(place.expression)}\n")
+        call = cst.parse_expression(f"{name}({', '.join(arguments)})")
+        anchor = place.top
+        return {path: module.visit(_Replace({place.expression: call}, {anchor: [helper]})).code}
+    return _variants(case, make)
+
+
+@rewrite("nested function")
+def nested_helper(case: Case) -> list[Case]:
+    def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
+        if place.function is None:
+            return None
+        name = _fresh(case.files[path], "make_value")
+        helper = _statement(f"def {name}():\n    return {code(place.expression)}\n")
+        call = cst.parse_expression(f"{name}()")
+        return {path: module.visit(_Replace({place.expression: call}, {place.statement: [helper]})).code}
+    return _variants(case, make)
+
+
+@rewrite("helper in another module")
+def other_module_helper(case: Case) -> list[Case]:
+    def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
+        arguments = _locals_of(place, module)
+        imported = imported_names(module)
+        if not names_in(place.expression) - set(arguments) <= imported | set(dir(builtins)):
+            return None  # it reads a name of its module: the helper would import its importer
+        package, other = path.rsplit("/", 1)[0], "values_made_elsewhere"
+        helper = "\n".join([*module_import_lines(module), "", "",
+                            f"def make_value({', '.join(arguments)}):",
+                            f"    return {code(place.expression)}", ""])
+        call = cst.parse_expression(f"make_value({', '.join(arguments)})")
+        importing = _statement(f"from .{other} import make_value\n")
+        anchor = _first_definition(module)
+        new = module.visit(_Replace({place.expression: call}, {anchor: [importing]}))
+        return {path: new.code, f"{package}/{other}.py": helper}
+    return _variants(case, make)
+
+
+def _method_helper(decorator: str, receiver: str, first: str | None) -> Rewrite:
+    """Move the expression into a method of the class whose method holds it: `first` is the new method's own
+    first parameter (None for a staticmethod), `receiver` how the holding method reaches it."""
+    def rewrite_case(case: Case) -> list[Case]:
+        def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
+            if place.klass is None or place.function is None or len(place.functions) != 1:
+                return None
+            params = place.function.params.params
+            if not params or params[0].name.value != "self" or any(
+                    code(d.decorator).endswith(("staticmethod", "classmethod")) for d in place.function.decorators):
+                return None
+            arguments = [name for name in _locals_of(place, module) if name != "self" or first == "self"]
+            if "self" in names_in(place.expression) and first != "self":
+                return None
+            name = _fresh(case.files[path], "_make_value")
+            own = [first] if first else []
+            header = f"{decorator}\n" if decorator else ""
+            parameters = [*own, *(a for a in arguments if a != first)]
+            method = _statement(f"{header}def {name}({', '.join(parameters)}):\n    return {code(place.expression)}\n")
+            call = cst.parse_expression(f"{receiver}.{name}({', '.join(a for a in arguments if a != first)})")
+            return {path: module.visit(_Replace({place.expression: call}, class_members={place.klass: [method]})).code}
+        return _variants(case, make, want=lambda place: place.klass is not None)
+    return rewrite_case
+
+
+REWRITES["method"] = _method_helper("", "self", "self")
+REWRITES["staticmethod"] = _method_helper("@staticmethod", "self", None)
+REWRITES["classmethod"] = _method_helper("@classmethod", "type(self)", "cls")
+
+
+@rewrite("property")
+def property_helper(case: Case) -> list[Case]:
+    def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
+        if place.klass is None or place.function is None or len(place.functions) != 1:
+            return None
+        if _locals_of(place, module) != ["self"] or place.function.name.value == "__init__":
+            return None  # a property reads only the object, and __init__ has not finished building it
+        name = _fresh(case.files[path], "made_value")
+        getter = _statement(f"@property\ndef {name}(self):\n    return {code(place.expression)}\n")
+        call = cst.parse_expression(f"self.{name}")
+        return {path: module.visit(_Replace({place.expression: call}, class_members={place.klass: [getter]})).code}
+    return _variants(case, make, want=lambda place: place.klass is not None)
+
+
+@rewrite("dict() and list() calls")
+def displays_as_calls(case: Case) -> list[Case]:
+    made = []
+    for path in case.modules():
+        module = parse(case.files[path])
+        replacements: dict[cst.CSTNode, cst.CSTNode] = {}
+
+        class Finder(cst.CSTVisitor):
+            def visit_Annotation(self, node: cst.Annotation) -> bool:
+                return False
+
+            def visit_Subscript(self, node: cst.Subscript) -> bool:
+                node.value.visit(self)
+                return False
+
+            def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+                return False
+
+            def visit_Dict(self, node: cst.Dict) -> None:
+                if node.elements and all(
+                        isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+                        and e.key.evaluated_value.isidentifier() and not keyword.iskeyword(e.key.evaluated_value)
+                        for e in node.elements):
+                    replacements[node] = cst.parse_expression(
+                        "dict(" + ", ".join(f"{e.key.evaluated_value}={code(e.value)}" for e in node.elements) + ")")
+
+            def visit_List(self, node: cst.List) -> None:
+                if node.elements and all(isinstance(e, cst.Element) for e in node.elements):
+                    replacements[node] = cst.parse_expression(
+                        "list((" + "".join(f"{code(e.value)}, " for e in node.elements) + "))")
+
+        module.visit(Finder())
+        if replacements:
+            # Only the outermost: an inner display is rewritten with its outer one's text otherwise.
+            made.append(case.with_files(**{path: module.visit(_Replace(replacements)).code}))
+    return made[:MAX_SITES]
+
+
+@rewrite("renamed names")
+def renamed(case: Case) -> list[Case]:
+    modules = {path: parse(case.files[path]) for path in case.modules()}
+    defined, imported, protocol, libraries = set(), set(), set(), set()
+    for module in modules.values():
+        imported |= imported_names(module)
+        libraries |= imported_names(module, libraries_only=True)
+
+        class Definitions(cst.CSTVisitor):
+            def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+                defined.add(node.name.value)
+                defined.update(bound_in(node))
+
+            def visit_ClassDef(self, node: cst.ClassDef) -> None:
+                defined.add(node.name.value)
+                members = set()
+                for statement in node.body.body:
+                    if isinstance(statement, cst.FunctionDef):
+                        members.add(statement.name.value)
+                    for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                        if isinstance(small, cst.AnnAssign):
+                            members.update(_target_names(small.target))
+                        elif isinstance(small, cst.Assign):
+                            members.update(n for t in small.targets for n in _target_names(t.target))
+                defined.update(members)
+                # A library base reads its subclasses' members by name (numpyro's `pytree_aux_fields`, `sample`).
+                if any(names_in(base.value) & libraries for base in node.bases):
+                    protocol.update(members)
+
+            def visit_Assign(self, node: cst.Assign) -> None:
+                for target in node.targets:
+                    defined.update(_target_names(target.target))
+                    if isinstance(target.target, cst.Attribute) and code(target.target.value) in ("self", "obj"):
+                        defined.add(target.target.attr.value)
+
+        module.visit(Definitions())
+    names = {n for n in defined - imported - protocol - PROTECTED - HOOKS
+             if not n.startswith(("__", "tree_", "examples_")) and not keyword.iskeyword(n)}
+    # An attribute read on something of a library (`x.shape`, `nnx.Linear`) keeps its name.
+    for module in modules.values():
+        class Library(cst.CSTVisitor):
+            def visit_Attribute(self, node: cst.Attribute) -> None:
+                root = node
+                while isinstance(root, cst.Attribute):
+                    root = root.value
+                if isinstance(root, cst.Name) and root.value in libraries:
+                    names.discard(node.attr.value)
+
+        module.visit(Library())
+    if not names:
+        return []
+    mapping = {name: f"{name}_r" for name in names}
+    changed = {path: module.visit(_Renamer(mapping, libraries)).code for path, module in modules.items()}
+    return [case.with_files(**changed)]
+
+
+class _Renamer(cst.CSTTransformer):
+    def __init__(self, mapping: dict[str, str], imported: set[str]) -> None:
+        self.mapping, self.imported = mapping, imported
+        self.in_import = 0
+
+    def visit_Import(self, node) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node) -> bool:
+        return False
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
+        return updated.with_changes(value=self.mapping.get(updated.value, updated.value))
+
+    def leave_SimpleString(self, original: cst.SimpleString, updated: cst.SimpleString) -> cst.SimpleString:
+        try:
+            value = updated.evaluated_value
+        except Exception:
+            return updated
+        if isinstance(value, str) and value in self.mapping:
+            return updated.with_changes(value=updated.value.replace(value, self.mapping[value]))
+        return updated
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated  # keyword names are Name nodes: renamed with the parameter they name
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        root = original.func
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if isinstance(root, cst.Name) and root.value in self.imported:
+            # A library's keywords keep their names (`jnp.zeros(shape=...)`).
+            args = [arg.with_changes(keyword=original_arg.keyword) if original_arg.keyword else arg
+                    for arg, original_arg in zip(updated.args, original.args)]
+            return updated.with_changes(args=args)
+        return updated
+
+
+@rewrite("import aliases")
+def import_aliases(case: Case) -> list[Case]:
+    """`import numpy as np` -> `import numpy as np_alias`, `from m import n` -> `from m import n as n_alias`,
+    `import jax` -> `import jax as jax_alias`, each use renamed."""
+    changed = {}
+    for path in case.modules():
+        if path.endswith("__init__.py"):
+            continue  # what a package's `__init__.py` imports, it exports: its names are its interface
+        module = parse(case.files[path])
+        mapping: dict[str, str] = {}
+        for name in imported_names(module):
+            mapping[name] = _fresh(case.files[path], f"{name}_alias")
+        if not mapping:
+            continue
+        changed[path] = module.visit(_AliasRenamer(mapping)).code
+    return [case.with_files(**changed)] if changed else []
+
+
+class _AliasRenamer(cst.CSTTransformer):
+    """Bind each imported name under its alias, and read it under the alias everywhere."""
+
+    def __init__(self, mapping: dict[str, str]) -> None:
+        self.mapping = mapping
+
+    def leave_ImportAlias(self, original: cst.ImportAlias, updated: cst.ImportAlias) -> cst.ImportAlias:
+        bound = code(original.asname.name) if original.asname else code(original.name)
+        if "." in bound and not original.asname:
+            return original  # `import jax.numpy` binds `jax`: left to the `import jax` it needs
+        alias = self.mapping.get(bound)
+        if alias is None:
+            return original
+        return original.with_changes(asname=cst.AsName(name=cst.Name(alias)))
+
+    def visit_ImportFrom(self, node) -> bool:
+        return True
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
+        return updated.with_changes(attr=original.attr)  # only the chain's root is the imported name
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
+        return updated.with_changes(value=self.mapping.get(updated.value, updated.value))
+
+    def leave_Param(self, original: cst.Param, updated: cst.Param) -> cst.Param:
+        return updated.with_changes(name=original.name)
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
+        return updated.with_changes(module=original.module)
+
+    def leave_Import(self, original: cst.Import, updated: cst.Import) -> cst.Import:
+        names = [alias.with_changes(name=original_alias.name) for alias, original_alias in zip(updated.names,
+                                                                                               original.names)]
+        return updated.with_changes(names=names)
+
+
+@rewrite("module-level alias")
+def module_level_alias(case: Case) -> list[Case]:
+    """`Alias = name` after the imports, for each imported name, and every use reads the alias."""
+    changed = {}
+    for path in case.modules():
+        module = parse(case.files[path])
+        mapping = {name: _fresh(case.files[path], f"{name}_also") for name in imported_names(module)}
+        if not mapping:
+            continue
+        renamed_module = module.visit(_UseRenamer(mapping))
+        aliases = [_statement(f"{alias} = {name}\n") for name, alias in sorted(mapping.items())]
+        anchor = _first_definition(renamed_module)
+        changed[path] = renamed_module.visit(_Replace({}, {anchor: aliases})).code
+    return [case.with_files(**changed)] if changed else []
+
+
+class _UseRenamer(_AliasRenamer):
+    """Read imported names under another name, leaving the imports themselves as they are."""
+
+    def visit_Import(self, node) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node) -> bool:
+        return False
+
+    def leave_Import(self, original, updated):
+        return original
+
+    def leave_ImportFrom(self, original, updated):
+        return original
+
+
+@rewrite("re-export through the package")
+def reexport(case: Case) -> list[Case]:
+    """`from .mod import name` in a module of a package becomes `from . import name`, `__init__.py` importing
+    it from `.mod` (the package's own `__init__.py` runs first)."""
+    made = []
+    for path in case.modules():
+        module = parse(case.files[path])
+        package = path.rsplit("/", 1)[0]
+        init = f"{package}/__init__.py"
+        if init not in case.files or path == init:
+            continue
+        for statement in module.body:
+            small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+            if not (isinstance(small, cst.ImportFrom) and small.relative and len(small.relative) == 1
+                    and small.module is not None and not isinstance(small.names, cst.ImportStar)):
+                continue
+            target = f"{package}/{code(small.module).replace('.', '/')}.py"
+            if target not in case.files:
+                continue
+            names = ", ".join(code(alias.name) + (f" as {code(alias.asname.name)}" if alias.asname else "")
+                              for alias in small.names)
+            reexported = case.files[init] + f"\nfrom .{code(small.module)} import {names}\n"
+            new = module.visit(_Replace({statement: _statement(f"from . import {names}\n")}))
+            made.append(case.with_files(**{path: new.code, init: reexported}))
+            if len(made) >= MAX_SITES:
+                return made
+    return made
+
+
+@rewrite("plain wrapper of a jitted function")
+def jitted_wrapper(case: Case) -> list[Case]:
+    """A call of the module's jitted function goes through `def run(x, n): return jitted(x, n)`."""
+    made = []
+    for path in case.modules():
+        module = parse(case.files[path])
+        jitted = _jitted_names(module)
+        for place in places(module):
+            call = place.expression if isinstance(place.expression, cst.Call) else None
+            if call is None:
+                root = place.statement.body[0]
+                value = getattr(root, "value", None)
+                call = value if isinstance(value, cst.Call) else None
+            if call is None or not isinstance(call.func, cst.Name) or call.func.value not in jitted:
+                continue
+            if any(arg.star for arg in call.args) or (place.function and place.function.name.value == call.func.value):
+                continue
+            name = _fresh(case.files[path], f"run_{call.func.value}")
+            positional = [f"p{i}" for i, arg in enumerate(call.args) if arg.keyword is None]
+            keywords = [arg.keyword.value for arg in call.args if arg.keyword is not None]
+            forwarded = [*positional, *(f"{k}={k}" for k in keywords)]
+            wrapper = _statement(f"def {name}({', '.join([*positional, *keywords])}):\n"
+                                 f"    return {call.func.value}({', '.join(forwarded)})\n")
+            anchor = place.top
+            new_call = call.with_changes(func=cst.Name(name))
+            made.append(case.with_files(**{path: module.visit(_Replace({call: new_call}, {anchor: [wrapper]})).code}))
+            if len(made) >= MAX_SITES:
+                return made
+    return made
+
+
+def _jitted_names(module: cst.Module) -> set[str]:
+    found = set()
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef) and any("jit" in code(d.decorator) for d in statement.decorators):
+            found.add(statement.name.value)
+        elif isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Assign):
+            assign = statement.body[0]
+            if isinstance(assign.value, cst.Call) and "jit" in code(assign.value.func) and len(assign.targets) == 1:
+                found.update(_target_names(assign.targets[0].target))
+    return found
+
+
+def _first_definition(module: cst.Module) -> cst.CSTNode:
+    """The first statement after the module's docstring and imports (where new imports or aliases go)."""
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine) and all(
+                isinstance(small, (cst.Import, cst.ImportFrom)) or (
+                    isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString))
+                for small in statement.body):
+            continue
+        return statement
+    return module.body[-1]
+
+
+def survival_table(rows: list[tuple[str, str, int, int]]) -> str:
+    """Per rewrite and per rule: pairs where the rewrite applied, variants made, variants that kept their
+    findings (or stayed clean). `rows`: (rewrite, rule, made, kept) per (rewrite, fixture) pair."""
+    def table(key_index: int, title: str) -> list[str]:
+        totals: dict[str, list[int]] = {}
+        for row in rows:
+            entry = totals.setdefault(row[key_index], [0, 0, 0, 0])
+            entry[0] += 1
+            entry[1] += row[2] > 0
+            entry[2] += row[2]
+            entry[3] += row[3]
+        lines = [f"| {title} | (rewrite, fixture) pairs | applied to | variants | kept | kept % |",
+                 "|---|---|---|---|---|---|"]
+        for key in sorted(totals, key=lambda k: (list(REWRITES).index(k) if k in REWRITES else 0, k)):
+            pairs, applied, made, kept = totals[key]
+            lines.append(f"| {key} | {pairs} | {applied} | {made} | {kept} | {100 * kept / made if made else 100:.0f} |")
+        return lines
+    made = sum(row[2] for row in rows)
+    kept = sum(row[3] for row in rows)
+    return "\n".join([f"metamorphic survival: {kept} of {made} variants kept their findings "
+                      f"({100 * kept / made if made else 100:.1f}%)", "", *table(0, "rewrite"), "",
+                      *table(1, "rule")])

@@ -1,0 +1,95 @@
+"""A finding is about a value, not a spelling: every fixture, rewritten without changing what it does, keeps
+its findings (at the lines its `# expect:` comments move to) and its clean twins stay clean.
+
+tests/rewrites.py makes the variants; tests/metamorphic_expected_failures.txt lists the (rewrite, fixture)
+pairs the analysis does not survive yet, each with the capability it needs: the value engine's work list.
+The summary at the end of the run (and `python benchmarks/metamorphic.py`) gives, per rewrite and per rule,
+how many variants were made and how many kept their findings.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from rewrites import REWRITES, Case, cases
+
+from pytree_lint.config import Config
+from pytree_lint.engine import lint_file
+
+EVERY_RULE = Config(extend_select=("PTL9",))
+EXPECTED_FAILURES_FILE = Path(__file__).parent / "metamorphic_expected_failures.txt"
+
+
+def expected_failures() -> dict[tuple[str, str], str]:
+    found = {}
+    for line in EXPECTED_FAILURES_FILE.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            kind, case, capability = line.split("\t")
+            found[(kind, case)] = capability
+    return found
+
+
+def findings(variant: Case, root: Path) -> set[tuple[str, int, str]]:
+    """What the linter reports on the variant's package, written under `root` as a project of its own."""
+    root.mkdir(parents=True)
+    (root / "pyproject.toml").write_text("")
+    for path, text in variant.files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    return {(path, f.line, f.code) for path in variant.files for f in lint_file(str(root / path), EVERY_RULE)}
+
+
+def problems(kind: str, case: Case, root: Path) -> tuple[int, list[str]]:
+    """How many variants the rewrite made, and what went wrong with them."""
+    variants = REWRITES[kind](case)
+    wrong = []
+    for number, variant in enumerate(variants):
+        if variant.files == case.files:
+            wrong.append(f"variant {number} is identical to the fixture: the rewrite changed nothing")
+            continue
+        for path, text in variant.files.items():
+            try:
+                ast.parse(text)
+            except SyntaxError as error:
+                wrong.append(f"variant {number}: {path} does not parse ({error})\n{text}")
+        expected, found = variant.expected(), findings(variant, root / f"variant{number}")
+        if found != expected:
+            changed = "\n".join(f"--- {p}\n{t}" for p, t in variant.files.items() if case.files.get(p) != t)
+            wrong.append(f"variant {number}: missing {sorted(expected - found)}, extra {sorted(found - expected)}"
+                         f"\n{changed}")
+    return len(variants), wrong
+
+
+CASES = cases()
+FAILING = expected_failures()
+
+
+def _params():
+    for kind in REWRITES:
+        for case in CASES:
+            reason = FAILING.get((kind, case.name))
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            yield pytest.param(kind, case, marks=marks, id=f"{kind}:{case.name}")
+
+
+@pytest.mark.parametrize(("kind", "case"), list(_params()))
+def test_findings_survive_the_rewrite(kind, case, tmp_path, record_property):
+    made, wrong = problems(kind, case, tmp_path)
+    record_property("metamorphic", (kind, rule_of(case), made, made - len(failed_variants(wrong))))
+    assert not wrong, "\n\n".join(wrong)
+
+
+def rule_of(case: Case) -> str:
+    return "projects" if case.name.startswith("projects/") else case.name.split("/")[0]
+
+
+def failed_variants(wrong: list[str]) -> set[str]:
+    return {message.split(":")[0].split(" is ")[0] for message in wrong}
+
+
+def test_the_expected_failures_name_real_pairs():
+    names = {case.name for case in CASES}
+    for kind, case in FAILING:
+        assert kind in REWRITES and case in names, (kind, case)
