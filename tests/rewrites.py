@@ -29,7 +29,7 @@ PROTECTED = {*dir(builtins), "self", "cls", "shape", "dtype", "ndim", "size", "v
              "append", "extend", "update", "add", "items", "keys", "values", "pop", "insert", "remove", "clear",
              "copy", "replace", "tolist", "astype", "reshape", "sum", "mean", "T", "setup", "kernel", "bias",
              "children", "aux_data"}
-MAX_SITES = 2  # variants per rewrite and case, where a rewrite has several places to apply
+MAX_SITES = 1  # variants per rewrite and case: the first place (a marked line first) where it applies
 
 
 @dataclass(frozen=True)
@@ -461,37 +461,42 @@ def displays_as_calls(case: Case) -> list[Case]:
     made = []
     for path in case.modules():
         module = parse(case.files[path])
-        replacements: dict[cst.CSTNode, cst.CSTNode] = {}
-
-        class Finder(cst.CSTVisitor):
-            def visit_Annotation(self, node: cst.Annotation) -> bool:
-                return False
-
-            def visit_Subscript(self, node: cst.Subscript) -> bool:
-                node.value.visit(self)
-                return False
-
-            def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
-                return False
-
-            def visit_Dict(self, node: cst.Dict) -> None:
-                if node.elements and all(
-                        isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
-                        and e.key.evaluated_value.isidentifier() and not keyword.iskeyword(e.key.evaluated_value)
-                        for e in node.elements):
-                    replacements[node] = cst.parse_expression(
-                        "dict(" + ", ".join(f"{e.key.evaluated_value}={code(e.value)}" for e in node.elements) + ")")
-
-            def visit_List(self, node: cst.List) -> None:
-                if node.elements and all(isinstance(e, cst.Element) for e in node.elements):
-                    replacements[node] = cst.parse_expression(
-                        "list((" + "".join(f"{code(e.value)}, " for e in node.elements) + "))")
-
-        module.visit(Finder())
-        if replacements:
-            # Only the outermost: an inner display is rewritten with its outer one's text otherwise.
-            made.append(case.with_files(**{path: module.visit(_Replace(replacements)).code}))
+        finder = _DisplayFinder()
+        module.visit(finder)
+        if finder.replacements:
+            made.append(case.with_files(**{path: module.visit(_Replace(finder.replacements)).code}))
     return made[:MAX_SITES]
+
+
+class _DisplayFinder(cst.CSTVisitor):
+    """Dict displays with identifier keys and list displays, outside annotations and assignment targets, with
+    their spelling as a `dict(...)` or `list((...))` call."""
+
+    def __init__(self) -> None:
+        self.replacements: dict[cst.CSTNode, cst.CSTNode] = {}
+
+    def visit_Annotation(self, node: cst.Annotation) -> bool:
+        return False
+
+    def visit_Subscript(self, node: cst.Subscript) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+        return False
+
+    def visit_Dict(self, node: cst.Dict) -> None:
+        if node.elements and all(
+                isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+                and e.key.evaluated_value.isidentifier() and not keyword.iskeyword(e.key.evaluated_value)
+                for e in node.elements):
+            self.replacements[node] = cst.parse_expression(
+                "dict(" + ", ".join(f"{e.key.evaluated_value}={code(e.value)}" for e in node.elements) + ")")
+
+    def visit_List(self, node: cst.List) -> None:
+        if node.elements and all(isinstance(e, cst.Element) for e in node.elements):
+            self.replacements[node] = cst.parse_expression(
+                "list((" + "".join(f"{code(e.value)}, " for e in node.elements) + "))")
 
 
 @rewrite("renamed names")
@@ -501,6 +506,7 @@ def renamed(case: Case) -> list[Case]:
     for module in modules.values():
         imported |= imported_names(module)
         libraries |= imported_names(module, libraries_only=True)
+    for module in modules.values():
 
         class Definitions(cst.CSTVisitor):
             def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -776,7 +782,8 @@ def survival_table(rows: list[tuple[str, str, int, int]]) -> str:
                  "|---|---|---|---|---|---|"]
         for key in sorted(totals, key=lambda k: (list(REWRITES).index(k) if k in REWRITES else 0, k)):
             pairs, applied, made, kept = totals[key]
-            lines.append(f"| {key} | {pairs} | {applied} | {made} | {kept} | {100 * kept / made if made else 100:.0f} |")
+            share = 100 * kept / made if made else 100
+            lines.append(f"| {key} | {pairs} | {applied} | {made} | {kept} | {share:.0f} |")
         return lines
     made = sum(row[2] for row in rows)
     kept = sum(row[3] for row in rows)
