@@ -78,9 +78,14 @@ def pytest_terminal_summary(terminalreporter):
 
 
 def expected_findings(path: Path) -> set[tuple[int, str]]:
+    """{(line, code)} from the file's `# expect: PTL101, PTL102` comments."""
+    return expected_in(path.read_text())
+
+
+def expected_in(text: str) -> set[tuple[int, str]]:
     """{(line, code)} from `# expect: PTL101, PTL102` comments."""
     found = set()
-    for number, line in enumerate(path.read_text().splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         match = EXPECT.search(line)
         if match:
             found.update((number, code.strip()) for code in match.group("codes").split(","))

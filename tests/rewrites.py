@@ -19,10 +19,9 @@ from pathlib import Path
 
 import libcst as cst
 
-from conftest import FIXTURES
+from conftest import EXPECT, FIXTURES, expected_in
 
 PROJECTS = Path(__file__).parent / "projects"
-EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")
 HOOKS = {"examples", "reproduce"}
 # Names whose meaning comes from a library or the language: never renamed.
 PROTECTED = {*dir(builtins), "self", "cls", "shape", "dtype", "ndim", "size", "value", "at", "set", "get",
@@ -38,13 +37,7 @@ class Case:
     files: dict[str, str]  # path inside the case -> source
 
     def expected(self) -> set[tuple[str, int, str]]:
-        found = set()
-        for path, text in self.files.items():
-            for number, line in enumerate(text.splitlines(), start=1):
-                match = EXPECT.search(line)
-                if match:
-                    found.update((path, number, code.strip()) for code in match.group("codes").split(","))
-        return found
+        return {(path, line, code) for path, text in self.files.items() for line, code in expected_in(text)}
 
     def modules(self) -> list[str]:
         """The modules a rewrite works on: those with code (not an empty `__init__.py`)."""
@@ -161,9 +154,6 @@ def bound_in(function: cst.FunctionDef) -> set[str]:
         def visit_For(self, node: cst.For) -> None:
             found.update(_target_names(node.target))
 
-        def visit_CompFor(self, node: cst.CompFor) -> None:
-            pass  # comprehension names stay inside it
-
         def visit_Lambda(self, node: cst.Lambda) -> bool:
             return False
 
@@ -267,6 +257,7 @@ def _unconditional_parts(root: cst.BaseExpression) -> Iterator[cst.BaseExpressio
             yield node
         if isinstance(node, cst.Call):
             # A registration's lambdas are its flatten and unflatten: where they are written is where findings go.
+            # A call of a plain name that is its statement's whole value may be one under an alias (`reg(C, ...)`).
             registers = "register" in code(node.func) or (root is node and isinstance(node.func, cst.Name))
             pending.extend(arg.value for arg in node.args
                            if not arg.star and not (registers and isinstance(arg.value, cst.Lambda)))
@@ -345,7 +336,7 @@ def _variants(case: Case, make: Callable[[str, cst.Module, Place], dict[str, str
     return made
 
 
-def _locals_of(place: Place, module: cst.Module) -> list[str]:
+def _locals_of(place: Place) -> list[str]:
     """The enclosing functions' names an expression reads, in a stable order (what a helper must be given)."""
     local = set().union(*(bound_in(function) for function in place.functions)) if place.functions else set()
     return sorted(names_in(place.expression) & local)
@@ -373,7 +364,7 @@ def conditional(case: Case) -> list[Case]:
 @rewrite("module-level helper")
 def module_helper(case: Case) -> list[Case]:
     def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
-        name, arguments = _fresh(case.files[path], "make_value"), _locals_of(place, module)
+        name, arguments = _fresh(case.files[path], "make_value"), _locals_of(place)
         helper = _statement(f"def {name}({', '.join(arguments)}):\n    return {code(place.expression)}\n")
         call = cst.parse_expression(f"{name}({', '.join(arguments)})")
         anchor = place.top
@@ -396,7 +387,7 @@ def nested_helper(case: Case) -> list[Case]:
 @rewrite("helper in another module")
 def other_module_helper(case: Case) -> list[Case]:
     def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
-        arguments = _locals_of(place, module)
+        arguments = _locals_of(place)
         imported = imported_names(module)
         if not names_in(place.expression) - set(arguments) <= imported | set(dir(builtins)):
             return None  # it reads a name of its module: the helper would import its importer
@@ -423,7 +414,7 @@ def _method_helper(decorator: str, receiver: str, first: str | None) -> Rewrite:
             if not params or params[0].name.value != "self" or any(
                     code(d.decorator).endswith(("staticmethod", "classmethod")) for d in place.function.decorators):
                 return None
-            arguments = [name for name in _locals_of(place, module) if name != "self" or first == "self"]
+            arguments = [name for name in _locals_of(place) if name != "self" or first == "self"]
             if "self" in names_in(place.expression) and first != "self":
                 return None
             name = _fresh(case.files[path], "_make_value")
@@ -447,7 +438,7 @@ def property_helper(case: Case) -> list[Case]:
     def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
         if place.klass is None or place.function is None or len(place.functions) != 1:
             return None
-        if _locals_of(place, module) != ["self"] or place.function.name.value == "__init__":
+        if _locals_of(place) != ["self"] or place.function.name.value == "__init__":
             return None  # a property reads only the object, and __init__ has not finished building it
         name = _fresh(case.files[path], "made_value")
         getter = _statement(f"@property\ndef {name}(self):\n    return {code(place.expression)}\n")
@@ -557,9 +548,8 @@ def renamed(case: Case) -> list[Case]:
 
 
 class _Renamer(cst.CSTTransformer):
-    def __init__(self, mapping: dict[str, str], imported: set[str]) -> None:
-        self.mapping, self.imported = mapping, imported
-        self.in_import = 0
+    def __init__(self, mapping: dict[str, str], libraries: set[str]) -> None:
+        self.mapping, self.libraries = mapping, libraries
 
     def visit_Import(self, node) -> bool:
         return False
@@ -579,15 +569,13 @@ class _Renamer(cst.CSTTransformer):
             return updated.with_changes(value=updated.value.replace(value, self.mapping[value]))
         return updated
 
-    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
-        return updated  # keyword names are Name nodes: renamed with the parameter they name
-
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         root = original.func
         while isinstance(root, cst.Attribute):
             root = root.value
-        if isinstance(root, cst.Name) and root.value in self.imported:
-            # A library's keywords keep their names (`jnp.zeros(shape=...)`).
+        if isinstance(root, cst.Name) and root.value in self.libraries:
+            # Keyword names are Name nodes, renamed with the parameters they name; a library's keywords keep
+            # their names (`jnp.zeros(shape=...)`).
             args = [arg.with_changes(keyword=original_arg.keyword) if original_arg.keyword else arg
                     for arg, original_arg in zip(updated.args, original.args)]
             return updated.with_changes(args=args)
@@ -626,9 +614,6 @@ class _AliasRenamer(cst.CSTTransformer):
         if alias is None:
             return original
         return original.with_changes(asname=cst.AsName(name=cst.Name(alias)))
-
-    def visit_ImportFrom(self, node) -> bool:
-        return True
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
         return updated.with_changes(attr=original.attr)  # only the chain's root is the imported name
