@@ -20,6 +20,7 @@ from .project import ModuleView
 from .registrations import Registration, RegistrationFinder
 from .source import Source, Span
 from .structure import Structure, Swap
+from .subtrees import SubtreeTypes
 from .treecalls import NoneInFirstTree, TreeCall, TreeCalls
 from .values import Elsewhere, Evidence, ValueInference
 
@@ -70,6 +71,10 @@ class ModuleAnalysis:
     @cached_property
     def structure(self) -> Structure:
         return Structure(self.index, self.values)
+
+    @cached_property
+    def subtree_types(self) -> SubtreeTypes:
+        return SubtreeTypes(self.index, self.frameworks, self.registrations)
 
     @cached_property
     def swapped_returns(self) -> dict[int, Swap]:

@@ -46,11 +46,13 @@ def self_attributes(node: ast.AST, self_name: str) -> set[str]:
 
 @record
 class Parameter:
-    """A constructor parameter: its name, whether a caller must give it, and the attribute it fills."""
+    """A constructor parameter: its name, whether a caller must give it, the attribute it fills, and its
+    annotation (the parameter's, else the class-level annotation of that attribute)."""
 
     name: str
     required: bool
     attribute: str | None
+    annotation: ast.expr | None = None
 
 
 @record
@@ -227,9 +229,14 @@ class Structure:
         post_init = self.index.find_method(cls, "__post_init__")
         init = self.index.find_method(cls, "__init__")
         if init is not None:
-            parameters = [Parameter(p.name, p.default is None, None) for p in init.positional_params[1:]]
-            for parameter in parameters:
-                parameter.attribute = self._stored_attribute(init, parameter.name)
+            fields = {name: declared for owner in reversed(self.index.class_and_bases(cls))
+                      for name, declared in owner.fields.items()}
+            parameters = []
+            for param in init.positional_params[1:]:
+                attribute = self._stored_attribute(init, param.name)
+                declared = fields.get(attribute) if attribute is not None else None
+                annotation = param.annotation or (declared.annotation if declared is not None else None)
+                parameters.append(Parameter(param.name, param.default is None, attribute, annotation))
             return Constructor(parameters, init, post_init, star=init.star_param is not None)
         if not self._is_dataclass(cls):
             return None
@@ -242,7 +249,7 @@ class Structure:
                     continue
                 required = class_field.value is None or self._is_required_field(class_field.value)
                 parameters = [p for p in parameters if p.name != class_field.name]
-                parameters.append(Parameter(class_field.name, required, class_field.name))
+                parameters.append(Parameter(class_field.name, required, class_field.name, class_field.annotation))
         return Constructor(parameters, None, post_init)
 
     def _is_dataclass(self, cls: ClassInfo) -> bool:

@@ -54,6 +54,8 @@ TREE_FUNCTIONS = {
 SHAPE_FUNCTIONS = frozenset({"jax.numpy.shape", "numpy.shape"})
 
 # `eqx.filter_jit` is not jit: it treats non-array leaves as static.
+# Run-time checks that only work under `checkify.checkify`: any other trace of them raises.
+CHECKIFY_CHECKS = frozenset({"jax.experimental.checkify.check"})
 JIT = frozenset({"jax.jit", "jax.pjit", "jax.experimental.pjit.pjit"})
 
 # JAX transformations return a new function object, compared by identity, on every call.

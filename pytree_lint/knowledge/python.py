@@ -26,6 +26,13 @@ UNION_TYPES = frozenset({"typing.Union"})
 ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
 CLASS_VARIABLES = frozenset({"typing.ClassVar", "typing.Final"})
 NAMED_TUPLE = "typing.NamedTuple"
+# Types whose every value JAX flattens as a node (a subtree), never as one leaf.
+PYTREE_CONTAINER_TYPES = frozenset({
+    "list", "tuple", "dict", "typing.List", "typing.Tuple", "typing.Dict", "typing.Sequence", "typing.Mapping",
+    "typing.MutableSequence", "typing.MutableMapping", "typing.OrderedDict", "typing.DefaultDict",
+    "collections.abc.Sequence", "collections.abc.Mapping", "collections.abc.MutableSequence",
+    "collections.abc.MutableMapping", "collections.OrderedDict", "collections.defaultdict",
+})
 KW_ONLY = "dataclasses.KW_ONLY"
 
 # Calls.

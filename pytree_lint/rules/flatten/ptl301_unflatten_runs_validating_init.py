@@ -3,9 +3,11 @@
 What it does:
     Finds an unflatten function (a def, a lambda or a `tree_unflatten` classmethod) that rebuilds the
     object by calling the class, when the class's `__init__` or `__post_init__` raises, asserts, checks
-    `.ndim`/`.shape`/`.dtype`/`.size`, or converts with `jnp.asarray`/`np.asarray`/`jnp.array` on an argument
-    that receives a child. `register_dataclass` and `flax.struct` classes are rebuilt through `__init__`
-    too, so a validating `__post_init__` (or `__init__`) there is reported at its `def`.
+    `.ndim`/`.shape`/`.dtype`/`.size`, calls `checkify.check`, or converts with `jnp.asarray`/`np.asarray`/
+    `jnp.array` on an argument that receives a leaf child (also in a base `__init__` called through
+    `super()`). `register_dataclass` and `flax.struct` classes are rebuilt through `__init__` too, so a
+    validating `__post_init__` (or `__init__`) there is reported at its `def`. The message quotes the
+    first such check in the order the constructor runs, and names the transformation it fails under.
 
 Why is this bad:
     JAX calls unflatten with whatever its transformations put in the leaves, not only arrays: None (and
@@ -16,7 +18,9 @@ Why is this bad:
     raises `ValueError: w must be 2-D, got ndim=1` under vmap and `AttributeError: 'NoneType' object has
     no attribute 'ndim'` under jacobian; `jnp.asarray` in `__init__` raises `TypeError: float() argument
     must be a string or a real number, not 'ShapeDtypeStruct'` under eval_shape and silently turns
-    `jax.tree.map(lambda x: x.shape, t)` into an array. JAX does not warn.
+    `jax.tree.map(lambda x: x.shape, t)` into an array; a value test (`if w > 1`) raises
+    `TracerBoolConversionError` under jit, and a `checkify.check` makes every `jax.jit` taking the object
+    raise `Cannot abstractly evaluate a checkify.check which was not functionalized`. JAX does not warn.
 
 Example:
     @jax.tree_util.register_pytree_node_class
@@ -40,18 +44,24 @@ Use instead:
             return obj
 
 Known false positives:
-    None known. Not reported: `len(child)` and `isinstance(child, SomeModule)` (they hold for a subtree
-    child), checks of arguments fed by aux_data, and unflattens that rebuild with `object.__new__`.
+    None known. Not reported: checks of a child that is itself a pytree node (a parameter annotated with a
+    registered class, a NamedTuple, a list, tuple or dict type, or `Optional` of one; `isinstance` against
+    a registered class): unflatten rebuilds the node before the constructor sees it, so `x is not None`,
+    `isinstance(x, Grid)` and `len(x)` hold whatever the leaves are (measured: jit, eval_shape, vmap,
+    jacobian, jacrev and tree.map all fine). Neither are checks of values fed by aux_data, and unflattens
+    that rebuild with `object.__new__`.
 
 Known limits:
-    Only constructors written in the module are read; checks of arguments that come from aux_data
-    are not reported (aux_data comes back unchanged). Equinox modules are not reported: equinox does not
-    run `__init__` or `__check_init__` on unflatten.
+    Only constructors written in the module are read (a base `__init__` is followed through `super()`
+    when the base is in the module). A child whose node-ness shows only at its construction sites, not in
+    an annotation, is still judged a leaf. Equinox modules are not reported: equinox does not run
+    `__init__` or `__check_init__` on unflatten.
 """
 
 from __future__ import annotations
 
 import ast
+import enum
 import os
 from dataclasses import replace
 from typing import Any
@@ -59,7 +69,6 @@ from typing import Any
 from ...analysis.model import (
     DEFINITIONS,
     FunctionInfo,
-    ModuleIndex,
     arguments_in_order,
     child_nodes,
     nodes_of,
@@ -67,14 +76,14 @@ from ...analysis.model import (
 )
 from ...analysis.record import record
 from ...analysis.structure import Constructor, names_in, self_attributes
+from ...knowledge.jax import CHECKIFY_CHECKS
 from ...knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSIONS, SCALAR_ANNOTATIONS
 from ...runtime.observe import Outcome, first_line, jax_module
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 
-CONSEQUENCE = ("JAX unflattens with None (jacobian), ShapeDtypeStruct (eval_shape) and per-example tracers "
-               "(vmap), so this fails or silently converts; rebuild with `object.__new__` and set the attributes "
-               "instead")
+CHECKIFY_UNDER_JIT = "checkify.check which was not functionalized"
+REMEDY = "rebuild with `object.__new__` and set the attributes instead"
 
 
 def _constructor_frame(error: BaseException) -> str | None:
@@ -93,6 +102,7 @@ def probe_validating_init(examples: list[Any], target: str | None) -> Outcome:
     import jax.numpy as jnp
 
     transformations = {
+        "jax.jit(lambda t: t)": lambda t: jax.jit(lambda x: x)(t),
         "jax.jacobian(lambda t: t)": lambda t: jax.jacobian(lambda x: x)(t),
         "jax.eval_shape(lambda t: t)": lambda t: jax.eval_shape(lambda x: x, t),
         "jax.vmap(lambda t: t) over two stacked examples": lambda t: jax.vmap(lambda x: x)(
@@ -102,6 +112,8 @@ def probe_validating_init(examples: list[Any], target: str | None) -> Outcome:
         try:
             transformation(examples[0])
         except Exception as error:
+            if CHECKIFY_UNDER_JIT in str(error):  # raised where jit lowers the check, not in the constructor
+                return Outcome("confirmed", f"{name} raised {first_line(error)}")
             frame = _constructor_frame(error)
             if frame is not None:
                 return Outcome("confirmed", f"{name} raised, in {frame} run by unflatten, {first_line(error)}")
@@ -131,7 +143,8 @@ class UnflattenRunsValidatingInit(Rule):
                     if constructor is None:
                         continue
                     children = self._child_parameters(structure, unflatten, constructor, arguments, count)
-                    validation = find_validation(analysis.index, constructor, children)
+                    children -= _node_parameters(analysis, constructor)
+                    validation = find_validation(analysis, constructor, children)
                     if validation is not None:
                         yield self._report(analysis, call, cls, validation, registration)
                         break
@@ -143,7 +156,8 @@ class UnflattenRunsValidatingInit(Rule):
                     constructor = replace(constructor, init=None)
                 static = {field.name for field in registration.static_fields}
                 children = {p.name for p in constructor.parameters if p.name not in static}
-                validation = find_validation(analysis.index, constructor, children)
+                children -= _node_parameters(analysis, constructor)
+                validation = find_validation(analysis, constructor, children)
                 if validation is not None:  # no unflatten of the user's: report the method to change
                     yield self._report(analysis, validation.method.node, cls, validation, registration)
 
@@ -176,11 +190,33 @@ class UnflattenRunsValidatingInit(Rule):
         owner = validation.method.cls.name if validation.method.cls is not None else cls.name
         method = f"{owner}.{validation.method.name}"
         return Report(node, f"unflatten rebuilds `{cls.name}` through `{method}`, which {validation.what} "
-                            f"({analysis.located(validation.node)}): {CONSEQUENCE}",
+                            f"({analysis.located(validation.node)}): {validation.consequence}; {REMEDY}",
                       target=registration.target)
 
 
+def _node_parameters(analysis, constructor: Constructor) -> set[str]:
+    """The parameters annotated as pytree nodes: unflatten rebuilds the node before it passes it, so a
+    check on the node itself holds whatever its leaves are."""
+    return {p.name for p in constructor.parameters if analysis.subtree_types.is_node(p.annotation)}
+
+
 VALUE_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
+_MAX_BASE_INITS = 8  # `super().__init__` chains followed
+
+
+class Failure(enum.Enum):
+    """Which transformation a check on a leaf fails under, and how (measured on jax 0.10.2)."""
+
+    CHECKIFY = ("every `jax.jit` taking it raises `Cannot abstractly evaluate a checkify.check which was not "
+                "functionalized`")
+    CONCRETE = "`jax.jit` unflattens with tracers, so the test raises `TracerBoolConversionError`"
+    NUMPY = "`jax.jit` unflattens with tracers, so the conversion raises `TracerArrayConversionError`"
+    SHAPE = ("`jax.jacobian` unflattens with None leaves (`AttributeError: 'NoneType' object has no attribute "
+             "'{attribute}'`) and `jax.vmap` with per-example shapes")
+    NONE = "`jax.jacobian` unflattens with None leaves, so the check raises"
+    TYPE = "`jax.eval_shape` unflattens with ShapeDtypeStruct leaves and `jax.jacobian` with None, so the check raises"
+    CONVERSION = ("`jax.jacobian` raises `ValueError: None is not a valid value for jnp.array` and `jax.eval_shape` "
+                  "a `TypeError` on its ShapeDtypeStruct leaves")
 
 
 @record
@@ -189,7 +225,20 @@ class Validation:
 
     method: FunctionInfo
     node: ast.AST  # the test, assertion or conversion
-    what: str  # "raises", "asserts", "checks `.ndim`", "converts with `jnp.asarray`"
+    what: str  # "raises when it checks `.ndim`", "asserts and compares values", "converts with `jnp.asarray`"
+    failure: Failure
+    attribute: str = ""  # the array attribute a SHAPE check reads
+
+    @property
+    def consequence(self) -> str:
+        return self.failure.value.format(attribute=self.attribute)
+
+
+@record
+class LeafCheck:
+    what: str  # "checks `.ndim`", "compares values"
+    failure: Failure
+    attribute: str = ""
 
 
 def _is_compound(statement: ast.stmt) -> bool:
@@ -211,76 +260,137 @@ def guarded_statements(function: FunctionInfo):
         yield from walk(function.node.body, ())
 
 
-def find_validation(index: ModuleIndex, constructor: Constructor, child_parameters: set[str]) -> Validation | None:
+def find_validation(analysis, constructor: Constructor, child_parameters: set[str]) -> Validation | None:
     """The first check or conversion `__init__` / `__post_init__` applies to a parameter (or the attribute
-    it fills) that receives a child. Only what fails on a leaf that is not a concrete array counts: its
+    it fills) that receives a child, in the order they run (a base `__init__` called through `super()` at
+    the point of the call). Only what fails on a leaf that is not a concrete array counts: its
     `.ndim`/`.shape`/`.dtype`/`.size`, an `isinstance` against an array or number type, a value comparison,
-    a conversion. `len(child)` and `isinstance(child, SomeModule)` hold for a subtree child, and checks of
-    aux-fed parameters are fine: aux_data comes back as is."""
+    a conversion, a `checkify.check`. `len(child)` and `isinstance(child, SomeModule)` hold for a subtree
+    child, and checks of aux-fed parameters are fine: aux_data comes back as is."""
     attributes = {p.attribute for p in constructor.parameters if p.name in child_parameters and p.attribute}
+    checks = _LeafChecks(analysis, attributes)
     for method, names in ((constructor.init, child_parameters), (constructor.post_init, set())):
-        if method is None or method.self_name is None:
-            continue
+        if method is not None and method.self_name is not None:
+            found = checks.search(method, names, 0)
+            if found is not None:
+                return found
+    return None
+
+
+class _LeafChecks:
+    """The checks of one constructor's methods on the children they receive (`names`) or store
+    (`attributes`, the same `self` through every base `__init__`)."""
+
+    def __init__(self, analysis, attributes: set[str]) -> None:
+        self.analysis = analysis
+        self.index = analysis.index
+        self.attributes = attributes
+
+    def search(self, method: FunctionInfo, names: set[str], depth: int) -> Validation | None:
         self_name = method.self_name
-
-        # The closures below are called in this iteration only: they see this iteration's names.
-        def is_child(node: ast.AST) -> bool:
-            return (isinstance(node, ast.Name) and node.id in names) or (  # noqa: B023
-                isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id == self_name and node.attr in attributes)  # noqa: B023
-
-        def mentions(node: ast.AST) -> bool:
-            return bool(names_in(node) & names or self_attributes(node, self_name) & attributes)  # noqa: B023
-
-        def leaf_check(test: ast.AST) -> str | None:
-            """What in a test fails on a leaf that is None, a ShapeDtypeStruct or a placeholder."""
-            pending = [test]
-            while pending:
-                node = pending.pop()
-                if isinstance(node, ast.Attribute) and node.attr in CHECKED_ATTRIBUTES and is_child(node.value):
-                    return f"checks `.{node.attr}`"
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
-                    continue
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
-                    if len(node.args) == 2 and is_child(node.args[0]) and _array_types(index, node.args[1]):
-                        return "checks `isinstance`"
-                    continue
-                if isinstance(node, ast.Compare) and any(isinstance(op, VALUE_COMPARISONS) for op in node.ops):
-                    if any(mentions(o) and not _only_in_len(o) for o in (node.left, *node.comparators)):
-                        return "compares values"
-                pending.extend(child_nodes(node))
-            return None
-
         for statement, tests in guarded_statements(method):
             if isinstance(statement, ast.Raise):
-                guard = next(((t, check) for t in tests if (check := leaf_check(t))), None)
+                guard = next(((t, check) for t in tests if (check := self._leaf_check(t, names, self_name))), None)
                 if guard is not None:
-                    return Validation(method, guard[0], f"raises when it {guard[1]}")
-            if isinstance(statement, ast.Assert) and (check := leaf_check(statement.test)):
-                return Validation(method, statement.test, f"asserts and {check}")
+                    return Validation(method, guard[0], f"raises when it {guard[1].what}", guard[1].failure,
+                                      guard[1].attribute)
+            if isinstance(statement, ast.Assert) and (check := self._leaf_check(statement.test, names, self_name)):
+                return Validation(method, statement.test, f"asserts and {check.what}", check.failure, check.attribute)
             if isinstance(statement, (ast.If, ast.While)):
                 attribute = next((n for n in nodes_of(statement.test, ast.Attribute)
-                                  if n.attr in CHECKED_ATTRIBUTES and is_child(n.value)), None)
+                                  if n.attr in CHECKED_ATTRIBUTES and self._is_child(n.value, names, self_name)), None)
                 if attribute is not None:
-                    return Validation(method, statement.test, f"checks `.{attribute.attr}`")
+                    return Validation(method, statement.test, f"checks `.{attribute.attr}`", Failure.SHAPE,
+                                      attribute.attr)
                 continue
             if _is_compound(statement):
                 continue
             for call in nodes_of(statement, ast.Call):
-                if index.qualify(call.func) in CONVERSIONS and any(
-                        mentions(a) for a in [*call.args, *(k.value for k in call.keywords)]):
-                    return Validation(method, call, f"converts with `{index.code(call.func)}`")
-    return None
+                found = self._call(method, call, names, self_name, depth)
+                if found is not None:
+                    return found
+        return None
+
+    def _call(self, method: FunctionInfo, call: ast.Call, names: set[str], self_name: str | None,
+              depth: int) -> Validation | None:
+        qualified = self.index.qualify(call.func)
+        arguments = [*call.args, *(k.value for k in call.keywords)]
+        if not any(self._mentions(a, names, self_name) for a in arguments):
+            return None
+        if qualified in CONVERSIONS:
+            failure = Failure.NUMPY if qualified.startswith("numpy.") else Failure.CONVERSION
+            return Validation(method, call, f"converts with `{self.index.code(call.func)}`", failure)
+        if qualified in CHECKIFY_CHECKS:
+            return Validation(method, call, f"calls `{self.index.code(call.func)}`", Failure.CHECKIFY)
+        base_init = self._base_init(method, call, self_name) if depth < _MAX_BASE_INITS else None
+        if base_init is None:
+            return None
+        passed = base_init.positional_params[1:]
+        received = {passed[i].name for i, a in enumerate(call.args)
+                    if i < len(passed) and not isinstance(a, ast.Starred) and self._is_child(a, names, self_name)}
+        received |= {k.arg for k in call.keywords if k.arg and self._is_child(k.value, names, self_name)}
+        return self.search(base_init, received, depth + 1) if received else None
+
+    def _base_init(self, method: FunctionInfo, call: ast.Call, self_name: str | None) -> FunctionInfo | None:
+        """The base class `__init__` a `super().__init__(...)` call in a constructor runs (a base of this
+        module's)."""
+        func = call.func
+        if not (method.name == "__init__" and method.cls is not None and isinstance(func, ast.Attribute)
+                and func.attr == "__init__" and isinstance(func.value, ast.Call)
+                and isinstance(func.value.func, ast.Name) and func.value.func.id == "super"):
+            return None
+        bases = self.index.class_and_bases(method.cls)[1:]
+        return next((owner.methods["__init__"] for owner in bases if "__init__" in owner.methods), None)
+
+    def _is_child(self, node: ast.AST, names: set[str], self_name: str | None) -> bool:
+        return (isinstance(node, ast.Name) and node.id in names) or (
+            isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            and node.value.id == self_name and node.attr in self.attributes)
+
+    def _mentions(self, node: ast.AST, names: set[str], self_name: str | None) -> bool:
+        return bool(names_in(node) & names or (self_name and self_attributes(node, self_name) & self.attributes))
+
+    def _leaf_check(self, test: ast.AST, names: set[str], self_name: str | None) -> LeafCheck | None:
+        """What in a test fails on a leaf that is None, a ShapeDtypeStruct or a tracer."""
+        pending = [test]
+        while pending:
+            node = pending.pop()
+            if isinstance(node, ast.Attribute) and node.attr in CHECKED_ATTRIBUTES and self._is_child(
+                    node.value, names, self_name):
+                return LeafCheck(f"checks `.{node.attr}`", Failure.SHAPE, node.attr)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+                continue
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
+                if len(node.args) == 2 and self._is_child(node.args[0], names, self_name) and _array_types(
+                        self.analysis, node.args[1]):
+                    return LeafCheck("checks `isinstance`", Failure.TYPE)
+                continue
+            if isinstance(node, ast.Compare) and any(isinstance(op, VALUE_COMPARISONS) for op in node.ops):
+                operands = [o for o in (node.left, *node.comparators)
+                            if self._mentions(o, names, self_name) and not _only_in_len(o)]
+                shape = next((a for o in operands for a in nodes_of(o, ast.Attribute)
+                              if a.attr in CHECKED_ATTRIBUTES and self._is_child(a.value, names, self_name)), None)
+                if shape is not None:
+                    return LeafCheck(f"checks `.{shape.attr}`", Failure.SHAPE, shape.attr)
+                if operands:
+                    identity = all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
+                    return LeafCheck("compares values", Failure.NONE if identity else Failure.CONCRETE)
+            pending.extend(child_nodes(node))
+        return None
 
 
 def _only_in_len(operand: ast.expr) -> bool:
     return isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name) and operand.func.id == "len"
 
 
-def _array_types(index: ModuleIndex, types: ast.expr) -> bool:
-    """An isinstance type (or tuple of types) that a None, ShapeDtypeStruct or placeholder leaf fails."""
+def _array_types(analysis, types: ast.expr) -> bool:
+    """An isinstance type (or tuple of types) that a None, ShapeDtypeStruct or placeholder leaf fails.
+    A registered class is no such type: a child that passes the check is a node, rebuilt before it."""
+    index = analysis.index
     candidates = types.elts if isinstance(types, ast.Tuple) else [types]
     for candidate in candidates:
+        if analysis.subtree_types.is_node(candidate):
+            continue
         name = index.qualify(candidate) or (candidate.id if isinstance(candidate, ast.Name) else "")
         if name in SCALAR_ANNOTATIONS or name.endswith(ARRAY_TYPE_SUFFIXES):
             return True

@@ -1,0 +1,68 @@
+"""Which annotated values are pytree nodes, never leaves.
+
+Unflatten rebuilds a node child (a list, tuple or dict, a NamedTuple, an instance of a registered class)
+before it hands it to the constructor, so a check on the node itself (`x is not None`,
+`isinstance(x, Grid)`, `len(x)`) holds whatever the leaves are; only a check on a leaf can fail.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..knowledge import python as py
+from .fields import Frameworks, parse_string_annotation
+from .model import ClassInfo, ModuleIndex, is_none
+from .registrations import Registration
+
+_MAX_DEPTH = 8  # annotations nest shallowly; a deeper one is not judged
+
+
+class SubtreeTypes:
+    def __init__(self, index: ModuleIndex, frameworks: Frameworks, registrations: list[Registration]) -> None:
+        self.index = index
+        self.frameworks = frameworks
+        self._registered = {id(r.cls) for r in registrations if r.cls is not None}
+
+    def is_node(self, annotation: ast.expr | None, depth: int = 0) -> bool:
+        """An annotation every value of which JAX flattens as a node: `list[...]`, `tuple[...]`,
+        `dict[...]`, `Sequence`/`Mapping`, a NamedTuple or a registered class (of this module, a library's,
+        or one another project module registers through a library), `Optional[...]` of one (None is an
+        empty node). Unions with anything else, and types not known here, are not."""
+        if annotation is None or depth > _MAX_DEPTH:
+            return False
+        parsed = parse_string_annotation(annotation)
+        if parsed is not None:
+            return self.is_node(parsed, depth + 1)
+        if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+            return self._all_nodes([annotation.left, annotation.right], depth)
+        if isinstance(annotation, ast.Subscript):
+            base = self.index.qualify(annotation.value) or _name(annotation.value)
+            args = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+            short = base.rsplit(".", 1)[-1]
+            if base in py.WRAPPER_TYPES or short in ("Optional", "Annotated"):
+                return self.is_node(args[0], depth + 1)
+            if base in py.UNION_TYPES or short == "Union":
+                return self._all_nodes(args, depth)
+            return base in py.PYTREE_CONTAINER_TYPES
+        cls = self.index.resolve_class(annotation)
+        if cls is not None:
+            return self._registered_class(cls)
+        qualified = self.index.qualify(annotation) or _name(annotation)
+        if qualified in py.PYTREE_CONTAINER_TYPES:
+            return True
+        definition = self.index.definition(annotation)
+        project = self.index.project
+        return definition is not None and definition.cls is not None and project is not None and (
+            project.class_library(definition) is not None)
+
+    def _all_nodes(self, alternatives: list[ast.expr], depth: int) -> bool:
+        kept = [a for a in alternatives if not is_none(a)]
+        return bool(kept) and all(self.is_node(a, depth + 1) for a in kept)
+
+    def _registered_class(self, cls: ClassInfo) -> bool:
+        return (id(cls) in self._registered or self.frameworks.library_class(cls) is not None
+                or any(self.index.qualify(base) == py.NAMED_TUPLE for base in cls.bases))
+
+
+def _name(node: ast.expr) -> str:
+    return node.id if isinstance(node, ast.Name) else ""
