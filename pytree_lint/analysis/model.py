@@ -414,14 +414,15 @@ class ModuleIndex:
         return FunctionInfo(values[0]) if len(values) == 1 and isinstance(values[0], ast.Lambda) else None
 
     @cached_property
-    def _defs(self) -> list[FunctionInfo]:
+    def defs(self) -> list[FunctionInfo]:
+        """The module-level functions and the methods of every class (nested defs are not indexed)."""
         return [*self.functions.values(), *(m for cls in self.all_classes for m in cls.methods.values())]
 
     def enclosing_function(self, node: ast.AST) -> FunctionInfo | None:
         """The innermost module-level function or method whose lines hold `node` (None: module level)."""
         line = getattr(node, "lineno", None)
         found = None
-        for function in self._defs:
+        for function in self.defs:
             start, end = function.node.lineno, function.node.end_lineno or function.node.lineno
             if line is not None and start <= line <= end and (found is None or start > found.node.lineno):
                 found = function

@@ -21,6 +21,7 @@ from .registrations import Registration, RegistrationFinder
 from .source import Source, Span
 from .structure import Structure, Swap
 from .subtrees import SubtreeTypes
+from .transformed import TransformedClasses
 from .treecalls import NoneInFirstTree, TreeCall, TreeCalls
 from .values import Elsewhere, Evidence, ValueInference
 
@@ -149,6 +150,11 @@ class ModuleAnalysis:
             if jit is not None and (jit.static_positions or jit.static_names or jit.wrapper):
                 words.update(("static_argnums", "jit"))
         return words
+
+    @cached_property
+    def transformed_classes(self) -> TransformedClasses:
+        """Which classes reach a JAX transformation, here or in another module of the project."""
+        return TransformedClasses(self)
 
     @cached_property
     def children(self) -> ChildSiteFinder:

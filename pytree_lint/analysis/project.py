@@ -43,6 +43,7 @@ INSTALLED = frozenset({"site-packages", "dist-packages"})
 # pattern that starts with "(" is searched for as a literal, four times faster than `\b([A-Z]\w*)\s*\(`
 # forwards, with the same matches.
 CONSTRUCTED_REVERSED = re.compile(rb"\(\s*(\w*[A-Z])(?!\w)")
+MENTIONED = re.compile(rb"(?<![\w.])[A-Z]\w*")  # a capitalised name, as written or imported
 SKIPPED_FOLDERS = frozenset({".git", ".hg", ".tox", ".nox", ".venv", "venv", "node_modules", "__pycache__",
                              "build", "dist", ".eggs", "site-packages"})
 
@@ -134,9 +135,11 @@ class Project:
         self._summaries: dict[Path, tuple[tuple[int, int] | None, ModuleSummary | None]] = {}
         self._located: dict[tuple[Path, str], Path | None] = {}
         self._files: dict[Path, list[Path]] = {}
-        self._calls: dict[str, list] | None = None  # file -> [mtime, size, calls, imports]: _calls_and_imports
+        # file -> [mtime, size, calls, imports, mentions]: _names_and_imports
+        self._calls: dict[str, list] | None = None
         self._index_changed = False
         self._constructions: dict[tuple[Path, str], list[tuple[Construction, ModuleSummary]]] = {}
+        self._transformed: dict[tuple[Path, str], list[tuple[ModuleSummary, bool]]] = {}
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
         self._root_prefix = os.path.join(str(root), "")
 
@@ -212,6 +215,7 @@ class Project:
         if known is None or known[0] != version:
             if known is not None:
                 self._constructions.clear()  # they were read from the old text
+                self._transformed.clear()
             known = self._summaries[file] = (version, self._summarise(file))
         summary = known[1]
         if summary is not None:
@@ -249,20 +253,20 @@ class Project:
             self._files[top] = found[:MAX_SEARCHED_FILES]
         return self._files[top]
 
-    def _calls_and_imports(self, file: Path) -> tuple[list[str], list[str]]:
-        """The capitalised names a file calls and the modules it imports, from its text: read once, and
-        kept on disk with the file's size and modification time (the next process only stats the files
-        that did not change)."""
+    def _names_and_imports(self, file: Path) -> tuple[list[str], list[str], list[str]]:
+        """The capitalised names a file calls, the modules it imports and the capitalised names it mentions,
+        from its text: read once, and kept on disk with the file's size and modification time (the next
+        process only stats the files that did not change)."""
         if self._calls is None:
             self._calls = self.store.load_index(self.root)
         key = str(file)
         try:
             stat = file.stat()
         except OSError:
-            return [], []
+            return [], [], []
         version = [stat.st_mtime_ns, stat.st_size]
         known = self._calls.get(key)
-        if known is None or known[:2] != version or len(known) != 4:
+        if known is None or known[:2] != version or len(known) != 5:
             try:
                 data = file.read_bytes()
             except OSError:
@@ -270,45 +274,68 @@ class Project:
             names = sorted({name[::-1].decode() for name in CONSTRUCTED_REVERSED.findall(data[::-1])})
             text = data.decode("utf-8", "replace")
             imports = sorted({match.group(1) or match.group(2) for match in IMPORTED_MODULE.finditer(text)})
-            known = self._calls[key] = [*version, names, imports]
+            mentions = sorted({name.decode() for name in MENTIONED.findall(data)})
+            known = self._calls[key] = [*version, names, imports, mentions]
             self._index_changed = True
-        return known[2], known[3]
+        return known[2], known[3], known[4]
 
-    def _may_build(self, file: Path, class_name: str, module: str) -> bool:
-        """A file that calls `class_name` and imports its module, its package, or relatively."""
-        names, imports = self._calls_and_imports(file)
-        return class_name in names and any(
+    def _may_use(self, file: Path, class_name: str, module: str, called: bool) -> bool:
+        """A file that calls (or, `called` False, mentions) `class_name` and imports its module, its package,
+        or relatively."""
+        names, imports, mentions = self._names_and_imports(file)
+        return class_name in (names if called else mentions) and any(
             imported.startswith(".") or imported == module or module.startswith(imported + ".")
             for imported in imports)
+
+    def _users(self, view: ModuleView, class_name: str, called: bool):
+        """(caller view, summary) for each other project file that may use the class `class_name` of the
+        module `view` sees from (see `_may_use`)."""
+        package = view.module.split(".", 1)[0]
+        if package in NEVER_FOLLOWED:
+            return  # jax's own classes: their names are library names wherever they are used
+        for file in self.files(view.import_root, package):
+            if file == view.file or not self._may_use(file, class_name, view.module, called):
+                continue
+            summary = self.summary_of(file)
+            if summary is not None:
+                yield ModuleView(self, file, module_location(file)[0], summary.module, summary.is_package), summary
+        if self._index_changed:
+            self.store.save_index(self.root, self._calls)
+            self._index_changed = False
+
+    def _names_class(self, caller: ModuleView, summary: ModuleSummary, name: str, view: ModuleView,
+                     class_name: str) -> bool:
+        """A name of the caller's module that, followed from its own place, is the class `class_name` of
+        this very file."""
+        module, _, last = caller.resolve_in(summary, name).rpartition(".")
+        return last == class_name and bool(module) and self.locate(module, caller.import_root) == view.file
 
     def constructions(self, view: ModuleView, class_name: str) -> list[tuple[Construction, ModuleSummary]]:
         """Every call in the project that builds the class `class_name` of the module `view` sees from, with
         the module making it. Only files whose text calls the class by its name are summarised, and a call
         counts when its name, followed from that file's own place, reaches this very file."""
         key = (view.file, class_name)
-        package = view.module.split(".", 1)[0]
-        if package in NEVER_FOLLOWED:
-            return []  # jax's own classes: their names are library names wherever they are built
         if key not in self._constructions:
-            found = []
-            for file in self.files(view.import_root, package):
-                if file == view.file or not self._may_build(file, class_name, view.module):
-                    continue
-                summary = self.summary_of(file)
-                if summary is None:
-                    continue
-                caller = ModuleView(self, file, module_location(file)[0], summary.module, summary.is_package)
-                for construction in summary.constructions:
-                    module, _, name = caller.resolve_in(summary, construction.callee).rpartition(".")
-                    if name == class_name and module and self.locate(module, caller.import_root) == view.file:
-                        found.append((construction, summary))
-            self._constructions[key] = found
-            if self._index_changed:
-                self.store.save_index(self.root, self._calls)
-                self._index_changed = False
+            self._constructions[key] = [
+                (construction, summary) for caller, summary in self._users(view, class_name, called=True)
+                for construction in summary.constructions
+                if self._names_class(caller, summary, construction.callee, view, class_name)]
         for _, summary in self._constructions[key]:
             self.consulted[Path(summary.path)] = summary.digest
         return self._constructions[key]
+
+    def transformed_elsewhere(self, view: ModuleView, class_name: str) -> list[ModuleSummary]:
+        """The other project modules where the class `class_name` of the module `view` sees from reaches a
+        JAX transformation (their summaries' `transformed`)."""
+        key = (view.file, class_name)
+        if key not in self._transformed:
+            self._transformed[key] = [
+                (summary, any(self._names_class(caller, summary, name, view, class_name)
+                              for name in summary.transformed))
+                for caller, summary in self._users(view, class_name, called=False)]
+        for summary, _reaches in self._transformed[key]:  # a user that reaches none today may tomorrow
+            self.consulted[Path(summary.path)] = summary.digest
+        return [summary for summary, reaches in self._transformed[key] if reaches]
 
 
 class ModuleView:
@@ -454,6 +481,10 @@ class ModuleView:
     def constructions(self, class_name: str) -> list[tuple[Construction, ModuleSummary]]:
         """The calls other project modules make of this module's class `class_name`."""
         return self.project.constructions(self, class_name)
+
+    def transformed_elsewhere(self, class_name: str) -> list[ModuleSummary]:
+        """The other project modules where this module's class `class_name` reaches a transformation."""
+        return self.project.transformed_elsewhere(self, class_name)
 
 
 def project_view(path: str) -> ModuleView | None:

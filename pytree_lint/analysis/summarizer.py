@@ -66,7 +66,7 @@ class Summarizer:
             tuple(self.absolute(star) for star in index.aliases.star_modules), defined,
             {name: self._function(function) for name, function in index.functions.items()},
             {name: self._class(cls) for name, cls in index.classes.items()},
-            jitted, tuple(self._constructions()))
+            jitted, tuple(self._constructions()), self._transformed())
 
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
@@ -185,6 +185,15 @@ class Summarizer:
                 found.append(Construction(self.absolute(callee), position[0] if position else 0, tuple(arguments),
                                           factory))
         return found
+
+    def _transformed(self) -> tuple[str, ...]:
+        """The project classes this module imports that reach a transformation here."""
+        package = self.module.split(".", 1)[0]
+        if package in NEVER_FOLLOWED:
+            return ()
+        names = {self.absolute(name) for name in self.analysis.transformed_classes.imported_names()
+                 if name.startswith(".") or name.split(".", 1)[0] == package}
+        return tuple(sorted(names))
 
     def _argument(self, argument: ast.expr) -> list[Value]:
         evidence = [e for e in self.analysis.values.infer(argument) if e.kind is not Kind.INSTANCE]

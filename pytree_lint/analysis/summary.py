@@ -19,7 +19,7 @@ from typing import NamedTuple
 from ..digest import content_digest
 from .kinds import Kind
 
-SUMMARY_VERSION = 7
+SUMMARY_VERSION = 8
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -124,6 +124,9 @@ class ModuleSummary:
     classes: dict[str, ClassFacts] = field(default_factory=dict)
     jitted: dict[str, JitFacts] = field(default_factory=dict)
     constructions: tuple[Construction, ...] = ()
+    # Classes imported from the project that reach a JAX transformation here, by the names this module
+    # imports them as (analysis/transformed.py).
+    transformed: tuple[str, ...] = ()
 
     @property
     def display_path(self) -> str:
@@ -137,7 +140,7 @@ class ModuleSummary:
         return {"module": self.module, "is_package": self.is_package, "path": self.path, "digest": self.digest,
                 "names": self.names, "stars": self.stars, "defined": sorted(self.defined),
                 "functions": self.functions, "classes": self.classes, "jitted": self.jitted,
-                "constructions": self.constructions}
+                "constructions": self.constructions, "transformed": self.transformed}
 
     @classmethod
     def from_json(cls, data: dict) -> ModuleSummary:
@@ -157,7 +160,8 @@ class ModuleSummary:
                                                                for position, keyword, value in arguments), factory)
                               for callee, line, arguments, factory in data["constructions"])
         return cls(data["module"], data["is_package"], data["path"], data["digest"], dict(data["names"]),
-                   tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, constructions)
+                   tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, constructions,
+                   tuple(data["transformed"]))
 
 
 class SummaryStore:
@@ -189,7 +193,7 @@ class SummaryStore:
         if self.enabled:
             _write_json(self._path(summary.digest, summary.module, summary.is_package), summary.to_json())
 
-    # what each file of a project calls and imports (Project._calls_and_imports) -----------------------------
+    # what each file of a project calls and imports (Project._names_and_imports) -----------------------------
     def _index_path(self, root: Path) -> Path:
         return self.directory / "calls" / f"{content_digest(self._salt + str(root).encode())}.json"
 

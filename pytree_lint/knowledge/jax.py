@@ -64,6 +64,14 @@ TRANSFORMATIONS = frozenset({
     "jax.hessian", "jax.checkpoint", "jax.remat", "jax.custom_jvp", "jax.custom_vjp",
 })
 
+# Calls that trace every argument after the function(s) they take: a pytree passed there reaches a trace
+# as surely as one passed to a jitted function (`jax.lax.scan(body, init, xs)`: `init` and `xs`).
+TRACING_CALLS = frozenset({
+    "jax.eval_shape", "jax.jvp", "jax.vjp", "jax.linearize", "jax.make_jaxpr", "jax.lax.scan",
+    "jax.lax.fori_loop", "jax.lax.while_loop", "jax.lax.cond", "jax.lax.switch", "jax.lax.map",
+    "jax.lax.associative_scan",
+})
+
 # Calls under these modules return arrays, except the names of JAX_NON_ARRAY and numpy.NON_ARRAY_FUNCTIONS.
 ARRAY_MODULES = ("jax.numpy.", "jax.random.", "jax.scipy.", "jax.nn.", "jax.lax.")
 NON_ARRAY = frozenset({

@@ -27,6 +27,7 @@ from .nnx.ptl504_nnx_parameter_not_a_variable import NnxParameterNotAVariable
 from .nnx.ptl505_nnx_module_hidden_in_callable import NnxModuleHiddenInCallable
 from .nnx.ptl506_nnx_data_marked_config import NnxDataMarkedConfig
 from .opt_in.ptl901_mutable_aux_data_unmutated import MutableAuxDataUnmutated
+from .opt_in.ptl902_non_array_child_untransformed import NonArrayChildUntransformed
 from .tree_calls.ptl201_shape_tuple_as_subtree import ShapeTupleAsSubtree
 from .tree_calls.ptl202_none_test_in_tree_map import NoneTestInTreeMap
 from .tree_calls.ptl203_iterator_as_pytree import IteratorAsPytree
@@ -62,6 +63,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     NnxModuleHiddenInCallable,
     NnxDataMarkedConfig,
     MutableAuxDataUnmutated,
+    NonArrayChildUntransformed,
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 

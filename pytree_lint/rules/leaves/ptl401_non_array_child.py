@@ -4,7 +4,12 @@ What it does:
     Finds a pytree child that is a string, a callable (lambda, function, bound method,
     `functools.partial`, a jitted function) or a class object: an element of what a flatten function
     returns as children, or a field of a dataclass-style registration (`register_dataclass`, flax.struct,
-    jax_dataclasses, chex, ...) that is not static, judged by its annotation or by what is assigned to it.
+    jax_dataclasses, chex, ...) that is not static, judged by its annotation or by what is assigned to it;
+    when the class reaches a transformation: an instance (or a tuple or list of them) passed to a jitted,
+    vmapped or differentiated function or to `lax.scan`/`cond`/`fori_loop`/..., a parameter of such a
+    function annotated with the class (`list[C]` too), a transformed method of the class, in this module
+    or another of the project; or a library's dataclass (flax.struct, chex, jax_dataclasses, ...), made
+    to cross transformations. A class seen reaching none is PTL902's (opt-in).
 
 Why is this bad:
     Children are leaves that jit, vmap and grad trace as arrays, and they reject anything else (measured,
@@ -26,7 +31,9 @@ Use instead:
 
 Known false positives:
     None known. Not reported: fields only annotated `Callable` (a `jax.tree_util.Partial` or a module
-    is a callable pytree), equinox modules, and a field shadowed by a method or property of its name.
+    is a callable pytree), equinox modules, a field shadowed by a method or property of its name, and
+    classes never seen reaching a transformation (used only with `jax.tree.map` and other tree utilities,
+    which take any leaf: making the field static would change what they do); those are PTL902.
 
 Known limits:
     A field only annotated `Callable` is not reported: a `jax.tree_util.Partial` or a flax/equinox module
@@ -62,11 +69,32 @@ class NonArrayChild(Rule):
     runtime = ExamplesProbe(probe_non_array_child, structural=True)
     triggers = REGISTRATION_TRIGGERS
 
+    transformed = True  # PTL902: the same children of classes that reach no transformation
+
     def check(self, analysis):
         for site in analysis.child_sites:
             evidence = next((e for e in site.evidence if e.proves_leaf), None)
-            if evidence is not None:
-                yield Report(site.report_node,
-                             f"{evidence.leaf.value} as {site.subject}: {analysis.origin(evidence)}; "
-                             "jit, vmap and grad reject it (`TypeError: ... not a valid JAX type`): make it "
-                             "static or keep it out of the children", target=site.registration.target)
+            if evidence is None:
+                continue
+            reached = _reached(analysis, site.registration)
+            if (reached is not None) != self.transformed:
+                continue
+            where = f"; the class reaches a transformation ({reached})" if reached else ""
+            yield Report(site.report_node,
+                         f"{evidence.leaf.value} as {site.subject}: {analysis.origin(evidence)}{where}; "
+                         f"{self.consequence}", target=site.registration.target)
+
+    consequence = ("jit, vmap and grad reject it (`TypeError: ... not a valid JAX type`): make it static or keep it "
+                   "out of the children")
+
+
+def _reached(analysis, registration) -> str | None:
+    """Where the registered class meets a transformation, as the message says it; None: nowhere seen."""
+    if registration.library is not None:
+        return f"a {registration.library.name} class"
+    if registration.cls is None:
+        return None
+    reached = analysis.transformed_classes.reaches(registration.cls)
+    if reached is None:
+        return None
+    return f"in {reached.elsewhere}" if reached.elsewhere else analysis.located(reached.node)
