@@ -88,7 +88,8 @@ class TransformedClasses:
             if id(function) in jitted:
                 j = jitted[id(function)]
                 found.append((function, {*j.static_positions, *j.static_names}))
-            elif any(self._is_transformation(d) for d in function.node.decorator_list):
+            elif not isinstance(function.node, ast.Lambda) and any(
+                    self._is_transformation(d) for d in function.node.decorator_list):
                 found.append((function, set()))
         return found
 
