@@ -20,6 +20,7 @@ from .kinds import NnxStatus as Status
 from .model import ClassInfo, FunctionInfo, ModuleIndex, is_none, literal_string, nodes_of
 from .names import dotted_name
 from .record import record
+from .shims import taken_branch
 from .structure import self_attributes
 from .values import Context, ValueInference
 
@@ -262,6 +263,8 @@ class NnxClasses:
             return NnxValue(Status.UNKNOWN, "a value", expr)
         if is_none(expr):
             return NnxValue(Status.STATIC, "None", expr)
+        if isinstance(expr, ast.IfExp) and (taken := taken_branch(self.index, expr)) is not None:
+            return self.classify(taken, context, depth + 1)
         if isinstance(expr, (ast.List, ast.ListComp, ast.Tuple, ast.Set, ast.Dict, ast.DictComp)):
             return self._container(expr, context, depth)
         if isinstance(expr, ast.Call):
@@ -323,12 +326,28 @@ class NnxClasses:
             wrapped = call.args[0]
             module = self._module_made(wrapped, context)
             return NnxValue(Status.STATIC, f"`{qualified.rsplit('.', 1)[-1]}(...)`", call, hidden_module=module)
+        copied = self._copied_container(call, context, depth)
+        if copied is not None:
+            return copied
         if self._random(call):
             return NnxValue(Status.DATA, f"a random array ({short})", call, random=True)
         if self._submodule(func, context):
             return NnxValue(Status.DATA, f"the output of {short} (an array)", call)
         if self._module_parameter(func, context):
             return NnxValue(Status.DATA, f"a Module made by `{self.index.code(func)}(...)`", call, module=True)
+        return None
+
+    def _copied_container(self, call: ast.Call, context: Context, depth: int) -> NnxValue | None:
+        """`list(layers)`, `tuple(blocks)`: a plain container holding what its argument holds."""
+        func = call.func
+        if not (isinstance(func, ast.Name) and func.id in ("list", "tuple") and len(call.args) == 1
+                and not call.keywords and self.index.is_builtin(func.id, context.function)):
+            return None
+        inner = self.classify(call.args[0], context, depth + 1)
+        if inner.status is Status.CONTAINER_WITH_DATA:
+            holding = inner.what.split(" holding ", 1)[-1]
+            return NnxValue(Status.CONTAINER_WITH_DATA, f"a {func.id} holding {holding}", call,
+                            inner.inner or inner.node, container=func.id)
         return None
 
     def _submodule(self, func: ast.expr, context: Context) -> bool:

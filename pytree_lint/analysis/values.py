@@ -23,6 +23,7 @@ from .fields import Frameworks, declared_fields, parse_string_annotation
 from .kinds import Kind, Leaf
 from .model import ClassInfo, FunctionInfo, ModuleIndex, Param, is_none, keyword_arguments, live_bindings
 from .record import record
+from .shims import taken_branch
 
 if TYPE_CHECKING:
     from .summary import Value
@@ -280,6 +281,9 @@ class ValueInference:
         if isinstance(expr, ast.BoolOp):
             return _union(self.infer(value, context) for value in expr.values)
         if isinstance(expr, ast.IfExp):
+            taken = taken_branch(self.index, expr)
+            if taken is not None:
+                return self.infer(taken, context)
             return self.infer(expr.body, context) + self.infer(expr.orelse, context)
         if isinstance(expr, ast.NamedExpr):
             return self.infer(expr.value, context)

@@ -54,13 +54,24 @@ class VolatileAuxData(Rule):
 
     def check(self, analysis):
         for site in analysis.aux_sites:
+            in_place = _changed_in_place(analysis, site)
             evidence = next((e for e in site.evidence if e.kind is Kind.VOLATILE and not e.shared
-                             and not e.made_once), None)
+                             and not e.made_once and not (_updated_by(e) & in_place)), None)
             if evidence is not None:
                 yield Report(site.report_node,
                              f"volatile {site.subject} ({evidence.what}): {analysis.origin(evidence)}; "
                              f"{_differs(evidence)}, and aux_data is part of jit's cache key, so {_retraces(evidence)}",
                              target=site.registration.target)
+
+
+def _changed_in_place(analysis, site) -> set[int]:
+    """The statements that change a list, dict or set of this aux site in place (PTL102 reports them: an
+    augmented `self.frozen |= names` there is one cause, not also a new value)."""
+    return {id(c.mutation.node) for c in analysis.held_containers if c.site is site and c.mutation is not None}
+
+
+def _updated_by(evidence: Evidence) -> set[int]:
+    return {id(hop.node) for hop in evidence.trail if hop.relation == "is updated by"}
 
 
 def _differs(evidence: Evidence) -> str:
