@@ -202,8 +202,9 @@ def test_a_library_linted_as_the_project_keeps_its_knowledge(tmp_path):
         "flax/__init__.py": "",
         "flax/struct.py": "import jax\n\n\ndef dataclass(cls):\n    return jax.tree_util.register_dataclass(cls)\n\n\n"
                           "def field(pytree_node=True, **kwargs):\n    return None\n",
-        "flax/use.py": "from flax import struct\n\n\n@struct.dataclass\nclass P:\n"
-                       "    collection: str = struct.field(pytree_node=False)\n    name: str = struct.field()\n",
+        "flax/use.py": "import jax\nfrom flax import struct\n\n\n@struct.dataclass\nclass P:\n"
+                       "    collection: str = struct.field(pytree_node=False)\n    name: str = struct.field()\n\n\n"
+                       "def run(p: P):\n    return jax.vmap(lambda q: q)(p)\n",
     })
     findings = [(f["path"], f["line"], f["code"]) for f in cli_findings(tmp_path, tmp_path / "cache")]
-    assert findings == [("flax/use.py", 7, "PTL401")]
+    assert findings == [("flax/use.py", 8, "PTL401")]

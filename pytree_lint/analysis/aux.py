@@ -28,6 +28,11 @@ class AuxSite:
     held_by_instance: bool = False  # a static field or a static object: the value lives on the instance
     field: str | None = None  # the static field's name, for a static field
 
+    def attributes(self, evidence: Evidence) -> set[str]:
+        """The instance attributes that hold a value of this site on its way (and the static field)."""
+        names = {holder.name for holder in evidence.holders if holder.cls is not None}
+        return names | {self.field} if self.field is not None else names
+
     def first(self, kind: Kind) -> Evidence | None:
         """The first evidence of `kind` for a value made per instance (not one module-level object)."""
         for evidence in self.evidence:

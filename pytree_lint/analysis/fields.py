@@ -208,6 +208,22 @@ class Frameworks:
                     return LibraryClass(inherited.library, base)
         return None
 
+    def host_state(self, cls: ClassInfo) -> bool:
+        """`cls` or a base declares it a host-side state holder with its library's keyword (netket's
+        `class Driver(struct.Pytree, mutable=True)`), here or in another module of the project."""
+        registered = self.library_class(cls)
+        keyword = registered.library.host_state_keyword if registered is not None else None
+        if keyword is None:
+            return False
+        for owner in self.index.class_and_bases(cls):
+            if any(k.arg == keyword and _literal_bool(k.value) is True for k in owner.node.keywords):
+                return True
+            for base in owner.bases if self.index.project is not None else ():
+                definition = self.index.definition(base)
+                if definition is not None and self.index.project.class_host_state(definition):
+                    return True
+        return False
+
     def static_fields(self, cls: ClassInfo, convention: Convention | None) -> list[StaticDeclaration]:
         """The fields `cls` declares static under `convention` (None: only through helpers that say
         which library they belong to, or the project's own helpers)."""

@@ -14,6 +14,7 @@ from .containers import HeldContainer, held_containers
 from .fields import Frameworks, StaticDeclaration
 from .fixes import FixSafety
 from .jitted import JittedFinder, JittedFunction, StaticArray, calls_of, static_arrays
+from .keys import LookupKeys
 from .model import ModuleIndex
 from .mutations import Mutations
 from .project import ModuleView
@@ -66,8 +67,17 @@ class ModuleAnalysis:
 
     @cached_property
     def aux_sites(self) -> list[AuxSite]:
-        return AuxSiteFinder(self.index, self.values, self.swapped_returns,
-                             lambda: self.jitted_functions).sites(self.registrations)
+        """The values of each registration's aux_data and static fields. A host-side state holder (netket's
+        `mutable=True` pytrees: drivers, loggers) that reaches no transformation is left out: its static
+        fields change between steps by design, and nothing compares or caches its treedef."""
+        sites = AuxSiteFinder(self.index, self.values, self.swapped_returns,
+                              lambda: self.jitted_functions).sites(self.registrations)
+        return [site for site in sites if not self._host_state_only(site.registration)]
+
+    def _host_state_only(self, registration: Registration) -> bool:
+        cls = registration.cls
+        return (cls is not None and self.frameworks.host_state(cls)
+                and self.transformed_classes.reaches(cls) is None)
 
     @cached_property
     def structure(self) -> Structure:
@@ -97,6 +107,11 @@ class ModuleAnalysis:
         function expects one there (PTL204; PTL202 leaves these calls to it), by the id of the call node."""
         found = (self.tree_calls.none_in_first_tree(call) for call in self.tree_call_sites)
         return {id(none.call.node): none for none in found if none is not None}
+
+    @cached_property
+    def lookup_keys(self) -> LookupKeys:
+        """Attributes whose value the module uses as a mapping key (an identity that is the design)."""
+        return LookupKeys(self.index)
 
     @cached_property
     def mutations(self) -> Mutations:

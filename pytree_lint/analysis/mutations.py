@@ -3,8 +3,10 @@ can go stale (PTL102) rather than merely could (PTL901).
 
 A mutation is an in-place method (`.append`, `.update`, ...), an item or slice assignment, `del x[i]`, or
 an augmented assignment (`x += [...]` extends a list in place), made after the container can reach a jit:
-not while a constructor builds it (`self.sizes.append(...)` in `__init__`), nor at module level before the
-pytree's class exists (a list filled at import). It is made on the container through any name
+not while a constructor builds it (`self.sizes.append(...)` in `__init__`), nor by a method the module
+calls only on objects it has just built (`u = Updates.create(); u.append(k, v)`: a builder filling its
+object before anything can flatten it), nor at module level before the pytree's class exists (a list
+filled at import). It is made on the container through any name
 that holds it: an attribute of the class's instances (`self.sizes`, `box.sizes` for a `box = Box(...)`,
 a local alias `sizes = self.sizes`), a local or parameter of the function that passes it on, or a
 module-level name. Only the top-level statements that spell one of those names are walked (a change
@@ -88,7 +90,44 @@ class Mutations:
                                for site in self._on_self.get((holder.name, id(related)), ()))
             matches.extend(site for site in self._by_name.get(holder.name, ()) if self._through(site, holder)
                            and (site.function is not None or site.order[0] >= defined_at))
+        matches = [site for site in matches if not self._while_building(site)]
         return min(matches, key=lambda site: site.order) if matches else None
+
+    def _while_building(self, site: Mutation) -> bool:
+        """A change on `self` made by a method that the module calls, and calls only on objects built just
+        before in the calling function (`updates = Updates.create(); updates.append(key, value)`)."""
+        function = self._functions.get(id(site.function)) if site.function is not None else None
+        if function is None or function.cls is None or function.name in CONSTRUCTOR_METHODS:
+            return False
+        calls = [call for call, _ in self.index.calls_mentioning((function.name,))
+                 if isinstance(call.func, ast.Attribute) and call.func.attr == function.name
+                 and not self._on_own_attribute(call, function.cls)]
+        return bool(calls) and all(self._on_fresh_object(call, function.cls) for call in calls)
+
+    def _on_own_attribute(self, call: ast.Call, cls: ClassInfo) -> bool:
+        """`self.keys.append(k)` in a method of the class: a call on what an attribute holds (the container
+        itself), not of the class's own method of that name."""
+        receiver, caller = call.func.value, self.index.enclosing_function(call)
+        return (caller is not None and caller.cls is not None and self._related(caller.cls, cls)
+                and isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name)
+                and receiver.value.id == caller.self_name)
+
+    def _on_fresh_object(self, call: ast.Call, cls: ClassInfo) -> bool:
+        """`receiver.method(...)` where the receiver is a local of the caller bound only to constructions
+        of `cls` (a class of its family): `cls(...)`, a factory `Cls.create(...)`, a classmethod's `cls(...)`."""
+        receiver, caller = call.func.value, self.index.enclosing_function(call)
+        if not isinstance(receiver, ast.Name) or caller is None:
+            return False
+        bound = caller.local_bindings.get(receiver.id, [])
+        return bool(bound) and all(isinstance(value, ast.Call) and self._builds(value, caller, cls) for value in bound)
+
+    def _builds(self, call: ast.Call, caller: FunctionInfo, cls: ClassInfo) -> bool:
+        func = call.func.value if isinstance(call.func, ast.Attribute) else call.func
+        built = self.index.resolve_class(func)
+        if built is None and isinstance(func, ast.Name) and caller.is_classmethod \
+                and func.id == ClassInfo.name_of_cls(caller):
+            built = caller.cls
+        return built is not None and self._related(built, cls)
 
     def _through(self, site: Mutation, holder: Holder) -> bool:
         """A change (not on `self`: those are indexed by class) goes through `holder`."""

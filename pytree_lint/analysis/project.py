@@ -447,6 +447,19 @@ class ModuleView:
                 return library
         return None
 
+    def class_host_state(self, definition: Definition, depth: int = 0) -> bool:
+        """A project class declared a host-side state holder, by itself or through a base of another module."""
+        facts = definition.cls
+        if facts is None or depth > MAX_HOPS:
+            return False
+        if facts.host_state:
+            return True
+        for base in facts.bases:
+            inherited = self.definition(self.resolve_in(definition.summary, base))
+            if inherited is not None and self.class_host_state(inherited, depth + 1):
+                return True
+        return False
+
     def jit(self, definition: Definition) -> JitFacts | None:
         """How a project function is jitted: in its own module, or by a decorator of another module, a
         `partial(jax.jit, ...)` (`@jit_static`) or a jit decorator factory (`@jit_static("n")`). Its static

@@ -152,7 +152,8 @@ class Summarizer:
         registered = self.analysis.frameworks.library_class(cls)
         line = self.analysis.position(cls.node)
         return ClassFacts(line[0] if line else 0, tuple(bases),
-                          registered.library.name if registered is not None else None)
+                          registered.library.name if registered is not None else None,
+                          self.analysis.frameworks.host_state(cls))
 
     # calls into other modules --------------------------------------------------------------------------------
     def _constructions(self) -> list[Construction]:

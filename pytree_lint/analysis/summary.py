@@ -19,7 +19,7 @@ from typing import NamedTuple
 from ..digest import content_digest
 from .kinds import Kind
 
-SUMMARY_VERSION = 8
+SUMMARY_VERSION = 9
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -92,6 +92,7 @@ class ClassFacts(NamedTuple):
     line: int
     bases: tuple[str, ...] = ()  # absolute names (a base of the same module: `module.Name`)
     library: str | None = None  # the library that registers it, as far as its own module shows
+    host_state: bool = False  # declared a host-side state holder (PytreeLibrary.host_state_keyword)
 
 
 class Argument(NamedTuple):
@@ -152,8 +153,8 @@ class ModuleSummary:
                      for name, (line, returns, field_facts, registers, params, decorators, factory, decorator_calls,
                                 arrays)
                      in data["functions"].items()}
-        classes = {name: ClassFacts(line, tuple(bases), library)
-                   for name, (line, bases, library) in data["classes"].items()}
+        classes = {name: ClassFacts(line, tuple(bases), library, host_state)
+                   for name, (line, bases, library, host_state) in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
                   for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}
         constructions = tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))

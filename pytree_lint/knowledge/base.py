@@ -48,5 +48,9 @@ class PytreeLibrary:
     # What of the class the generated unflatten runs on the leaves: `__init__` (with `__post_init__`) when it
     # calls the class, `__post_init__` alone when it builds with `__new__` and then calls it (chex).
     unflatten_runs: frozenset[str] = frozenset()
+    # A class keyword that declares a pytree a host-side state holder (netket's `mutable=True`: drivers,
+    # callbacks, loggers, integrators), whose fields change between steps by design and which the library
+    # itself never passes to a transformation: aux-data rules wait for an instance to reach one.
+    host_state_keyword: str | None = None
     # Qualified-name prefixes whose every class is registered (numpyro's distributions and transforms).
     registered_prefixes: tuple[str, ...] = ()

@@ -1,5 +1,6 @@
 """netket: `@nk.utils.struct.dataclass` or `class S(struct.Pytree)`, static with
-`struct.field(pytree_node=False)` / `struct.static_field()`; `pytree_ignore=True` fields are neither."""
+`struct.field(pytree_node=False)` / `struct.static_field()`; `pytree_ignore=True` fields are neither.
+`mutable=True` pytrees are host-side state (drivers, callbacks, loggers, integrators) netket never jits."""
 
 from .base import Convention, FlagHelper, PytreeLibrary
 
@@ -12,4 +13,5 @@ LIBRARY = PytreeLibrary(
     flag_helpers={"netket.utils.struct.field": _FIELD, "netket.utils.struct.fields.field": _FIELD},
     fixed_helpers={"netket.utils.struct.static_field": {"pytree_node": False},
                    "netket.utils.struct.fields.static_field": {"pytree_node": False}},
+    host_state_keyword="mutable",  # `class Driver(struct.Pytree, mutable=True)`
 )

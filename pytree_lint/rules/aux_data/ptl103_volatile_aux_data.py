@@ -56,7 +56,8 @@ class VolatileAuxData(Rule):
         for site in analysis.aux_sites:
             in_place = _changed_in_place(analysis, site)
             evidence = next((e for e in site.evidence if e.kind is Kind.VOLATILE and not e.shared
-                             and not e.made_once and not (_updated_by(e) & in_place)), None)
+                             and not e.made_once and not (_updated_by(e) & in_place)
+                             and not _identity_by_design(analysis, site, e)), None)
             if evidence is not None:
                 yield Report(site.report_node,
                              f"volatile {site.subject} ({evidence.what}): {analysis.origin(evidence)}; "
@@ -68,6 +69,13 @@ def _changed_in_place(analysis, site) -> set[int]:
     """The statements that change a list, dict or set of this aux site in place (PTL102 reports them: an
     augmented `self.frozen |= names` there is one cause, not also a new value)."""
     return {id(c.mutation.node) for c in analysis.held_containers if c.site is site and c.mutation is not None}
+
+
+def _identity_by_design(analysis, site, evidence: Evidence) -> bool:
+    """An object made per instance whose attribute the module uses as a lookup key (`state[leaf.marker]`):
+    each object owning its entry is the design (see analysis/keys.py)."""
+    return evidence.what.startswith("`object(") and any(
+        analysis.lookup_keys.is_key(name) for name in site.attributes(evidence))
 
 
 def _updated_by(evidence: Evidence) -> set[int]:

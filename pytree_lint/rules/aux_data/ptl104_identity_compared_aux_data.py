@@ -57,7 +57,8 @@ class IdentityComparedAuxData(Rule):
             for evidence in site.evidence:
                 if (evidence.kind is Kind.INSTANCE and evidence.constructed and not evidence.shared
                         and evidence.cls is not None
-                        and analysis.classes.equality(evidence.cls) is Equality.IDENTITY):
+                        and analysis.classes.equality(evidence.cls) is Equality.IDENTITY
+                        and not _identity_by_design(analysis, site, evidence)):
                     name = evidence.cls.name
                     yield Report(site.report_node,
                                  f"{site.subject} is a new `{name}` per instance ({analysis.origin(evidence)}) "
@@ -66,3 +67,13 @@ class IdentityComparedAuxData(Rule):
                                  "retraces and recompiles (make it a frozen dataclass or NamedTuple)",
                                  target=site.registration.target)
                     break
+
+
+def _identity_by_design(analysis, site, evidence) -> bool:
+    """A token whose identity is its meaning: an object of a class without state (`class _Token:
+    __slots__ = ("__weakref__",)`), or one the module uses as a lookup key (`_traces[self.tag]`). Value
+    equality would merge what must stay apart; each long-lived owner keeps its own."""
+    cls = evidence.cls
+    stateless = not any(owner.fields.keys() - {"__slots__"} or owner.assignments
+                        for owner in analysis.index.class_and_bases(cls))
+    return stateless or any(analysis.lookup_keys.is_key(name) for name in site.attributes(evidence))

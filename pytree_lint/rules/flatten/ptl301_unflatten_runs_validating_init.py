@@ -144,7 +144,8 @@ class UnflattenRunsValidatingInit(Rule):
                         continue
                     children = self._child_parameters(structure, unflatten, constructor, arguments, count)
                     children -= _node_parameters(analysis, constructor)
-                    validation = find_validation(analysis, constructor, children)
+                    given = _literals_given(constructor, arguments)
+                    validation = find_validation(analysis, constructor, children, given)
                     if validation is not None:
                         yield self._report(analysis, call, cls, validation, registration)
                         break
@@ -192,6 +193,24 @@ class UnflattenRunsValidatingInit(Rule):
         return Report(node, f"unflatten rebuilds `{cls.name}` through `{method}`, which {validation.what} "
                             f"({analysis.located(validation.node)}): {validation.consequence}; {REMEDY}",
                       target=registration.target)
+
+
+def _literals_given(constructor: Constructor, arguments: list) -> dict[str, object]:
+    """The parameters a constructor call passes a literal constant (`cls(*children, _check=False)`): by
+    keyword, or by position before any star argument."""
+    given: dict[str, object] = {}
+    position: int | None = 0
+    for argument in arguments:
+        if isinstance(argument, ast.keyword):
+            if argument.arg is not None and isinstance(argument.value, ast.Constant):
+                given[argument.arg] = argument.value.value
+        elif isinstance(argument, ast.Starred):
+            position = None
+        elif position is not None:
+            if isinstance(argument, ast.Constant) and position < len(constructor.parameters):
+                given[constructor.parameters[position].name] = argument.value
+            position += 1
+    return given
 
 
 def _node_parameters(analysis, constructor: Constructor) -> set[str]:
@@ -245,13 +264,22 @@ def _is_compound(statement: ast.stmt) -> bool:
     return hasattr(statement, "body") or isinstance(statement, ast.Match)
 
 
-def guarded_statements(function: FunctionInfo):
-    """(statement, the if/while tests around it) for each statement of a body, nested blocks included."""
+def guarded_statements(function: FunctionInfo, given: dict[str, object] | None = None):
+    """(statement, the if/while tests around it) for each statement of a body, nested blocks included.
+    `given`: parameters the call passes a literal (`_perform_checks=False`): an `if` they decide runs only
+    the branch taken, and a taken branch that returns ends its block."""
     def walk(block: list[ast.stmt], tests: tuple):
         for statement in block:
             if isinstance(statement, DEFINITIONS):
                 continue
             yield statement, tests
+            decided = _decide(statement.test, given) if given and isinstance(statement, ast.If) else None
+            if decided is not None:
+                taken = statement.body if decided else statement.orelse
+                yield from walk(taken, tests)
+                if taken and isinstance(taken[-1], ast.Return):
+                    return
+                continue
             inner = (*tests, statement.test) if isinstance(statement, (ast.If, ast.While)) else tests
             for nested in statement_blocks(statement):
                 yield from walk(nested, inner)
@@ -260,18 +288,41 @@ def guarded_statements(function: FunctionInfo):
         yield from walk(function.node.body, ())
 
 
-def find_validation(analysis, constructor: Constructor, child_parameters: set[str]) -> Validation | None:
+def _decide(test: ast.expr, given: dict[str, object]) -> bool | None:
+    """The truth of a test made of given parameters (`flag`, `not flag`, `flag is None`, `a and b`), or
+    None when something else decides it."""
+    if isinstance(test, ast.Name):
+        return bool(given[test.id]) if test.id in given else None
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _decide(test.operand, given)
+        return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp):
+        values = [_decide(v, given) for v in test.values]
+        if isinstance(test.op, ast.And):
+            return False if False in values else (True if all(v is True for v in values) else None)
+        return True if True in values else (False if all(v is False for v in values) else None)
+    if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)
+            and test.left.id in given and isinstance(test.comparators[0], ast.Constant)
+            and isinstance(test.ops[0], (ast.Is, ast.IsNot))):
+        same = given[test.left.id] is test.comparators[0].value
+        return same if isinstance(test.ops[0], ast.Is) else not same
+    return None
+
+
+def find_validation(analysis, constructor: Constructor, child_parameters: set[str],
+                    given: dict[str, object] | None = None) -> Validation | None:
     """The first check or conversion `__init__` / `__post_init__` applies to a parameter (or the attribute
     it fills) that receives a child, in the order they run (a base `__init__` called through `super()` at
     the point of the call). Only what fails on a leaf that is not a concrete array counts: its
     `.ndim`/`.shape`/`.dtype`/`.size`, an `isinstance` against an array or number type, a value comparison,
     a conversion, a `checkify.check`. `len(child)` and `isinstance(child, SomeModule)` hold for a subtree
-    child, and checks of aux-fed parameters are fine: aux_data comes back as is."""
+    child, and checks of aux-fed parameters are fine: aux_data comes back as is. `given`: the literals the
+    call passes (a check the call turns off with `_perform_checks=False` does not run)."""
     attributes = {p.attribute for p in constructor.parameters if p.name in child_parameters and p.attribute}
     checks = _LeafChecks(analysis, attributes)
     for method, names in ((constructor.init, child_parameters), (constructor.post_init, set())):
         if method is not None and method.self_name is not None:
-            found = checks.search(method, names, 0)
+            found = checks.search(method, names, 0, given if method is constructor.init else None)
             if found is not None:
                 return found
     return None
@@ -286,9 +337,10 @@ class _LeafChecks:
         self.index = analysis.index
         self.attributes = attributes
 
-    def search(self, method: FunctionInfo, names: set[str], depth: int) -> Validation | None:
+    def search(self, method: FunctionInfo, names: set[str], depth: int,
+               given: dict[str, object] | None = None) -> Validation | None:
         self_name = method.self_name
-        for statement, tests in guarded_statements(method):
+        for statement, tests in guarded_statements(method, given):
             if isinstance(statement, ast.Raise):
                 guard = next(((t, check) for t in tests if (check := self._leaf_check(t, names, self_name))), None)
                 if guard is not None:

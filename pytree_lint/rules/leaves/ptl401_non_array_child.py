@@ -8,8 +8,8 @@ What it does:
     when the class reaches a transformation: an instance (or a tuple or list of them) passed to a jitted,
     vmapped or differentiated function or to `lax.scan`/`cond`/`fori_loop`/..., a parameter of such a
     function annotated with the class (`list[C]` too), a transformed method of the class, in this module
-    or another of the project; or a library's dataclass (flax.struct, chex, jax_dataclasses, ...), made
-    to cross transformations. A class seen reaching none is PTL902's (opt-in).
+    or another of the project. A class seen reaching none (a config record read eagerly, a rendering
+    record, a test's container) is PTL902's (opt-in), whatever registers it.
 
 Why is this bad:
     Children are leaves that jit, vmap and grad trace as arrays, and they reject anything else (measured,
@@ -90,8 +90,6 @@ class NonArrayChild(Rule):
 
 def _reached(analysis, registration) -> str | None:
     """Where the registered class meets a transformation, as the message says it; None: nowhere seen."""
-    if registration.library is not None:
-        return f"a {registration.library.name} class"
     if registration.cls is None:
         return None
     reached = analysis.transformed_classes.reaches(registration.cls)
