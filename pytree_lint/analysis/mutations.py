@@ -19,7 +19,7 @@ import ast
 from functools import cached_property
 
 from ..knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS
-from .model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes
+from .model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes, nodes_of
 from .record import record
 from .values import Holder
 
@@ -95,33 +95,50 @@ class Mutations:
 
     def _while_building(self, site: Mutation) -> bool:
         """A change on `self` made by a method that the module calls, and calls only on objects built just
-        before in the calling function (`updates = Updates.create(); updates.append(key, value)`)."""
+        before in the calling function (`updates = Updates.create(); updates.append(key, value)`, or an
+        element of `{k: Updates.create() for k in keys}`). A call counts as one of this method when its
+        receiver is seen holding an instance of the class (a construction, an annotation naming it): other
+        calls of the same name (`paths.append(p)` on a list) are not."""
         function = self._functions.get(id(site.function)) if site.function is not None else None
         if function is None or function.cls is None or function.name in CONSTRUCTOR_METHODS:
             return False
-        calls = [call for call, _ in self.index.calls_mentioning((function.name,))
-                 if isinstance(call.func, ast.Attribute) and call.func.attr == function.name
-                 and not self._on_own_attribute(call, function.cls)]
-        return bool(calls) and all(self._on_fresh_object(call, function.cls) for call in calls)
+        verdicts = [self._receiver(call, function.cls) for call, _ in self.index.calls_mentioning((function.name,))
+                    if isinstance(call.func, ast.Attribute) and call.func.attr == function.name]
+        ours = [fresh for fresh in verdicts if fresh is not None]
+        return bool(ours) and all(ours)
 
-    def _on_own_attribute(self, call: ast.Call, cls: ClassInfo) -> bool:
-        """`self.keys.append(k)` in a method of the class: a call on what an attribute holds (the container
-        itself), not of the class's own method of that name."""
+    def _receiver(self, call: ast.Call, cls: ClassInfo) -> bool | None:
+        """For `receiver.method(...)`: True when the receiver is an object of `cls` the caller has just built,
+        False when it may be any other object of `cls`, None when nothing says it is one."""
         receiver, caller = call.func.value, self.index.enclosing_function(call)
-        return (caller is not None and caller.cls is not None and self._related(caller.cls, cls)
-                and isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name)
-                and receiver.value.id == caller.self_name)
-
-    def _on_fresh_object(self, call: ast.Call, cls: ClassInfo) -> bool:
-        """`receiver.method(...)` where the receiver is a local of the caller bound only to constructions
-        of `cls` (a class of its family): `cls(...)`, a factory `Cls.create(...)`, a classmethod's `cls(...)`."""
-        receiver, caller = call.func.value, self.index.enclosing_function(call)
-        if not isinstance(receiver, ast.Name) or caller is None:
+        element = isinstance(receiver, ast.Subscript)  # `updates[prefix].append(...)`
+        base = receiver.value if element else receiver
+        if isinstance(base, ast.Attribute):
+            return None if not self._assigned_instance(base.attr, cls) else False
+        if not isinstance(base, ast.Name) or caller is None:
+            return None
+        param = caller.all_params.get(base.id)
+        if param is not None and param.annotation is not None and self._names_class(param.annotation, cls):
             return False
-        bound = caller.local_bindings.get(receiver.id, [])
-        return bool(bound) and all(isinstance(value, ast.Call) and self._builds(value, caller, cls) for value in bound)
+        bound = [v for v in caller.local_bindings.get(base.id, []) if isinstance(v, ast.expr)]
+        made = [v.elt if isinstance(v, (ast.ListComp, ast.SetComp)) else v.value if isinstance(v, ast.DictComp)
+                else v for v in bound] if element else bound
+        built = [isinstance(v, ast.Call) and self._builds(v, caller, cls) for v in made]
+        if not any(built):
+            return None if not any(self._names_class(v, cls) for v in made) else False
+        return all(built)
+
+    def _names_class(self, node: ast.AST, cls: ClassInfo) -> bool:
+        return any(self.index.resolve_class(name) is not None and self._related(self.index.resolve_class(name), cls)
+                   for name in nodes_of(node, ast.Name))
+
+    def _assigned_instance(self, attribute: str, cls: ClassInfo) -> bool:
+        """Some class of the module stores a `cls` it builds in `attribute` (`self.updates = Updates()`)."""
+        return any(isinstance(a.value, ast.Call) and self._names_class(a.value.func, cls)
+                   for owner in self.index.all_classes for a in owner.assignments.get(attribute, ()))
 
     def _builds(self, call: ast.Call, caller: FunctionInfo, cls: ClassInfo) -> bool:
+        """`Cls(...)`, a factory `Cls.create(...)`, or a classmethod's `cls(...)`."""
         func = call.func.value if isinstance(call.func, ast.Attribute) else call.func
         built = self.index.resolve_class(func)
         if built is None and isinstance(func, ast.Name) and caller.is_classmethod \

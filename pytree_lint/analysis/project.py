@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # imported when a module is first summarised: most files neve
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 # Names under these heads mean what knowledge/ says, even when their source is in the project.
 NEVER_FOLLOWED = frozenset({"jax", "jaxlib", "numpy"})
+# How many folders without `__init__.py` a module may sit in below its package (namespace portions).
+NAMESPACE_DEPTH = 2
 # How many re-exports a name is followed through before it is left unknown (cycles end there too).
 MAX_HOPS = 16
 # How many of the project's files are searched for a class's constructor calls: a very large project is
@@ -67,14 +69,22 @@ def find_root(path: Path) -> Path:
 
 
 def module_location(path: Path) -> tuple[Path, str, bool]:
-    """(the folder the module is imported from, its dotted name, whether it is a package's __init__)."""
+    """(the folder the module is imported from, its dotted name, whether it is a package's __init__). A
+    folder without `__init__.py` inside a package is a namespace portion of it (PEP 420: netket's `_src/`),
+    so `netket/_src/logging/wandb_log.py` is `netket._src.logging.wandb_log`."""
     is_package = path.name == "__init__.py"
     parts = [] if is_package else [path.stem]
     folder = path.parent
-    while (folder / "__init__.py").exists() and folder.parent != folder:
+    while folder.parent != folder and ((folder / "__init__.py").exists() or _inside_package(folder)):
         parts.insert(0, folder.name)
         folder = folder.parent
     return folder, ".".join(parts), is_package
+
+
+def _inside_package(folder: Path) -> bool:
+    """A folder without `__init__.py` whose parent (or the parent's parent) is a package: a namespace
+    portion nested in it. Only the file's own folders are asked, a few levels up."""
+    return any((up / "__init__.py").exists() for up in list(folder.parents)[:NAMESPACE_DEPTH])
 
 
 def _jit_facts(function: FunctionFacts, positions: set[int], names: set[str]) -> JitFacts:
