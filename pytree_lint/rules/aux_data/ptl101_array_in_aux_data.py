@@ -34,9 +34,14 @@ Use instead:
             return (self.x, self.mask), None
 
 Known false positives:
-    None known. Not reported: a module-level array constant (the same object on every flatten: JAX's
-    identity shortcut lets it pass), `.shape`, `.dtype`, NumPy scalars (`np.sum(x)`), `tuple(arr.tolist())`,
-    and a class with a hand-written `__eq__` (PTL105 judges that).
+    None known, two debatable kinds (README's precision table): a static field only annotated `Array`
+    whose values are 0-d or one-element arrays retraces per new value rather than raising (the message
+    says so, but a cutoff that never changes costs nothing), and one whose constructor never fills it
+    (jax-md's misspelt keys leave `None`) is harmless until the constructor is fixed. Not reported: a
+    module-level array constant (the same object on every flatten: JAX's identity shortcut lets it pass),
+    `.shape`, `.dtype`, NumPy scalars (`np.sum(x)`), `tuple(arr.tolist())`, a class with a hand-written
+    `__eq__` (PTL105 judges that), and netket's `mutable=True` pytrees (host-side drivers, loggers) that
+    reach no transformation.
 
 Known limits:
     A module-level array constant is not reported: it is the same object on every flatten, and JAX's

@@ -37,7 +37,10 @@ Known false positives:
     rule; one the flatten function builds afresh (`return children, [self.n]`) is neither, since no other
     code holds it (measured: even when unflatten stores it, later outputs do not share it). A field
     declared `list` that is given a tuple, a frozendict or a `MappingProxyType` is judged by what it is
-    given; an equinox field shadowed by a property or method of the same name is no field.
+    given; an equinox field shadowed by a property or method of the same name is no field. A change made
+    only by a method the module calls on objects it has just built (flax's `Updates.create()` then
+    `.append(...)`) fills the object before anything flattens it: PTL901, not this rule. netket's
+    `mutable=True` pytrees (host-side loggers) that reach no transformation are not reported.
 
 Known limits:
     Changes made in another module, and containers built outside the module or passed in unannotated,

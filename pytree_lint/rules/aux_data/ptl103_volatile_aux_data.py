@@ -31,7 +31,10 @@ Known false positives:
     default value (evaluated once), passed to the constructor by a factory (`Model.create(...)`, a
     classmethod or staticmethod) or at module level, or assigned by a method other than the constructor
     (a start time set in `on_run_start`, a `jax.jit` built lazily and cached on `self`): made once where
-    the program sets its objects up, and kept by every flatten and unflatten after.
+    the program sets its objects up, and kept by every flatten and unflatten after. Nor an `object()`
+    marker the module uses as a lookup key (equinox's `state[index.marker]`: each object owning its entry
+    is the design), an augmented change of a list, dict or set (PTL102's: one cause, one finding), and
+    netket's `mutable=True` pytrees that reach no transformation.
 
 Known limits:
     A value made by a function of another module is not followed.
