@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .config import Config
 from .digest import content_digest, hasher
+from .diskio import read_regular
 
 
 def default_directory() -> Path:
@@ -77,7 +78,7 @@ def write_json(path: Path, data) -> None:
 @cache
 def _digest(path: str) -> str | None:
     try:
-        return content_digest(Path(path).read_bytes())
+        return content_digest(read_regular(path))
     except OSError:
         return None
 
@@ -121,12 +122,14 @@ class ResultCache:
             with open(self._manifest_path(), encoding="utf-8") as handle:
                 manifest = json.load(handle)
             written, files = manifest["written"], manifest["files"]
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            return {}
+        if not (isinstance(written, int) and isinstance(files, dict)):
             return {}
         recalled = {}
         for path, config in jobs:
             record = files.get(os.path.abspath(path))
-            if record is not None and record[2] == repr(config) and _stat(path) == record[:2] \
+            if _valid_record(record) and record[2] == repr(config) and _stat(path) == record[:2] \
                     and record[0] < written - 10**9 and all(_stat(dep) == stat for dep, stat in record[4].items()):
                 recalled[path] = record[3]
         return recalled
@@ -142,11 +145,50 @@ class ResultCache:
         write_json(self._manifest_path(), {"written": time.time_ns(), "files": files})
 
     def get(self, key: str) -> dict | None:
+        """A file's cached entry; None when there is none or it is not of the shape `put` writes (a
+        damaged file is then linted again and its entry rewritten)."""
         try:
             with open(self._path(key), encoding="utf-8") as handle:
-                return json.load(handle)
-        except (OSError, ValueError):
+                entry = json.load(handle)
+        except (OSError, ValueError, RecursionError):
             return None
+        return entry if valid_entry(entry) else None
 
     def put(self, key: str, entry: dict) -> None:
         write_json(self._path(key), entry)
+
+
+# The shapes the caches write (anything else read back is damage: ignored, and rewritten) -------------------
+def _valid_row(row) -> bool:
+    """[line, column, code, message, end line, end column, target, member, fix, cell] (cli._from_row)."""
+    if not (isinstance(row, list) and len(row) == 10):
+        return False
+    line, column, code, message, end_line, end_column, target, member, fix, cell = row
+    if not (all(type(v) is int for v in (line, column, end_line, end_column)) and isinstance(code, str)
+            and isinstance(message, str) and all(v is None or isinstance(v, str) for v in (target, member))
+            and (cell is None or type(cell) is int)):
+        return False
+    if fix is None:
+        return True
+    return (isinstance(fix, list) and len(fix) == 3 and isinstance(fix[0], str) and type(fix[1]) is bool
+            and isinstance(fix[2], list) and all(
+                isinstance(e, list) and len(e) == 5 and all(type(v) is int for v in e[:4]) and isinstance(e[4], str)
+                for e in fix[2]))
+
+
+def valid_entry(entry) -> bool:
+    """A file's entry: {"findings": [row, ...], "error": str | None, "dependencies": {path: digest}}."""
+    return (isinstance(entry, dict) and "error" in entry and isinstance(entry.get("findings"), list)
+            and all(_valid_row(row) for row in entry["findings"])
+            and (entry.get("error") is None or isinstance(entry.get("error"), str))
+            and isinstance(entry.get("dependencies", {}), dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in entry.get("dependencies", {}).items()))
+
+
+def _valid_record(record) -> bool:
+    """A manifest record: [mtime, size, config, entry, {dependency: [mtime, size]}]."""
+    return (isinstance(record, list) and len(record) == 5 and type(record[0]) is int and type(record[1]) is int
+            and isinstance(record[2], str) and valid_entry(record[3]) and isinstance(record[4], dict)
+            and all(isinstance(stat, list) and len(stat) == 2 and all(type(v) is int for v in stat)
+                    for stat in record[4].values()))
+

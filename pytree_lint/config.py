@@ -7,6 +7,8 @@ import os
 import re
 from dataclasses import dataclass, replace
 
+from .diskio import read_regular
+
 
 class ConfigError(ValueError):
     """A bad option value; the message says which and why."""
@@ -100,8 +102,7 @@ def _our_text(path: str, kind: str) -> str | None:
     it does not name the table: most projects' files do not, and are then not parsed (a TOML parser's
     import alone costs a tenth of a keystroke's budget)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_regular(path)
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
     except OSError as error:
@@ -124,9 +125,17 @@ def _read_settings(directory: str) -> tuple[str, dict] | None:
         except ImportError:  # Python 3.10
             import tomli as tomllib
         try:
-            table = tomllib.loads(text).get("tool", {}).get("pytree-lint")
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"{pyproject}: {error}") from None
+        except RecursionError:
+            raise ConfigError(f"{pyproject}: nested too deeply to read") from None
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(f"{pyproject}: `tool` must be a table, not {type(tool).__name__}")
+        table = tool.get("pytree-lint")
+        if table is not None and not isinstance(table, dict):
+            raise ConfigError(f"{pyproject}: `tool.pytree-lint` must be a table, not {type(table).__name__}")
         if table is not None:
             return pyproject, table
     for name in CONFIG_FILE_NAMES[1:]:
@@ -134,7 +143,7 @@ def _read_settings(directory: str) -> tuple[str, dict] | None:
         text = _our_text(path, "ini")
         if text is not None:
             import configparser
-            parser = configparser.ConfigParser()
+            parser = configparser.RawConfigParser()  # as flake8 reads them: a `%` is a `%`
             try:
                 parser.read_string(text, source=path)
             except configparser.Error as error:

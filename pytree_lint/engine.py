@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from .analysis.source import Source, line_starts, parse, python_lines
 from .config import DEFAULT_CONFIG, Config
+from .diskio import read_regular
 from .noqa import skips_file, suppressed
 
 if TYPE_CHECKING:
@@ -68,6 +69,11 @@ class Finding:
 
 class LintError(Exception):
     """A file that could not be linted; the message is the reason, for the user."""
+
+
+class InternalError(LintError):
+    """A bug of ours met while linting a file: reported as such (exit status 2, flake8's plugin failure),
+    never as a file without findings."""
 
 
 def load_analysis() -> None:
@@ -163,7 +169,7 @@ def _check(tree: ast.Module, source: Source, rules: list[Rule], others: list[Rul
     except RecursionError:
         raise LintError("too deeply nested to analyse") from None
     except Exception as error:  # a bug of ours must not take down the run over the other files
-        raise LintError(f"internal error in pytree-lint ({type(error).__name__}: {error}); "
+        raise InternalError(f"internal error in pytree-lint ({type(error).__name__}: {error}); "
                         "please report it with this file") from error
     if any(plan is not None for plan in plans):
         findings = _with_fixes(analysis, findings, plans)
@@ -196,20 +202,27 @@ def _with_fixes(analysis, findings: list[Finding], plans: list) -> list[Finding]
 
 def apply_fixes(text: str, fixes: list[FindingFix]) -> str:
     """`text` with the fixes' edits made, in one pass; a fix whose edits overlap an earlier one is skipped."""
+    return applied_fixes(text, fixes)[0]
+
+
+def applied_fixes(text: str, fixes: list[FindingFix]) -> tuple[str, int]:
+    """`text` with the fixes' edits made, and how many fixes were made (see apply_fixes)."""
     starts = line_starts(python_lines(text))
 
     def offset(line: int, column: int) -> int:
         return starts[line - 1] + column
 
     chosen: list[tuple[int, int, str]] = []
+    made = 0
     for fix in fixes:
         edits = [(offset(a, b), offset(c, d), replacement) for a, b, c, d, replacement in fix.edits]
         if not any(start < other_end and other_start < end for start, end, _ in edits
                    for other_start, other_end, _ in chosen):
             chosen.extend(edits)
+            made += 1
     for start, end, replacement in sorted(chosen, reverse=True):
         text = text[:start] + replacement + text[end:]
-    return text
+    return text, made
 
 
 def python_text(data: bytes) -> str:
@@ -239,8 +252,7 @@ def read_source(path: str) -> tuple[str, str]:
 
 def read_file(path: str) -> bytes:
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
+        return read_regular(path)
     except OSError as error:
         raise LintError(f"cannot read the file: {error.strerror or error}") from None
 

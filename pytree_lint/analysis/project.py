@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from ..digest import content_digest
+from ..diskio import read_regular
 from ..knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
 from .names import canonical
 from .record import record
@@ -234,7 +235,7 @@ class Project:
 
     def _summarise(self, file: Path) -> ModuleSummary | None:
         try:
-            data = file.read_bytes()
+            data = read_regular(file)
         except OSError:
             return None
         _, module, is_package = module_location(file)
@@ -278,7 +279,7 @@ class Project:
         known = self._calls.get(key)
         if known is None or known[:2] != version or len(known) != 5:
             try:
-                data = file.read_bytes()
+                data = read_regular(file)
             except OSError:
                 data = b""
             names = sorted({name[::-1].decode() for name in CONSTRUCTED_REVERSED.findall(data[::-1])})
@@ -438,37 +439,36 @@ class ModuleView:
             return None
         return Definition(summary, defined)
 
-    def class_library(self, definition: Definition, depth: int = 0) -> PytreeLibrary | None:
+    def _classes_and_bases(self, definition: Definition):
+        """A project class and its bases across modules, nearest first, each once (bases that lead back to
+        a class already seen, through imports or repeated, end there): (definition, facts, resolved bases)."""
+        pending, seen = [definition], set()
+        while pending and len(seen) <= MAX_HOPS * 4:
+            current = pending.pop(0)
+            key = (current.summary.module, current.name)
+            if current.cls is None or key in seen:
+                continue
+            seen.add(key)
+            resolved = [self.resolve_in(current.summary, base) for base in current.cls.bases]
+            yield current, current.cls, resolved
+            pending.extend(parent for name in resolved if (parent := self.definition(name)) is not None)
+
+    def class_library(self, definition: Definition) -> PytreeLibrary | None:
         """The library that registers a project class: its own module's verdict, else through its bases
         (library bases, or project classes in yet other modules)."""
-        facts = definition.cls
-        if facts is None or depth > MAX_HOPS:
-            return None
-        if facts.library is not None:
-            return LIBRARY_BY_NAME.get(facts.library)
-        for base in facts.bases:
-            resolved = self.resolve_in(definition.summary, base)
-            library = BASES.get(resolved) or next((lib for lib in BASES.values() if lib.registered_prefixes
-                                                   and resolved.startswith(lib.registered_prefixes)), None)
-            if library is None:
-                parent = self.definition(resolved)
-                library = self.class_library(parent, depth + 1) if parent is not None else None
-            if library is not None:
-                return library
+        for _definition, facts, bases in self._classes_and_bases(definition):
+            if facts.library is not None:
+                return LIBRARY_BY_NAME.get(facts.library)
+            for resolved in bases:
+                library = BASES.get(resolved) or next((lib for lib in BASES.values() if lib.registered_prefixes
+                                                       and resolved.startswith(lib.registered_prefixes)), None)
+                if library is not None:
+                    return library
         return None
 
-    def class_host_state(self, definition: Definition, depth: int = 0) -> bool:
+    def class_host_state(self, definition: Definition) -> bool:
         """A project class declared a host-side state holder, by itself or through a base of another module."""
-        facts = definition.cls
-        if facts is None or depth > MAX_HOPS:
-            return False
-        if facts.host_state:
-            return True
-        for base in facts.bases:
-            inherited = self.definition(self.resolve_in(definition.summary, base))
-            if inherited is not None and self.class_host_state(inherited, depth + 1):
-                return True
-        return False
+        return any(facts.host_state for _definition, facts, _bases in self._classes_and_bases(definition))
 
     def jit(self, definition: Definition) -> JitFacts | None:
         """How a project function is jitted: in its own module, or by a decorator of another module, a

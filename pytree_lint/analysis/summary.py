@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import os
+import types
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Union, get_args, get_origin, get_type_hints
 
 from ..digest import content_digest
 from .kinds import Kind
@@ -186,9 +188,11 @@ class SummaryStore:
             return None
         try:
             with open(self._path(digest, module, is_package), encoding="utf-8") as handle:
-                return ModuleSummary.from_json(json.load(handle))
-        except (OSError, ValueError, KeyError, TypeError):
+                data = json.load(handle)
+        except (OSError, ValueError, RecursionError):
             return None
+        # A damaged summary is read as none: the module is summarised again and the file rewritten.
+        return ModuleSummary.from_json(data) if valid_summary(data) else None
 
     def put(self, summary: ModuleSummary) -> None:
         if self.enabled:
@@ -204,13 +208,61 @@ class SummaryStore:
         try:
             with open(self._index_path(root), encoding="utf-8") as handle:
                 index = json.load(handle)
-            return index if isinstance(index, dict) else {}
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return {}
+        # [mtime, size, called names, imported modules, mentioned names] per file: a damaged row is dropped
+        return {path: row for path, row in index.items() if _conforms(row, _INDEX_ROW)} if isinstance(
+            index, dict) else {}
 
     def save_index(self, root: Path, index: dict[str, list]) -> None:
         if self.enabled:
             _write_json(self._index_path(root), index)
+
+
+def valid_summary(data) -> bool:
+    """JSON data of the shape `ModuleSummary.to_json` writes, to the last element."""
+    return (isinstance(data, dict) and data.keys() == _SUMMARY_SHAPE.keys()
+            and all(_conforms(data[key], hint) for key, hint in _SUMMARY_SHAPE.items()))
+
+
+_INDEX_ROW = tuple[int, int, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+_SUMMARY_SHAPE = {
+    "module": str, "is_package": bool, "path": str, "digest": str, "names": dict[str, str],
+    "stars": tuple[str, ...], "defined": tuple[str, ...], "functions": dict[str, FunctionFacts],
+    "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "constructions": tuple[Construction, ...],
+    "transformed": tuple[str, ...],
+}
+
+
+def _conforms(value, hint) -> bool:
+    """`value`, read from JSON, has the shape JSON gives the type `hint` (records as arrays, tuples as
+    lists); bare `tuple` and `dict` hold literals of any kind."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Union, types.UnionType):
+        return any(_conforms(value, arg) for arg in args)
+    if hint is type(None):
+        return value is None
+    if isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields"):
+        hints = _record_hints(hint)
+        return (isinstance(value, list) and len(value) == len(hint._fields)
+                and all(_conforms(item, hints[name]) for item, name in zip(value, hint._fields)))
+    if hint is tuple or origin is tuple:
+        if not isinstance(value, list):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_conforms(item, args[0]) for item in value)
+        return not args or (len(value) == len(args) and all(map(_conforms, value, args)))
+    if hint is dict or origin is dict:
+        return isinstance(value, dict) and (not args or all(
+            _conforms(key, args[0]) and _conforms(item, args[1]) for key, item in value.items()))
+    if hint in (bool, int):
+        return type(value) is hint
+    return hint is str and isinstance(value, str)
+
+
+@cache
+def _record_hints(record: type) -> dict:
+    return get_type_hints(record)
 
 
 def _write_json(path: Path, data: dict) -> None:

@@ -11,10 +11,12 @@ import sys
 from .. import __version__
 from ..cache import ResultCache
 from ..config import Config, ConfigError, ConfigLoader
+from ..diskio import replace_atomically
 from ..engine import (
     Finding,
     FindingFix,
     LintError,
+    applied_fixes,
     apply_fixes,
     lint_bytes,
     load_analysis,
@@ -26,6 +28,8 @@ from ..files import collect_files
 from ..notebooks import fix_notebook
 from .formats import FORMATS
 
+# How many times --fix re-lints a file and applies the fixes that are left before it gives up (ruff's loop).
+MAX_FIX_PASSES = 10
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 16
 # Above this many files a terminal shows a progress bar.
@@ -158,31 +162,30 @@ def _diffs(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[s
 
 
 def _fix(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[str, str]]) -> list[Finding]:
-    """Apply the safe fixes, file by file, and lint the fixed files again: the findings that are left."""
+    """Apply the safe fixes, file by file, and lint the fixed files again, until no safe fix is left (a fix
+    can expose another, and of two fixes of one expression only the first is made in a pass): the
+    findings that are left. A file is written once, atomically, and only when its fixes converged."""
     fixed_files, fixed_findings = 0, 0
     safe = _by_file([f for f in findings if f.fix is not None and f.fix.safe])
     left = [f for f in findings if f.path not in safe]
     for path, fixable in safe.items():
         try:
             text, encoding = read_source(path)
-            fixed = apply_fixes(text, [f.fix for f in fixable])
-            ast.parse(fixed)  # never write what does not parse
-            with open(path, "w", encoding=encoding, newline="") as handle:
-                handle.write(fixed)
-            left.extend(lint_bytes(fixed.encode(encoding), path, loader.for_file(path), fixes=True))
+            fixed, count, found = _fixed_until_stable(text, encoding, fixable, path, loader.for_file(path))
+            replace_atomically(path, fixed.encode(encoding))
+            left.extend(found)
         except (LintError, SyntaxError, OSError) as error:
             problems.append((path, f"could not apply its fixes: {error}"))
             left.extend(f for f in findings if f.path == path)
             continue
         fixed_files += 1
-        fixed_findings += len(fixable)
+        fixed_findings += count
     for path in _notebooks(findings):
         try:
             text, count = fix_notebook(read_file(path), path, loader.for_file(path))
             if not count:
                 continue
-            with open(path, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
+            replace_atomically(path, text.encode("utf-8"))
             left = [f for f in left if f.path != path] + lint_bytes(text.encode("utf-8"), path, loader.for_file(path))
         except (LintError, OSError) as error:
             problems.append((path, f"could not apply its fixes: {error}"))
@@ -192,6 +195,23 @@ def _fix(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[str
     if fixed_files:
         print(f"pytree-lint: fixed {fixed_findings} finding(s) in {fixed_files} file(s)", file=sys.stderr)
     return sorted(left, key=lambda f: f.order)
+
+
+def _fixed_until_stable(text: str, encoding: str, fixable: list[Finding], path: str, config: Config
+                        ) -> tuple[str, int, list[Finding]]:
+    """(the text with every safe fix made, how many were made, the findings left), re-linting after each
+    pass. LintError when the fixes do not settle within MAX_FIX_PASSES (a bug of a rule's fix)."""
+    count, found = 0, fixable
+    for _ in range(MAX_FIX_PASSES):
+        pending = [f.fix for f in found if f.fix is not None and f.fix.safe]
+        if not pending:
+            return text, count, found
+        text, made = applied_fixes(text, pending)
+        ast.parse(text)  # never write what does not parse
+        found = lint_bytes(text.encode(encoding), path, config, fixes=True)
+        count += made
+    raise LintError(f"its fixes did not settle after {MAX_FIX_PASSES} passes (a bug in pytree-lint; "
+                    "please report it with this file)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -299,7 +319,17 @@ def _lint_stdin(name: str, config: Config, fixes: bool) -> tuple[list[Finding], 
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    """The CLI; exit status 0 (no findings), 1 (findings) or 2 (a usage error, a file that could not be read
+    or linted, or a bug of ours: a crash never passes for "findings")."""
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except Exception as error:  # the per-file crash contract is the engine's; this is the run's
+        print(f"pytree-lint: error: internal error ({type(error).__name__}: {error}); please report it",
+              file=sys.stderr)
+        return 2
+
+
+def _main(argv: list[str]) -> int:
     if argv and argv[0] in ("rule", "rules"):
         return _print_rules(argv)
     if argv and argv[0] == "verify":

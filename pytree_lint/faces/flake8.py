@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from .. import __version__
 from ..config import OPT_IN, Config, ConfigError, ConfigLoader, parse_functions
-from ..engine import LintError, lint_source
+from ..engine import InternalError, LintError, lint_source
 
 
 class Plugin:
@@ -55,6 +55,8 @@ class Plugin:
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         try:
             findings = lint_source("".join(self._lines), self._filename, self._file_config(), tree=self._tree)
+        except InternalError:
+            raise  # flake8 reports a plugin's failure: a bug must not pass as a clean file
         except LintError:
             return  # flake8 already reports what makes a file unparsable
         for finding in findings:

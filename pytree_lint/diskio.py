@@ -1,0 +1,47 @@
+"""Reading and writing the user's files. Only regular files are read: a FIFO, a socket or a device named
+`*.py` (or `pyproject.toml`) would block the run on its first read, or never end; it is refused instead,
+with an error naming the file, like any file that cannot be read. A file is rewritten by a temporary file
+beside it renamed over it, so a failed write (a full disk, `ulimit -f`) leaves it as it was."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+
+
+def read_regular(path: str | os.PathLike) -> bytes:
+    """The bytes of a regular file. Raises OSError for anything else (opened without blocking, so a FIFO
+    without a writer does not hang the open)."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        chunks = []
+        while chunk := os.read(descriptor, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
+def replace_atomically(path: str | os.PathLike, data: bytes) -> None:
+    """Write `data` as the file's new content, keeping its permission bits: written to a temporary file in
+    the same folder, then renamed over it. Raises OSError, and then the file is untouched."""
+    path = os.fspath(path)
+    folder, name = os.path.split(path)
+    temporary = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)  # what the umask took from `os.open`'s mode
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        raise

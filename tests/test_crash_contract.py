@@ -1,0 +1,200 @@
+"""Nothing hangs, nothing is lost, nothing is hidden: inputs that once hung a run, crashed it or cut a file,
+through the real CLI and real flake8 in subprocesses (each under a time bound)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from test_robustness import KNOWN
+
+TIME_BOUND = 60  # seconds: every case here takes well under two on this machine
+KNOWN_FINDING = "known.py:11:27: PTL101"
+MLP = """\
+from flax import nnx
+
+
+class MLP(nnx.Module):
+    def __init__(self, rngs: nnx.Rngs):
+        self.layers = [nnx.Linear(2, 2, rngs=rngs)]
+"""
+
+
+def run(*args: str, cwd: Path, cache: Path | None = None, module: str = "pytree_lint", env: dict | None = None,
+        preexec=None) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PYTREE_LINT_CACHE_DIR": str(cache or cwd / ".cache"), **(env or {})}
+    return subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, cwd=cwd,
+                          env=environment, timeout=TIME_BOUND, preexec_fn=preexec)
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_named_like_python_is_refused_not_waited_on(tmp_path):
+    write(tmp_path, {"pyproject.toml": "", "known.py": KNOWN})
+    os.mkfifo(tmp_path / "pipe.py")
+    result = run(".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "pipe.py: error: cannot read the file: not a regular file" in result.stderr
+    assert KNOWN_FINDING in result.stdout
+
+
+def test_bases_that_lead_back_through_imports_end(tmp_path):
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "pkg/__init__.py": "",
+        "pkg/a.py": """\
+            import jax
+            from .a import Box as Base0
+            from .b import Box as Base1
+
+
+            @jax.tree_util.register_pytree_node_class
+            class Box(Base0, Base1, Base0, Base1):
+                pass
+            """,
+        "pkg/b.py": """\
+            from .a import Box as Base0
+            from .b import Box as Base1
+
+
+            class Box(Base0, Base1, Base1, Base0):
+                pass
+            """,
+    })
+    assert run(".", cwd=tmp_path).returncode == 0
+
+
+def test_a_failed_fix_write_leaves_the_file_whole(tmp_path):
+    import resource
+    import signal
+
+    source = MLP + "# padding to make the file larger than the write limit\n" * 200
+    write(tmp_path, {"pyproject.toml": "", "model.py": source})
+    size = (tmp_path / "model.py").stat().st_size
+
+    def limit_writes():  # `ulimit -f`: writes past this size fail (EFBIG) instead of killing the process
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size // 2, size // 2))
+
+    result = run("--fix", "--no-cache", "model.py", cwd=tmp_path, preexec=limit_writes)
+    assert result.returncode == 2, result.stderr
+    assert "model.py: error: could not apply its fixes" in result.stderr
+    assert (tmp_path / "model.py").read_text() == textwrap.dedent(source)
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_fixes_are_applied_until_none_is_left(tmp_path):
+    write(tmp_path, {"pyproject.toml": "", "mlp.py": MLP})
+    result = run("--fix", "--no-cache", "mlp.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert run("--no-cache", "mlp.py", cwd=tmp_path).returncode == 0
+    assert "nnx.List(" in (tmp_path / "mlp.py").read_text()
+
+
+# A damaged cache of every shape: each is ignored (the file linted again) and rewritten.
+DAMAGE = [b"", b"[]", b"null", b"3", b'"x"', b"{}", b'{"findings": 3, "error": null}',
+          b'{"findings": [[1, 2]], "error": null}', b'{"findings": [], "error": 5}',
+          b'{"findings": [], "error": null, "dependencies": []}', b'{"written": "x", "files": []}',
+          b'{"written": 1, "files": {"a": [1]}}', b'{"module": "m", "functions": []}',
+          b"[" * 100000 + b"]" * 100000]
+
+
+@pytest.mark.parametrize("damage", DAMAGE, ids=range(len(DAMAGE)))
+def test_a_damaged_cache_is_ignored_and_rewritten(tmp_path, damage):
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "known.py": KNOWN,
+        "pkg/__init__.py": "",
+        "pkg/masks.py": "import numpy as np\n\n\ndef make_mask():\n    return np.arange(4) > 1\n",
+        "pkg/model.py": """\
+            import jax
+
+            from .masks import make_mask
+
+
+            @jax.tree_util.register_pytree_node_class
+            class Masked:
+                def __init__(self, x):
+                    self.x = x
+                    self.mask = make_mask()
+
+                def tree_flatten(self):
+                    return (self.x,), self.mask
+
+                @classmethod
+                def tree_unflatten(cls, aux, children):
+                    return cls(*children)
+            """,
+    })
+    first = run(".", cwd=tmp_path)
+    assert first.returncode == 1, first.stderr
+    cached = [path for path in (tmp_path / ".cache").rglob("*.json")]
+    assert cached
+    for path in cached:
+        path.write_bytes(damage)
+    again = run(".", cwd=tmp_path)
+    assert (again.returncode, again.stdout, again.stderr) == (1, first.stdout, first.stderr)
+    rewritten = [path for path in cached if path.exists() and path.read_bytes() != damage]
+    assert rewritten
+
+
+@pytest.mark.parametrize(("name", "text", "message"), [
+    ("pyproject.toml", 'tool = "x"  # [tool.pytree-lint] below\n', "pyproject.toml: `tool` must be a table, not str"),
+    ("pyproject.toml", "[tool]\npytree-lint = 3\n", "pyproject.toml: `tool.pytree-lint` must be a table, not int"),
+    ("pyproject.toml", "[tool.pytree-lint]\nselect = 3\n", "select: expected a list of strings"),
+    ("pyproject.toml", "[tool.pytree-lint]\nx = " + "[" * 5000 + "]" * 5000 + "\n", "pyproject.toml:"),
+])
+def test_a_config_value_of_the_wrong_shape_is_named(tmp_path, name, text, message):
+    write(tmp_path, {name: text, "known.py": KNOWN})
+    result = run(".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_percent_sign_in_an_ini_value_is_a_percent_sign(tmp_path):
+    write(tmp_path, {"setup.cfg": "[pytree-lint]\nexclude = build_%(name)s, 100%_generated\n", "known.py": KNOWN})
+    result = run(".", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (1, "")
+    assert KNOWN_FINDING in result.stdout
+
+
+TRIP_WIRE = """\
+from pytree_lint.rules import ArrayInAuxData
+
+original = ArrayInAuxData.check
+
+
+def check(self, analysis):
+    if "trip-wire" in analysis.source.text:
+        raise KeyError("simulated bug")
+    return original(self, analysis)
+
+
+ArrayInAuxData.check = check
+"""
+
+
+def test_flake8_shows_an_internal_error_instead_of_a_clean_file(tmp_path):
+    write(tmp_path, {"sitecustomize.py": TRIP_WIRE, "model.py": KNOWN + "# trip-wire\n"})
+    result = run("--isolated", "--select", "PTL", "model.py", cwd=tmp_path, module="flake8",
+                 env={"PYTHONPATH": str(tmp_path)})
+    assert result.returncode != 0
+    assert "simulated bug" in result.stdout + result.stderr
+
+
+def test_a_crash_outside_any_file_exits_2(tmp_path):
+    write(tmp_path, {"sitecustomize.py": "import pytree_lint.faces.formats as f\n"
+                                          "f.FORMATS['text'] = lambda findings: 1 / 0\n", "known.py": KNOWN})
+    result = run("known.py", cwd=tmp_path, env={"PYTHONPATH": str(tmp_path)})
+    assert result.returncode == 2
+    assert "internal error (ZeroDivisionError" in result.stderr
