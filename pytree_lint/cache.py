@@ -17,6 +17,7 @@ import sys
 import time
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import TypeGuard
 
 from .config import Config
 from .digest import content_digest, hasher
@@ -185,7 +186,7 @@ def valid_entry(entry) -> bool:
             and all(isinstance(k, str) and isinstance(v, str) for k, v in entry.get("dependencies", {}).items()))
 
 
-def _valid_record(record) -> bool:
+def _valid_record(record: object) -> TypeGuard[list]:
     """A manifest record: [mtime, size, config, entry, {dependency: [mtime, size]}]."""
     return (isinstance(record, list) and len(record) == 5 and type(record[0]) is int and type(record[1]) is int
             and isinstance(record[2], str) and valid_entry(record[3]) and isinstance(record[4], dict)
