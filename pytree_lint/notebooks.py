@@ -82,8 +82,9 @@ def read_notebook(data: bytes, path: str) -> NotebookSource:
                  if cell.get("cell_type") == "code"]
         if not all(isinstance(cell.get("source", ""), str) for _number, cell in cells):
             raise ValueError("a code cell's source is not text")
-    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise LintError(f"not a valid notebook: {error}") from None
+    except Exception as error:  # nbformat's own ValidationError, RecursionError, a cell that is no dict...
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise LintError(f"not a valid notebook: {reason}") from None
     lines: list[str] = []
     places: list[tuple[int, int]] = []
     magics: set[int] = set()

@@ -201,3 +201,16 @@ def test_a_crash_outside_any_file_exits_2(tmp_path):
     result = run("known.py", cwd=tmp_path, env={"PYTHONPATH": str(tmp_path)})
     assert result.returncode == 2
     assert "internal error (ZeroDivisionError" in result.stderr
+
+
+def test_json_that_is_no_notebook_is_named_and_the_run_goes_on(tmp_path):
+    notebooks = {"empty.ipynb": "{}", "string_cell.ipynb": '{"cells": ["x"], "nbformat": 4, "nbformat_minor": 5, '
+                 '"metadata": {}}', "v3.ipynb": '{"nbformat": 3, "nbformat_minor": 0, "metadata": {}}',
+                 "deep.ipynb": "[" * 100000 + "]" * 100000}
+    write(tmp_path, {"pyproject.toml": "", "known.py": KNOWN, **notebooks})
+    result = run("--no-cache", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert KNOWN_FINDING in result.stdout
+    for name in notebooks:
+        assert f"{name}: error: not a valid notebook: " in result.stderr
+    assert "Traceback" not in result.stderr
