@@ -214,3 +214,37 @@ def test_json_that_is_no_notebook_is_named_and_the_run_goes_on(tmp_path):
     for name in notebooks:
         assert f"{name}: error: not a valid notebook: " in result.stderr
     assert "Traceback" not in result.stderr
+
+
+MASKED = """\
+import jax
+
+from .masks import make_mask
+
+
+@jax.tree_util.register_pytree_node_class
+class Masked:
+    def __init__(self, x):
+        self.x = x
+        self.mask = make_mask()
+
+    def tree_flatten(self):
+        return (self.x,), self.mask  # the finding, once masks.py says what make_mask returns
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+"""
+MASKS = "import numpy as np\n\n\ndef make_mask():\n    return np.arange(4) > 1\n"
+
+
+@pytest.mark.parametrize("before", [None, "def make_mask(:\n"], ids=["absent", "not python yet"])
+def test_a_cached_result_follows_a_module_that_appears_or_is_mended(tmp_path, before):
+    write(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/model.py": MASKED})
+    if before is not None:
+        (tmp_path / "pkg/masks.py").write_text(before)
+    assert run("pkg/model.py", cwd=tmp_path).returncode == 0
+    (tmp_path / "pkg/masks.py").write_text(MASKS)
+    result = run("pkg/model.py", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "pkg/model.py:13:27: PTL101" in result.stdout

@@ -32,6 +32,8 @@ if TYPE_CHECKING:  # imported when a module is first summarised: most files neve
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 # Names under these heads mean what knowledge/ says, even when their source is in the project.
 NEVER_FOLLOWED = frozenset({"jax", "jaxlib", "numpy"})
+# The digest a dependency that does not exist is recorded with (ResultCache.unchanged compares it).
+ABSENT = ""
 # How many folders without `__init__.py` a module may sit in below its package (namespace portions).
 NAMESPACE_DEPTH = 2
 # How many re-exports a name is followed through before it is left unknown (cycles end there too).
@@ -209,7 +211,11 @@ class Project:
                     if found is not None:
                         break
             self._located[key] = found
-        return self._located[key]
+        found = self._located[key]
+        if found is None and os.path.isdir(os.path.join(import_root, module.split(".", 1)[0])):
+            # A module of a package here that is not there yet: a lint that looked for it depends on it.
+            self.consulted[Path(import_root, *module.split(".")).with_suffix(".py")] = ABSENT
+        return found
 
     def _inside(self, file: str) -> bool:
         return file.startswith(self._root_prefix)
@@ -231,6 +237,11 @@ class Project:
         summary = known[1]
         if summary is not None:
             self.consulted[file] = summary.digest
+        else:  # unreadable or not Python yet: a lint that asked depends on it being fixed
+            try:
+                self.consulted[file] = content_digest(read_regular(file))
+            except OSError:
+                self.consulted[file] = ABSENT
         return summary
 
     def _summarise(self, file: Path) -> ModuleSummary | None:
