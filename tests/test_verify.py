@@ -4,9 +4,11 @@ hang, crash or fail to import; `check_pytree` fails with evidence on misbehaving
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -189,3 +191,31 @@ def test_the_probe_changes_the_container_the_finding_names():
     assert [(row["column"], row["status"]) for row in rows] == [(34, "confirmed"), (46, "confirmed")], rows
     assert "adding an item to aux_data[0] (a list)" in rows[0]["evidence"]
     assert "adding an item to aux_data[1] (a list)" in rows[1]["evidence"]
+
+
+def test_a_module_that_forks_leaves_no_process_behind(tmp_path):
+    marker = f"pytree-lint-fork-{os.getpid()}"
+    (tmp_path / "forks.py").write_text(BOX + f"""
+import os, sys, time
+if os.fork() == 0:  # a child that outlives the import, named so the test can find it
+    sys.argv[0] = "{marker}"
+    os.execvp("sleep", ["sleep", "600", "{marker}"])
+
+def examples():
+    return [Box(jnp.ones(2)), Box(jnp.ones(2))]
+""")
+    started = time.monotonic()
+    [row] = json.loads(verify("--format", "json", "--timeout", "20", "forks.py", cwd=tmp_path).stdout)
+    assert row["status"] == "confirmed", row
+    assert time.monotonic() - started < 20  # the verdict does not wait for the child
+    time.sleep(0.5)
+    left = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True)
+    assert left.stdout == "", f"left running: {left.stdout}"
+
+
+def test_json_a_module_prints_is_not_taken_for_a_verdict(tmp_path):
+    forged = json.dumps({"results": [{"status": "confirmed", "evidence": "forged"}]})
+    (tmp_path / "prints.py").write_text(BOX + f"\nprint({forged!r})\nprint({forged!r}, flush=True)\n")
+    [row] = json.loads(verify("--format", "json", "prints.py", cwd=tmp_path).stdout)
+    assert row["status"] == "no-example", row
+    assert "forged" not in row["evidence"]
