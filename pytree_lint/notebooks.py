@@ -15,6 +15,7 @@ import re
 import tokenize
 from dataclasses import dataclass, replace
 
+from .analysis.source import python_lines
 from .config import Config
 from .engine import Finding, LintError, apply_fixes, lint_text
 
@@ -72,6 +73,12 @@ def _continued_lines(lines: list[str], blanked: set[int]) -> set[int]:
     return inside
 
 
+def _lines(text: str) -> list[str]:
+    """A cell's lines as Python reads them: split at line ends only (`str.splitlines` also splits inside a
+    string at a form feed or U+2028, which makes valid code a syntax error)."""
+    return [line.rstrip("\r\n") for line in python_lines(text)]
+
+
 def read_notebook(data: bytes, path: str) -> NotebookSource:
     """The notebook's code as one module; LintError names what makes it unreadable."""
     import nbformat
@@ -89,7 +96,7 @@ def read_notebook(data: bytes, path: str) -> NotebookSource:
     places: list[tuple[int, int]] = []
     magics: set[int] = set()
     for number, cell in cells:
-        cell_lines = cell.get("source", "").splitlines() or [""]
+        cell_lines = _lines(cell.get("source", "")) or [""]
         blank = _magic_lines(cell_lines)
         whole_cell = bool(cell_lines) and cell_lines[0].lstrip().startswith("%%")
         for index, line in enumerate(cell_lines):
@@ -145,7 +152,7 @@ def fix_notebook(data: bytes, path: str, config: Config) -> tuple[str, int]:
 
     source = read_notebook(data, path)
     safe = [f.fix for f in _module_findings(source, path, config, fixes=True) if f.fix is not None and f.fix.safe]
-    fixed = apply_fixes(source.text, safe).splitlines()
+    fixed = _lines(apply_fixes(source.text, safe))
     if len(fixed) != len(source.places):
         raise LintError("a fix changed the number of lines: fix this notebook's cells by hand")
     by_cell: dict[int, list[tuple[int, str]]] = {}
@@ -154,7 +161,7 @@ def fix_notebook(data: bytes, path: str, config: Config) -> tuple[str, int]:
     for number, cell in enumerate(source.notebook.cells, start=1):
         if number not in by_cell:
             continue
-        original = cell.source.splitlines() or [""]
+        original = _lines(cell.source) or [""]
         lines = [old if module_line in source.magic_lines else new
                  for old, (module_line, new) in zip(original, by_cell[number])]
         cell.source = "\n".join(lines) + ("\n" if cell.source.endswith("\n") else "")

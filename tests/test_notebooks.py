@@ -123,3 +123,15 @@ def test_diff_shows_the_notebook_change_and_writes_nothing(notebook):
     assert notebook.read_text() == before
     assert "-    \"        self.sizes = [1, 2]\\n\",\n" in result.stdout, result.stdout
     assert "+    \"        self.sizes = (1, 2)\\n\",\n" in result.stdout
+
+
+def test_a_form_feed_or_line_separator_inside_a_string_keeps_the_cell_python(tmp_path):
+    """`str.splitlines` splits at U+2028 and form feeds too: inside a string literal that cut valid code."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import jax\nlabel = 'a\u2028b'\npage = 'c\x0cd'\n"),
+                nbformat.v4.new_code_cell(SHAPES)]
+    nbformat.write(nb, tmp_path / "strings.ipynb")
+    result = pytree_lint("strings.ipynb", cwd=tmp_path)
+    assert result.stderr == "" and result.returncode == 1
+    assert [line.split(" ")[:3] for line in result.stdout.splitlines()] == [["strings.ipynb:cell", "2:3:9:",
+                                                                              "PTL201"]]
