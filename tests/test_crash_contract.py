@@ -100,6 +100,28 @@ def test_fixes_are_applied_until_none_is_left(tmp_path):
     assert "nnx.List(" in (tmp_path / "mlp.py").read_text()
 
 
+MASKED = """\
+import jax
+
+from .masks import make_mask
+
+
+@jax.tree_util.register_pytree_node_class
+class Masked:
+    def __init__(self, x):
+        self.x = x
+        self.mask = make_mask()
+
+    def tree_flatten(self):
+        return (self.x,), self.mask  # the finding, once masks.py says what make_mask returns
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+"""
+MASKS = "import numpy as np\n\n\ndef make_mask():\n    return np.arange(4) > 1\n"
+
+
 # Shapes a damaged cache file may have: each is ignored (the file linted again) and rewritten.
 DAMAGE = [b"", b"[]", b"null", b"3", b'"x"', b"{}", b'{"findings": 3, "error": null}',
           b'{"findings": [[1, 2]], "error": null}', b'{"findings": [], "error": 5}',
@@ -115,26 +137,8 @@ def test_a_damaged_cache_is_ignored_and_rewritten(tmp_path):
         "pyproject.toml": "",
         "known.py": KNOWN,
         "pkg/__init__.py": "",
-        "pkg/masks.py": "import numpy as np\n\n\ndef make_mask():\n    return np.arange(4) > 1\n",
-        "pkg/model.py": """\
-            import jax
-
-            from .masks import make_mask
-
-
-            @jax.tree_util.register_pytree_node_class
-            class Masked:
-                def __init__(self, x):
-                    self.x = x
-                    self.mask = make_mask()
-
-                def tree_flatten(self):
-                    return (self.x,), self.mask
-
-                @classmethod
-                def tree_unflatten(cls, aux, children):
-                    return cls(*children)
-            """,
+        "pkg/masks.py": MASKS,
+        "pkg/model.py": MASKED,
     })
     first = run(".", cwd=tmp_path)
     assert first.returncode == 1, first.stderr
@@ -214,28 +218,6 @@ def test_json_that_is_no_notebook_is_named_and_the_run_goes_on(tmp_path):
     for name in notebooks:
         assert f"{name}: error: not a valid notebook: " in result.stderr
     assert "Traceback" not in result.stderr
-
-
-MASKED = """\
-import jax
-
-from .masks import make_mask
-
-
-@jax.tree_util.register_pytree_node_class
-class Masked:
-    def __init__(self, x):
-        self.x = x
-        self.mask = make_mask()
-
-    def tree_flatten(self):
-        return (self.x,), self.mask  # the finding, once masks.py says what make_mask returns
-
-    @classmethod
-    def tree_unflatten(cls, aux, children):
-        return cls(*children)
-"""
-MASKS = "import numpy as np\n\n\ndef make_mask():\n    return np.arange(4) > 1\n"
 
 
 @pytest.mark.parametrize("before", [None, "def make_mask(:\n"], ids=["absent", "not python yet"])
