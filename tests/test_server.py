@@ -184,3 +184,27 @@ def test_the_server_stays_up_on_malformed_messages(tmp_path):
             uri = session.open(tmp_path / "box.py", MISUSE_MODULE)
             assert [d.code for d in await session.diagnostics(uri)] == ["PTL101", "PTL102"]
     run(scenario())
+
+
+def test_a_saved_module_updates_the_open_documents_that_import_it(tmp_path):
+    """The module an open document imports appears (is written and saved): the document's diagnostics
+    follow at once, without a restart."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    model = ("import jax\n\nfrom .masks import make_mask\n\n\n@jax.tree_util.register_pytree_node_class\n"
+             "class Masked:\n    def __init__(self, x):\n        self.x = x\n        self.mask = make_mask()\n\n"
+             "    def tree_flatten(self):\n        return (self.x,), self.mask\n\n    @classmethod\n"
+             "    def tree_unflatten(cls, aux, children):\n        return cls(*children)\n")
+    masks = tmp_path / "pkg" / "masks.py"
+
+    async def scenario():
+        async with Session(tmp_path) as session:
+            uri = session.open(tmp_path / "pkg" / "model.py", model)
+            assert list(await session.diagnostics(uri)) == []
+            masks.write_text("import numpy as np\n\n\ndef make_mask():\n    return np.arange(4) > 1\n")
+            saved = session.open(masks, masks.read_text())
+            session.client.text_document_did_save(types.DidSaveTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri=saved)))
+            assert [d.code for d in await session.diagnostics(uri)] == ["PTL101"]
+    run(scenario())

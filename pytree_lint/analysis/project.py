@@ -180,6 +180,16 @@ class Project:
             cls._instances[root] = Project(root)
         return cls._instances[root]
 
+    @classmethod
+    def forget_what_was_absent(cls) -> None:
+        """Look again, in every project, for the modules that were not there and the files that may build
+        a class: a long-running process (the language server) calls it when a file is saved."""
+        for project in cls._instances.values():
+            project._located = {key: found for key, found in project._located.items() if found is not None}
+            project._files.clear()
+            project._constructions.clear()
+            project._transformed.clear()
+
     def view(self, path: str) -> ModuleView:
         """What a file's analysis asks of the project, answered from that file's place in it."""
         file = Path(path).resolve()

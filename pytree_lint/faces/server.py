@@ -15,6 +15,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
+from ..analysis.project import Project
 from ..analysis.source import python_lines
 from ..config import CONFIG_FILE_NAMES, DEFAULT_CONFIG, ConfigError, ConfigLoader
 from ..engine import Finding, LintError, lint_text
@@ -111,8 +112,10 @@ def did_change(ls: PytreeLintServer, params: types.DidChangeTextDocumentParams) 
 def did_save(ls: PytreeLintServer, params: types.DidSaveTextDocumentParams) -> None:
     if _is_config_file(params.text_document.uri):
         ls.reload_configuration()
-    else:
-        ls.lint(params.text_document.uri)
+    else:  # a saved module may be one another open document imports, or one it looked for and did not find
+        Project.forget_what_was_absent()
+        for uri in dict.fromkeys([params.text_document.uri, *ls.findings]):
+            ls.lint(uri)
 
 
 @server.feature(types.INITIALIZED)
