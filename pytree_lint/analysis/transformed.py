@@ -3,10 +3,11 @@ meet their leaves.
 
 A str or a function among a class's children is harmless until a transformation traces it: tree
 utilities (`jax.tree.map`, checkpointing libraries) take any leaf. So PTL401 asks whether the class
-reaches one: an instance (or a container of them) passed to a jitted, vmapped or differentiated function
-or to `lax.scan`/`cond`/... here or in another module of the project, a parameter of such a function
-annotated with the class, a transformed method of the class, or a library whose classes are made to
-cross transformations (flax.struct, chex, jax_dataclasses, ...).
+reaches one: an instance (or a tuple or list of them) passed to a jitted, vmapped or differentiated
+function or to `lax.scan`/`cond`/..., a parameter of such a function annotated with the class, or a
+transformed method of the class, here or in another module of the project. A library's registration
+is no such evidence: jax-md's and netket's config records and drivers are library dataclasses that never
+meet a transformation. netket's host-side `mutable=True` pytrees ask the same question (module.py).
 """
 
 from __future__ import annotations
