@@ -145,7 +145,7 @@ def test_generated_programs_never_crash(program):
     engine_and_flake8_agree(PREFIX + program)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @given(hypothesmith.from_node())
 def test_generated_syntax_trees_never_crash(program):
     """hypothesmith's libcst-built programs: statements and expressions of every kind, nested."""
