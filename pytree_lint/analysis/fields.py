@@ -18,6 +18,7 @@ from ..knowledge import (
     FIELD_HELPERS,
     FIXED_HELPERS,
     FLAG_HELPERS,
+    LIBRARY_BY_NAME,
     PLAIN_FIELDS,
     STATIC_ANNOTATIONS,
     Convention,
@@ -26,10 +27,11 @@ from ..knowledge import (
     netket,
     nnx,
 )
+from ..knowledge.jax import MECHANISMS
 from ..knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ..knowledge.numpyro import AUX_FIELDS
 from ..knowledge.python import ANNOTATED, CLASS_VARIABLES
-from .model import ClassField, ClassInfo, ModuleIndex, is_name, keyword_arguments, literal_string
+from .model import ClassField, ClassInfo, FunctionInfo, ModuleIndex, is_name, keyword_arguments, literal_string
 from .record import record
 
 if TYPE_CHECKING:
@@ -83,6 +85,26 @@ def _same_function(qualified: str, configured: str) -> bool:
     (module, _, name), (other, _, other_name) = qualified.rpartition("."), configured.rpartition(".")
     return name == other_name and bool(module) and bool(other) and (
         module == other or module.startswith(other + ".") or other.startswith(module + "."))
+
+
+# What a decorator that registers a class must spell: a registration function or a library's decorator.
+REGISTERING_WORDS = ("register", "dataclass", "struct", "pytree", "Pytree")
+
+
+def registered_by(index: ModuleIndex, function: FunctionInfo) -> str | None:
+    """What a decorator written in the project registers the class it is given with: a library's name
+    (`return flax.struct.dataclass(cls)`) or a jax.tree_util mechanism's (`register_dataclass(cls)`)."""
+    if not any(word in index.code(function.node) for word in REGISTERING_WORDS):
+        return None
+    for call in function.nodes(ast.Call):
+        if not call.args:
+            continue
+        qualified = index.qualify(call.func) or ""
+        if qualified in DECORATORS:
+            return DECORATORS[qualified].name
+        if qualified in MECHANISMS:
+            return MECHANISMS[qualified].value
+    return None
 
 
 def parse_string_annotation(annotation: ast.expr) -> ast.expr | None:
@@ -180,6 +202,9 @@ class Frameworks:
         for expr in cls.decorators:
             target = expr.func if isinstance(expr, ast.Call) else expr
             library = DECORATORS.get(self.index.qualify(target) or "")
+            if library is None and isinstance(target, ast.Name):  # the module's own wrapper decorator
+                local = self.index.module_function(target.id)
+                library = LIBRARY_BY_NAME.get(registered_by(self.index, local) or "") if local is not None else None
             if library is None and self.index.project is not None:
                 library = self.index.project.decorator_library(self.index.definition(target))
             if library is not None:

@@ -15,7 +15,7 @@ from ..knowledge import Convention, PytreeLibrary
 from ..knowledge.base import RUNS_INIT
 from ..knowledge.jax import MECHANISMS, Mechanism
 from ..knowledge.python import PARTIAL
-from .fields import Frameworks, StaticDeclaration
+from .fields import Frameworks, StaticDeclaration, registered_by
 from .model import ClassInfo, FunctionInfo, ModuleIndex, Scope, literal_string
 from .record import record
 
@@ -128,9 +128,12 @@ class RegistrationFinder:
             if mechanism is not None:
                 bound = _bind_arguments(mechanism, [ast.Name("_"), *expr.args[1:]], expr.keywords)
                 return self._build(mechanism, expr, cls, bound, cls.parent)
-        # A project decorator, defined in another module, that registers what it is given.
-        definition = self.index.definition(expr.func if isinstance(expr, ast.Call) else expr)
-        registers = definition.function.registers if definition is not None and definition.function else None
+        # A project decorator, of this module or another, that registers what it is given.
+        target = expr.func if isinstance(expr, ast.Call) else expr
+        local = self.index.module_function(target.id) if isinstance(target, ast.Name) else None
+        definition = self.index.definition(target) if local is None else None
+        registers = registered_by(self.index, local) if local is not None else (
+            definition.function.registers if definition is not None and definition.function else None)
         if registers in _MECHANISM_NAMES:
             return self._build(Mechanism(registers), expr, cls, {}, cls.parent)
         return None

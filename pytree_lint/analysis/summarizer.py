@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from ..knowledge import DECORATORS
-from ..knowledge.jax import JIT, MECHANISMS
+from ..knowledge.jax import JIT
 from ..knowledge.python import PARTIAL
+from .fields import registered_by
 from .jitted import annotated_static_arrays, array_annotation, jit_factory, literal
 from .kinds import Kind
 from .model import FunctionInfo
@@ -24,9 +24,6 @@ from .summary import (
     Value,
 )
 from .values import Context, Evidence
-
-# What a decorator that registers a class must spell: a registration function or a library's decorator.
-REGISTERING_WORDS = ("register", "dataclass", "struct", "pytree", "Pytree")
 
 
 class Summarizer:
@@ -101,7 +98,7 @@ class Summarizer:
         line = self.analysis.position(function.node)
         decorators = tuple(self.absolute(name) for name in map(self.index.qualify, function.node.decorator_list)
                            if name)
-        return FunctionFacts(line[0] if line else 0, tuple(returns), field, self._registers(function),
+        return FunctionFacts(line[0] if line else 0, tuple(returns), field, registered_by(self.index, function),
                              tuple(p.name for p in function.params), decorators, jit_factory(self.index, function),
                              self._decorator_calls(function),
                              tuple(p.name for p in function.params if array_annotation(self.analysis.values, p)))
@@ -124,21 +121,6 @@ class Summarizer:
         if metadata is None or qualified is None:
             return None
         return FieldFacts(self.absolute(qualified), metadata)
-
-    def _registers(self, function: FunctionInfo) -> str | None:
-        """A decorator of the project that registers the class it is given, through a library's decorator
-        (`return flax.struct.dataclass(cls)`) or jax.tree_util (`register_dataclass(cls)`)."""
-        if not any(word in self.index.code(function.node) for word in REGISTERING_WORDS):
-            return None
-        for call in function.nodes(ast.Call):
-            if not call.args:
-                continue
-            qualified = self.index.qualify(call.func) or ""
-            if qualified in DECORATORS:
-                return DECORATORS[qualified].name
-            if qualified in MECHANISMS:
-                return MECHANISMS[qualified].value
-        return None
 
     # classes -------------------------------------------------------------------------------------------------
     def _class(self, cls) -> ClassFacts:
