@@ -61,7 +61,11 @@ class Box:
 
 @pytest.mark.parametrize("tail, status, evidence", [
     ("\ndef examples():\n    return [Box(jnp.ones(2)), Box(jnp.ones(2))]\n", "confirmed", "ValueError"),
-    ("", "no-example", "defines no examples() hook, nor reproduce()"),
+    ("", "no-example", "defines no examples() hook, nor reproduce(): define examples() returning two equal "
+                       "inputs in the module, or examples_<Class>() or examples() in a file given with "
+                       "`--examples FILE`"),
+    ("\ndef reproduce():\n    Box(jnp.ones(2))\n", "no-example",
+     "this rule is shown by running examples, not reproduce()"),
     ("\nraise RuntimeError('cannot import')\n", "error", "importing the module raised RuntimeError"),
     ("\nimport time\ntime.sleep(600)\n", "error", "did not finish within 8 s"),
     ("\nimport os\nos.abort()\n", "error", "killed by signal"),
@@ -83,7 +87,7 @@ def test_text_output_and_summary(tmp_path):
     result = verify(".", cwd=tmp_path)
     assert result.stdout.startswith("box.py:13:27: PTL101 confirmed: aux_data is a numpy.ndarray of shape (3,); "
                                     "jitted call 2 of 2 equal examples raised ValueError")
-    assert "1 findings: 1 confirmed, 0 unconfirmed, 0 no-example, 0 error" in result.stderr
+    assert "1 finding: 1 confirmed, 0 unconfirmed, 0 no-example, 0 error" in result.stderr
 
 
 def test_unconfirmed_when_the_symptom_does_not_show(tmp_path):

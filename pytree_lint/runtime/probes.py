@@ -21,6 +21,12 @@ from typing import Any
 from ..analysis.record import record
 from .observe import TREE_CALLS, Outcome, TreeCallRecord, aux_values, first_line, jax_module
 
+# What a module must give for a probe that runs examples, said where none is found.
+_HOW = ("define examples() returning two equal inputs in the module, or examples_<Class>() or examples() in a "
+        "file given with `--examples FILE`")
+NO_EXAMPLE = f"the module defines no examples() hook, nor reproduce(): {_HOW}"
+NO_EXAMPLE_WITH_REPRODUCE = f"this rule is shown by running examples, not reproduce(): {_HOW}"
+
 
 @record
 class ExamplesProbe:
@@ -38,7 +44,8 @@ class ExamplesProbe:
         if hook is None:
             if self.structural and getattr(module, "reproduce", None) is not None:
                 return STRUCTURAL.run(module, finding)  # the code path the finding is about, run
-            return Outcome("no-example", "the module defines no examples() hook, nor reproduce()")
+            return Outcome("no-example", NO_EXAMPLE_WITH_REPRODUCE if getattr(module, "reproduce", None) is not None
+                           else NO_EXAMPLE)
         try:
             examples = [e for e in hook() if _holds_target(e, target)]
         except Exception as error:

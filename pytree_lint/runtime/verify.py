@@ -173,7 +173,8 @@ def main(argv: list[str]) -> int:
     results = sorted((r for batch in batches for r in batch), key=lambda r: r.finding.order)
     sys.stdout.write((_json if options.format == "json" else _text)(results))
     counts = {status: sum(r.status == status for r in results) for status in STATUSES}
-    print(f"pytree-lint verify: {len(results)} findings: " + ", ".join(f"{n} {s}" for s, n in counts.items()),
+    noun = "finding" if len(results) == 1 else "findings"
+    print(f"pytree-lint verify: {len(results)} {noun}: " + ", ".join(f"{n} {s}" for s, n in counts.items()),
           file=sys.stderr)
     for path, reason in sorted(problems):
         print(f"{path}: error: {reason}", file=sys.stderr)
