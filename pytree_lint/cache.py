@@ -22,6 +22,7 @@ from typing import TypeGuard
 from .config import Config
 from .digest import content_digest, hasher
 from .diskio import read_regular
+from .shapes import conforms
 
 
 def default_directory() -> Path:
@@ -161,36 +162,21 @@ class ResultCache:
 
 
 # The shapes the caches write (anything else read back is damage: ignored, and rewritten) -------------------
-def _valid_row(row) -> bool:
-    """[line, column, code, message, end line, end column, target, member, fix, cell] (cli._from_row)."""
-    if not (isinstance(row, list) and len(row) == 10):
-        return False
-    line, column, code, message, end_line, end_column, target, member, fix, cell = row
-    if not (all(type(v) is int for v in (line, column, end_line, end_column)) and isinstance(code, str)
-            and isinstance(message, str) and all(v is None or isinstance(v, str) for v in (target, member))
-            and (cell is None or type(cell) is int)):
-        return False
-    if fix is None:
-        return True
-    return (isinstance(fix, list) and len(fix) == 3 and isinstance(fix[0], str) and type(fix[1]) is bool
-            and isinstance(fix[2], list) and all(
-                isinstance(e, list) and len(e) == 5 and all(type(v) is int for v in e[:4]) and isinstance(e[4], str)
-                for e in fix[2]))
+_EDIT = tuple[int, int, int, int, str]
+# [line, column, code, message, end line, end column, target, member, fix, cell] (cli._from_row)
+_ROW = tuple[int, int, str, str, int, int, str | None, str | None, tuple[str, bool, tuple[_EDIT, ...]] | None,
+             int | None]
+_ENTRY = {"findings": tuple[_ROW, ...], "error": str | None, "dependencies": dict[str, str]}
+# [mtime, size, config, entry, {dependency: [mtime, size]}]
+_RECORD = tuple[int, int, str, dict, dict[str, tuple[int, int]]]
 
 
 def valid_entry(entry) -> bool:
     """A file's entry: {"findings": [row, ...], "error": str | None, "dependencies": {path: digest}}."""
-    return (isinstance(entry, dict) and "error" in entry and isinstance(entry.get("findings"), list)
-            and all(_valid_row(row) for row in entry["findings"])
-            and (entry.get("error") is None or isinstance(entry.get("error"), str))
-            and isinstance(entry.get("dependencies", {}), dict)
-            and all(isinstance(k, str) and isinstance(v, str) for k, v in entry.get("dependencies", {}).items()))
+    return (isinstance(entry, dict) and "findings" in entry and "error" in entry
+            and all(conforms(entry[key], hint) for key, hint in _ENTRY.items() if key in entry))
 
 
 def _valid_record(record: object) -> TypeGuard[list]:
-    """A manifest record: [mtime, size, config, entry, {dependency: [mtime, size]}]."""
-    return (isinstance(record, list) and len(record) == 5 and type(record[0]) is int and type(record[1]) is int
-            and isinstance(record[2], str) and valid_entry(record[3]) and isinstance(record[4], dict)
-            and all(isinstance(stat, list) and len(stat) == 2 and all(type(v) is int for v in stat)
-                    for stat in record[4].values()))
-
+    """A manifest record (see _RECORD) whose entry is valid."""
+    return conforms(record, _RECORD) and valid_entry(record[3])  # type: ignore[index]

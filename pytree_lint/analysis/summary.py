@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import types
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
-from typing import NamedTuple, Union, get_args, get_origin, get_type_hints
+from typing import NamedTuple
 
 from ..digest import content_digest
+from ..shapes import conforms
 from .kinds import Kind
 
 SUMMARY_VERSION = 9
@@ -211,7 +210,7 @@ class SummaryStore:
         except (OSError, ValueError, RecursionError):
             return {}
         # [mtime, size, called names, imported modules, mentioned names] per file: a damaged row is dropped
-        return {path: row for path, row in index.items() if _conforms(row, _INDEX_ROW)} if isinstance(
+        return {path: row for path, row in index.items() if conforms(row, _INDEX_ROW)} if isinstance(
             index, dict) else {}
 
     def save_index(self, root: Path, index: dict[str, list]) -> None:
@@ -222,7 +221,7 @@ class SummaryStore:
 def valid_summary(data) -> bool:
     """JSON data of the shape `ModuleSummary.to_json` writes, to the last element."""
     return (isinstance(data, dict) and data.keys() == _SUMMARY_SHAPE.keys()
-            and all(_conforms(data[key], hint) for key, hint in _SUMMARY_SHAPE.items()))
+            and all(conforms(data[key], hint) for key, hint in _SUMMARY_SHAPE.items()))
 
 
 _INDEX_ROW = tuple[int, int, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
@@ -232,37 +231,6 @@ _SUMMARY_SHAPE = {
     "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "constructions": tuple[Construction, ...],
     "transformed": tuple[str, ...],
 }
-
-
-def _conforms(value, hint) -> bool:
-    """`value`, read from JSON, has the shape JSON gives the type `hint` (records as arrays, tuples as
-    lists); bare `tuple` and `dict` hold literals of any kind."""
-    origin, args = get_origin(hint), get_args(hint)
-    if origin in (Union, types.UnionType):
-        return any(_conforms(value, arg) for arg in args)
-    if hint is type(None):
-        return value is None
-    if isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields"):
-        hints = _record_hints(hint)
-        return (isinstance(value, list) and len(value) == len(hint._fields)
-                and all(_conforms(item, hints[name]) for item, name in zip(value, hint._fields)))
-    if hint is tuple or origin is tuple:
-        if not isinstance(value, list):
-            return False
-        if len(args) == 2 and args[1] is Ellipsis:
-            return all(_conforms(item, args[0]) for item in value)
-        return not args or (len(value) == len(args) and all(map(_conforms, value, args)))
-    if hint is dict or origin is dict:
-        return isinstance(value, dict) and (not args or all(
-            _conforms(key, args[0]) and _conforms(item, args[1]) for key, item in value.items()))
-    if hint in (bool, int):
-        return type(value) is hint
-    return hint is str and isinstance(value, str)
-
-
-@cache
-def _record_hints(record: type) -> dict:
-    return get_type_hints(record)
 
 
 def _write_json(path: Path, data: dict) -> None:
