@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TypeGuard
 
 from .config import Config
-from .digest import content_digest, hasher
+from .digest import ABSENT, content_digest, hasher
 from .diskio import read_regular
 from .shapes import conforms
 
@@ -106,8 +106,7 @@ class ResultCache:
     def unchanged(self, dependencies: dict[str, str]) -> bool:
         """Whether every file a cached result was read from still has the content it had (each file is
         hashed once per run)."""
-        return all((_digest(path) or "") == digest  # "": absent then (analysis.project.ABSENT)
-                   for path, digest in dependencies.items())
+        return all((_digest(path) or ABSENT) == digest for path, digest in dependencies.items())
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key[2:]}.json"

@@ -9,6 +9,10 @@ except ImportError:  # a Python built without its own BLAKE2
     from hashlib import blake2b
 
 
+# The digest a dependency that does not exist is recorded with: any file that appears there differs.
+ABSENT = ""
+
+
 def hasher():
     """A 256-bit hash to feed piece by piece (`update`), read with `hexdigest()`."""
     return blake2b(digest_size=32)

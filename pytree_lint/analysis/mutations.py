@@ -129,7 +129,7 @@ class Mutations:
         return all(built)
 
     def _names_class(self, node: ast.AST, cls: ClassInfo) -> bool:
-        return any(self.index.resolve_class(name) is not None and self._related(self.index.resolve_class(name), cls)
+        return any((named := self.index.resolve_class(name)) is not None and self._related(named, cls)
                    for name in nodes_of(node, ast.Name))
 
     def _assigned_instance(self, attribute: str, cls: ClassInfo) -> bool:

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from ..digest import content_digest
+from ..digest import ABSENT, content_digest
 from ..diskio import read_regular
 from ..knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
 from .names import canonical
@@ -32,8 +32,6 @@ if TYPE_CHECKING:  # imported when a module is first summarised: most files neve
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 # Names under these heads mean what knowledge/ says, even when their source is in the project.
 NEVER_FOLLOWED = frozenset({"jax", "jaxlib", "numpy"})
-# The digest a dependency that does not exist is recorded with (ResultCache.unchanged compares it).
-ABSENT = ""
 # How many folders without `__init__.py` a module may sit in below its package (namespace portions).
 NAMESPACE_DEPTH = 2
 # How many re-exports a name is followed through before it is left unknown (cycles end there too).

@@ -56,7 +56,7 @@ class TransformedClasses:
     @cached_property
     def _local(self) -> dict[int, Transformed]:
         found: dict[int, Transformed] = {}
-        for node, cls in self._transformed():
+        for node, cls in self._transformed:
             if isinstance(cls, ClassInfo):
                 found.setdefault(id(cls), Transformed(node))
         return found
@@ -64,11 +64,15 @@ class TransformedClasses:
     def imported_names(self) -> list[str]:
         """The names (as this module imports them) of classes of other modules that reach a transformation
         here: what the module's summary tells the class's own module."""
-        return sorted({name for _node, name in self._transformed() if isinstance(name, str)})
+        return sorted({name for _node, name in self._transformed if isinstance(name, str)})
 
-    def _transformed(self):
+    @cached_property
+    def _transformed(self) -> list[tuple[ast.AST, ClassInfo | str]]:
         """(node, class) for each class that reaches a transformation here: a ClassInfo of this module, or
-        the qualified name of an imported capitalised name."""
+        the qualified name of an imported capitalised name. Found once: `_local` and `imported_names` read it."""
+        return list(self._reaching())
+
+    def _reaching(self):
         for function, static in self._transformed_functions():
             for position, param in function.argument_params:
                 if param.name in static or position in static:
