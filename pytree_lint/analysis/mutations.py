@@ -40,6 +40,7 @@ class Mutations:
         self._walked: set[int] = set()  # the top-level statements already walked
         self._by_name: dict[str, list[Mutation]] = {}  # by the name the change goes through
         self._on_self: dict[tuple[str, int], list[Mutation]] = {}  # `self.x` changes, by (x, the method's class)
+        self._calls_by_method: dict[str, list[ast.Call]] = {}  # `x.<name>(...)` calls, by name: _method_calls
 
     def _index(self, names: tuple[str, ...]) -> None:
         """Walk the top-level statements that spell one of `names` (each once), indexing their changes."""
@@ -102,10 +103,17 @@ class Mutations:
         function = self._functions.get(id(site.function)) if site.function is not None else None
         if function is None or function.cls is None or function.name in CONSTRUCTOR_METHODS:
             return False
-        verdicts = [self._receiver(call, function.cls) for call, _ in self.index.calls_mentioning((function.name,))
-                    if isinstance(call.func, ast.Attribute) and call.func.attr == function.name]
+        verdicts = [self._receiver(call, function.cls) for call in self._method_calls(function.name)]
         ours = [fresh for fresh in verdicts if fresh is not None]
         return bool(ours) and all(ours)
+
+    def _method_calls(self, name: str) -> list[ast.Call]:
+        """The module's `x.<name>(...)` calls, found once per name (every mutation site of a method asks)."""
+        if name not in self._calls_by_method:
+            self._calls_by_method[name] = [
+                call for call, _ in self.index.calls_mentioning((name,))
+                if isinstance(call.func, ast.Attribute) and call.func.attr == name]
+        return self._calls_by_method[name]
 
     def _receiver(self, call: ast.Call, cls: ClassInfo) -> bool | None:
         """For `receiver.method(...)`: True when the receiver is an object of `cls` the caller has just built,
