@@ -10,11 +10,15 @@ does not parse, is a failure of the rewrite, never a skip.
 from __future__ import annotations
 
 import builtins
+import hashlib
+import json
 import keyword
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 
 import libcst as cst
@@ -750,6 +754,36 @@ def _first_definition(module: cst.Module) -> cst.CSTNode:
             continue
         return statement
     return module.body[-1]
+
+
+# Variants made before, by the inputs that decide them (this file, conftest.py, libcst, the rewrite, the case):
+# making them is most of the suite's time (libcst transforms whole modules), and they change only when those
+# inputs do. Kept with the user's other caches, as pip's and mypy's are; a corrupt or missing entry is made again.
+VARIANT_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pytree-lint-tests" / "variants"
+
+
+def variants(kind: str, case: Case) -> list[Case]:
+    """The case's variants by this rewrite, made once for the same inputs."""
+    here = Path(__file__).parent
+    inputs = [(here / "rewrites.py").read_text(), (here / "conftest.py").read_text(), metadata.version("libcst"),
+              kind, case.name, case.files]
+    key = hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
+    entry = VARIANT_CACHE / f"{key}.json"
+    try:
+        made = json.loads(entry.read_text())
+        if isinstance(made, list) and all(isinstance(files, dict) for files in made):
+            return [Case(case.name, files) for files in made]
+    except (OSError, ValueError):
+        pass
+    found = REWRITES[kind](case)
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        temporary = entry.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps([variant.files for variant in found]))
+        os.replace(temporary, entry)  # whole or absent, whichever worker writes last
+    except OSError:
+        pass  # a read-only home: made again next time
+    return found
 
 
 def survival_table(rows: list[tuple[str, str, int, int]]) -> str:

@@ -13,7 +13,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from rewrites import REWRITES, Case, cases
+from rewrites import REWRITES, Case, cases, variants
 
 from pytree_lint.config import Config
 from pytree_lint.engine import lint_file
@@ -43,9 +43,9 @@ def findings(variant: Case, root: Path) -> set[tuple[str, int, str]]:
 
 def problems(kind: str, case: Case, root: Path) -> tuple[int, list[str]]:
     """How many variants the rewrite made, and what went wrong with them."""
-    variants = REWRITES[kind](case)
+    made = variants(kind, case)
     wrong = []
-    for number, variant in enumerate(variants):
+    for number, variant in enumerate(made):
         if variant.files == case.files:
             wrong.append(f"variant {number} is identical to the fixture: the rewrite changed nothing")
             continue
@@ -59,7 +59,7 @@ def problems(kind: str, case: Case, root: Path) -> tuple[int, list[str]]:
             changed = "\n".join(f"--- {p}\n{t}" for p, t in variant.files.items() if case.files.get(p) != t)
             wrong.append(f"variant {number}: missing {sorted(expected - found)}, extra {sorted(found - expected)}"
                          f"\n{changed}")
-    return len(variants), wrong
+    return len(made), wrong
 
 
 CASES = cases()

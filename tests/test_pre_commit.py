@@ -3,6 +3,7 @@ configuration's excludes apply to the file names pre-commit passes."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -28,7 +29,9 @@ def git(*args: str, cwd: Path) -> None:
 
 
 def try_repo(project: Path, home: Path, *files: str, ref: str | None = None) -> subprocess.CompletedProcess:
-    env = {"PRE_COMMIT_HOME": str(home), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+    # The user's environment (the package index, certificates) with a home of its own: no git config, no
+    # pre-commit state of the user's.
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
            "HOME": str(home), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@t"}
     at = ["--ref", ref] if ref else []
