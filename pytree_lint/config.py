@@ -166,6 +166,24 @@ def find_settings(start: str) -> tuple[str, dict] | None:
         directory = parent
 
 
+def _config_stamp(folder: str) -> tuple:
+    """What a folder's settings are read from: the modification time and size (or the absence) of each
+    config file in the folder and in every folder above it."""
+    stamp: list[tuple[int, int] | None] = []
+    directory = folder
+    while True:
+        for name in CONFIG_FILE_NAMES:
+            try:
+                info = os.stat(os.path.join(directory, name))
+                stamp.append((info.st_mtime_ns, info.st_size))
+            except OSError:
+                stamp.append(None)
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return tuple(stamp)
+        directory = parent
+
+
 def _as_list(value, option: str) -> list[str]:
     if isinstance(value, str):
         return [item for item in re.split(r"[,\n]+", value) if item.strip()]
@@ -245,13 +263,23 @@ class ConfigLoader:
     (from its own folder upward: its project's, wherever the command runs from), with the command line's
     options on top, and its per-file-ignores applied. Each folder is looked up once."""
 
-    def __init__(self, **overrides) -> None:
+    def __init__(self, revalidate: bool = False, **overrides) -> None:
         self.overrides = overrides  # build_config's keyword arguments: None leaves the file's setting
+        # A long-running process (the language server) looks at the config files' modification times on each
+        # lookup: an edit applies at once, with no file-watch notification from the client.
+        self.revalidate = revalidate
         self._by_folder: dict[str, Config] = {}
         self._by_settings: dict[str | None, Config] = {}
+        self._stamps: dict[str, tuple] = {}
 
     def for_folder(self, folder: str) -> Config:
         folder = os.path.abspath(folder)
+        if self.revalidate:
+            stamp = _config_stamp(folder)
+            if self._stamps.get(folder) != stamp:
+                self._by_folder.pop(folder, None)
+                self._by_settings.clear()  # a config file's content may have changed under its name
+                self._stamps[folder] = stamp
         if folder not in self._by_folder:
             settings = find_settings(folder)
             key = settings[0] if settings is not None else None

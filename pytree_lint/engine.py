@@ -225,6 +225,31 @@ def applied_fixes(text: str, fixes: list[FindingFix]) -> tuple[str, int]:
     return text, made
 
 
+# A file's fixes are applied and the file linted again at most this many times (ruff's loop): a fix can expose
+# another, and of two fixes of one expression only the first is made in a pass.
+MAX_FIX_PASSES = 10
+
+
+def fixed_until_stable(text: str, path: str, config: Config, found: list[Finding] | None = None,
+                       encoding: str = "utf-8") -> tuple[str, int, list[Finding]]:
+    """(the text with every safe fix made, how many were made, the findings left), linting again after each
+    pass (`found`: the text's findings, when known). LintError when the fixes do not settle within
+    MAX_FIX_PASSES (a bug of a rule's fix)."""
+    count = 0
+    if found is None:
+        found = lint_text(text, path, config, fixes=True)
+    for _ in range(MAX_FIX_PASSES):
+        pending = [f.fix for f in found if f.fix is not None and f.fix.safe]
+        if not pending:
+            return text, count, found
+        text, made = applied_fixes(text, pending)
+        ast.parse(text)  # never give back what does not parse
+        found = lint_bytes(text.encode(encoding), path, config, fixes=True)
+        count += made
+    raise LintError(f"its fixes did not settle after {MAX_FIX_PASSES} passes (a bug in pytree-lint; "
+                    "please report it with this file)")
+
+
 def python_text(data: bytes) -> str:
     """A Python file's bytes as text, honouring a PEP 263 coding cookie and a UTF-8 BOM; LintError for
     what is no Python source to lint (too large, binary, undecodable)."""

@@ -102,3 +102,22 @@ def unused(text: str, findings) -> list[tuple[int, int, tuple[str, ...]]]:
         if idle:
             report.append((number, match.start(), idle))
     return report
+
+
+def suppression_edit(text: str, line: int, code: str) -> tuple[int, int, int, int, str]:
+    """The edit (1-based lines, 0-based columns) that silences `code` reported on `line`: the code added to
+    the `# noqa: ...` comment of its logical line, or `  # noqa: CODE` at the end of that logical line."""
+    lines = python_lines(text)
+    try:
+        spans = _logical_spans(text)
+    except (tokenize.TokenError, SyntaxError):
+        spans = []
+    first, last = next(((a, b) for a, b in spans if a <= line <= b), (line, line))
+    for number in range(first, min(last, len(lines)) + 1):
+        match = NOQA.search(lines[number - 1])
+        if match is not None and match.group("codes"):
+            end = match.start("codes") + len(match.group("codes").rstrip(", \t\r\n"))
+            return number, end, number, end, f",{code}"
+    last = min(last, len(lines))
+    end = len(lines[last - 1].rstrip("\r\n")) if lines else 0
+    return max(last, 1), end, max(last, 1), end, f"  # noqa: {code}"

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from .analysis.source import python_lines
 from .config import Config
-from .engine import Finding, LintError, apply_fixes, lint_text
+from .engine import Finding, FindingFix, LintError, apply_fixes, lint_text
 
 # How messages cite a line of the module ("`x` at line 8", "(line 104)").
 LINE_CITATION = re.compile(r"\bline (\d+)\b")
@@ -25,7 +25,7 @@ LINE_CITATION = re.compile(r"\bline (\d+)\b")
 
 @dataclass(frozen=True)
 class NotebookSource:
-    notebook: object  # nbformat.NotebookNode
+    notebook: object  # nbformat.NotebookNode (None for the language server's notebook documents)
     text: str  # the code cells joined, magics blanked
     places: tuple[tuple[int, int], ...]  # per module line (0-based): (cell number, 1-based; line in the cell)
     magic_lines: frozenset[int]  # the module lines (1-based) that are blanked magics
@@ -85,18 +85,24 @@ def read_notebook(data: bytes, path: str) -> NotebookSource:
 
     try:
         notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
-        cells = [(number, cell) for number, cell in enumerate(notebook.cells, start=1)
+        cells = [(number, cell.get("source", "")) for number, cell in enumerate(notebook.cells, start=1)
                  if cell.get("cell_type") == "code"]
-        if not all(isinstance(cell.get("source", ""), str) for _number, cell in cells):
+        if not all(isinstance(source, str) for _number, source in cells):
             raise ValueError("a code cell's source is not text")
     except Exception as error:  # nbformat's own ValidationError, RecursionError, a cell that is no dict...
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise LintError(f"not a valid notebook: {reason}") from None
+    return cells_as_module(cells, notebook)
+
+
+def cells_as_module(cells: list[tuple[int, str]], notebook: object = None) -> NotebookSource:
+    """Code cells, each (its number in the notebook, its source), as one module (the language server's
+    notebook documents come here too, with no nbformat notebook)."""
     lines: list[str] = []
     places: list[tuple[int, int]] = []
     magics: set[int] = set()
-    for number, cell in cells:
-        cell_lines = _lines(cell.get("source", "")) or [""]
+    for number, text in cells:
+        cell_lines = _lines(text) or [""]
         blank = _magic_lines(cell_lines)
         whole_cell = bool(cell_lines) and cell_lines[0].lstrip().startswith("%%")
         for index, line in enumerate(cell_lines):
@@ -115,7 +121,7 @@ def lint_notebook(data: bytes, path: str, config: Config) -> list[Finding]:
     """Findings for a notebook, each with its cell and its line and column in that cell. (Fixes are
     applied with `fix_notebook`; they are not shown per finding.)"""
     source = read_notebook(data, path)
-    return [_in_cell(finding, source) for finding in _module_findings(source, path, config, fixes=False)]
+    return [in_cell(finding, source) for finding in _module_findings(source, path, config, fixes=False)]
 
 
 def _module_findings(source: NotebookSource, path: str, config: Config, fixes: bool) -> list[Finding]:
@@ -134,7 +140,9 @@ def _cited(source: NotebookSource, match: re.Match, cell: int | None) -> str:
     return f"line {other_line}" if other == cell else f"cell {other}, line {other_line}"
 
 
-def _in_cell(finding: Finding, source: NotebookSource) -> Finding:
+def in_cell(finding: Finding, source: NotebookSource, keep_fix: bool = False) -> Finding:
+    """The finding placed in its cell; `keep_fix`: with its fix in the cell's lines (dropped when the fix
+    reaches into another cell or a magic)."""
     cell, line = source.places[finding.line - 1]
     end_line = finding.end_line
     if end_line:
@@ -142,7 +150,20 @@ def _in_cell(finding: Finding, source: NotebookSource) -> Finding:
         end_line = end_line if end_cell == cell else line
 
     message = LINE_CITATION.sub(lambda match: _cited(source, match, cell), finding.message)
-    return replace(finding, line=line, end_line=end_line, cell=cell, message=message, fix=None)
+    fix = _fix_in_cell(finding.fix, source, cell) if keep_fix and finding.fix is not None else None
+    return replace(finding, line=line, end_line=end_line, cell=cell, message=message, fix=fix)
+
+
+def _fix_in_cell(fix: FindingFix, source: NotebookSource, cell: int) -> FindingFix | None:
+    edits = []
+    for line, column, end_line, end_column, text in fix.edits:
+        if not (0 < line <= end_line <= len(source.places)) or {line, end_line} & source.magic_lines:
+            return None
+        (start_cell, start), (end_cell, end) = source.places[line - 1], source.places[end_line - 1]
+        if start_cell != cell or end_cell != cell:
+            return None
+        edits.append((start, column, end, end_column, text))
+    return replace(fix, edits=tuple(edits))
 
 
 def fix_notebook(data: bytes, path: str, config: Config) -> tuple[str, int]:

@@ -207,6 +207,18 @@ def test_a_crash_outside_any_file_exits_2(tmp_path):
     assert "internal error (ZeroDivisionError" in result.stderr
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a device that is always full)")
+@pytest.mark.parametrize("args", [("known.py",), ("--format", "json", "known.py"), ("rule", "PTL101")])
+def test_a_report_that_cannot_be_written_says_so_and_exits_2(tmp_path, args):
+    write(tmp_path, {"known.py": KNOWN})
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "pytree_lint", *args], stdout=full, stderr=subprocess.PIPE,
+                                text=True, cwd=tmp_path, timeout=TIME_BOUND,
+                                env={**os.environ, "PYTREE_LINT_CACHE_DIR": str(tmp_path / ".cache")})
+    assert result.returncode == 2
+    assert result.stderr.strip() == "pytree-lint: error: cannot write the report to stdout: No space left on device"
+
+
 def test_json_that_is_no_notebook_is_named_and_the_run_goes_on(tmp_path):
     notebooks = {"empty.ipynb": "{}", "string_cell.ipynb": '{"cells": ["x"], "nbformat": 4, "nbformat_minor": 5, '
                  '"metadata": {}}', "v3.ipynb": '{"nbformat": 3, "nbformat_minor": 0, "metadata": {}}',

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,20 @@ from .values import Elsewhere, Evidence, ValueInference
 
 if TYPE_CHECKING:
     from .nnx import NnxClasses
+
+
+# How messages cite a place (located() below writes them): "at line 12" in the same module (in a notebook,
+# "cell 3, line 4" for another cell), "(pkg/masks.py:7)" in another module of the project.
+CITED_LINE = re.compile(r"\b(?:cell (\d+), )?line (\d+)\b")
+CITED_ELSEWHERE = re.compile(r"\(([^()\s:]+\.py):(\d+)\)")
+
+
+def citations(message: str) -> list[tuple[str | None, int | None, int]]:
+    """The places a message cites, each (another module's path or None, a notebook cell or None, line)."""
+    found: list[tuple[str | None, int | None, int]] = [
+        (None, int(m.group(1)) if m.group(1) else None, int(m.group(2))) for m in CITED_LINE.finditer(message)]
+    found.extend((m.group(1), None, int(m.group(2))) for m in CITED_ELSEWHERE.finditer(message))
+    return found
 
 
 class ModuleAnalysis:

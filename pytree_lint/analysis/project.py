@@ -146,6 +146,9 @@ class Project:
         self._summaries: dict[Path, tuple[tuple[int, int] | None, ModuleSummary | None]] = {}
         self._located: dict[tuple[Path, str], Path | None] = {}
         self._files: dict[Path, list[Path]] = {}
+        # Per searched folder: capitalised name -> the files calling it, and -> the files mentioning it
+        # (asking each file once, not once per class: a module of many classes stays linear).
+        self._name_index: dict[Path, tuple[dict[str, list[Path]], dict[str, list[Path]]]] = {}
         # file -> [mtime, size, calls, imports, mentions]: _names_and_imports
         self._calls: dict[str, list] | None = None
         self._index_changed = False
@@ -185,6 +188,7 @@ class Project:
         for project in cls._instances.values():
             project._located = {key: found for key, found in project._located.items() if found is not None}
             project._files.clear()
+            project._name_index.clear()
             project._constructions.clear()
             project._transformed.clear()
 
@@ -268,11 +272,16 @@ class Project:
             self.store.put(summary)
         return summary
 
-    def files(self, import_root: Path, package: str) -> list[Path]:
-        """The Python files that may build a class of a module of the top package `package`, imported from
+    def _top(self, import_root: Path, package: str) -> Path:
+        """The folder searched for the users of a module of the top package `package` imported from
         `import_root`: the project's (its tests and scripts too) when the module is inside it, else the
-        package's. Nearest first, at most MAX_SEARCHED_FILES."""
-        top = self.root if import_root == self.root or self.root in import_root.parents else import_root / package
+        package's."""
+        return self.root if import_root == self.root or self.root in import_root.parents else import_root / package
+
+    def files(self, import_root: Path, package: str) -> list[Path]:
+        """The Python files that may build a class of such a module (see `_top`): nearest first, at most
+        MAX_SEARCHED_FILES."""
+        top = self._top(import_root, package)
         if top not in self._files:
             found: list[Path] = []
             for folder, subfolders, names in os.walk(top):
@@ -282,6 +291,21 @@ class Project:
                     break
             self._files[top] = found[:MAX_SEARCHED_FILES]
         return self._files[top]
+
+    def _files_naming(self, import_root: Path, package: str, name: str, called: bool) -> list[Path]:
+        """The searched files (see `files`) whose text calls (or, `called` False, mentions) `name`."""
+        top = self._top(import_root, package)
+        if top not in self._name_index:
+            calls: dict[str, list[Path]] = {}
+            mentions: dict[str, list[Path]] = {}
+            for file in self.files(import_root, package):
+                called_names, _imports, mentioned = self._names_and_imports(file)
+                for each in called_names:
+                    calls.setdefault(each, []).append(file)
+                for each in mentioned:
+                    mentions.setdefault(each, []).append(file)
+            self._name_index[top] = (calls, mentions)
+        return self._name_index[top][0 if called else 1].get(name, [])
 
     def _names_and_imports(self, file: Path) -> tuple[list[str], list[str], list[str]]:
         """The capitalised names a file calls, the modules it imports and the capitalised names it mentions,
@@ -309,22 +333,19 @@ class Project:
             self._index_changed = True
         return known[2], known[3], known[4]
 
-    def _may_use(self, file: Path, class_name: str, module: str, called: bool) -> bool:
-        """A file that calls (or, `called` False, mentions) `class_name` and imports its module, its package,
-        or relatively."""
-        names, imports, mentions = self._names_and_imports(file)
-        return class_name in (names if called else mentions) and any(
-            imported.startswith(".") or imported == module or module.startswith(imported + ".")
-            for imported in imports)
+    def _imports_module(self, file: Path, module: str) -> bool:
+        """A file that imports `module`, its package, or relatively."""
+        return any(imported.startswith(".") or imported == module or module.startswith(imported + ".")
+                   for imported in self._names_and_imports(file)[1])
 
     def _users(self, view: ModuleView, class_name: str, called: bool):
         """(caller view, summary) for each other project file that may use the class `class_name` of the
-        module `view` sees from (see `_may_use`)."""
+        module `view` sees from: those that call (or, `called` False, mention) it and import its module."""
         package = view.module.split(".", 1)[0]
         if package in NEVER_FOLLOWED:
             return  # jax's own classes: their names are library names wherever they are used
-        for file in self.files(view.import_root, package):
-            if file == view.file or not self._may_use(file, class_name, view.module, called):
+        for file in self._files_naming(view.import_root, package, class_name, called):
+            if file == view.file or not self._imports_module(file, view.module):
                 continue
             summary = self.summary_of(file)
             if summary is not None:

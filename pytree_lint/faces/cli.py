@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ast
 import difflib
 import os
 import sys
@@ -16,8 +15,8 @@ from ..engine import (
     Finding,
     FindingFix,
     LintError,
-    applied_fixes,
     apply_fixes,
+    fixed_until_stable,
     lint_bytes,
     load_analysis,
     read_file,
@@ -28,8 +27,6 @@ from ..files import collect_files
 from ..notebooks import fix_notebook
 from .formats import FORMATS
 
-# How many times --fix re-lints a file and applies the fixes that are left before it gives up (ruff's loop).
-MAX_FIX_PASSES = 10
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 16
 # Above this many files a terminal shows a progress bar.
@@ -171,7 +168,7 @@ def _fix(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[str
     for path, fixable in safe.items():
         try:
             text, encoding = read_source(path)
-            fixed, count, found = _fixed_until_stable(text, encoding, fixable, path, loader.for_file(path))
+            fixed, count, found = fixed_until_stable(text, path, loader.for_file(path), fixable, encoding)
             replace_atomically(path, fixed.encode(encoding))
             left.extend(found)
         except (LintError, SyntaxError, OSError) as error:
@@ -195,23 +192,6 @@ def _fix(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[str
     if fixed_files:
         print(f"pytree-lint: fixed {fixed_findings} finding(s) in {fixed_files} file(s)", file=sys.stderr)
     return sorted(left, key=lambda f: f.order)
-
-
-def _fixed_until_stable(text: str, encoding: str, fixable: list[Finding], path: str, config: Config
-                        ) -> tuple[str, int, list[Finding]]:
-    """(the text with every safe fix made, how many were made, the findings left), re-linting after each
-    pass. LintError when the fixes do not settle within MAX_FIX_PASSES (a bug of a rule's fix)."""
-    count, found = 0, fixable
-    for _ in range(MAX_FIX_PASSES):
-        pending = [f.fix for f in found if f.fix is not None and f.fix.safe]
-        if not pending:
-            return text, count, found
-        text, made = applied_fixes(text, pending)
-        ast.parse(text)  # never write what does not parse
-        found = lint_bytes(text.encode(encoding), path, config, fixes=True)
-        count += made
-    raise LintError(f"its fixes did not settle after {MAX_FIX_PASSES} passes (a bug in pytree-lint; "
-                    "please report it with this file)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -257,8 +237,8 @@ def _print_rules(argv: list[str]) -> int:
     from ..rules import ALL_RULES, RULES_BY_CODE
 
     if argv[0] == "rules":
-        _write("".join(f"{rule.code}  {rule.name:32}  {rule.summary}\n" for rule in ALL_RULES))
-        return 0
+        listing = "".join(f"{rule.code}  {rule.name:32}  {rule.summary}\n" for rule in ALL_RULES)
+        return 0 if write_report(listing) else 2
     if len(argv) != 2:
         print("pytree-lint: error: usage: pytree-lint rule CODE", file=sys.stderr)
         return 2
@@ -266,11 +246,10 @@ def _print_rules(argv: list[str]) -> int:
         print(f"pytree-lint: error: unknown rule code {argv[1]!r} (rules: {', '.join(RULES_BY_CODE)})",
               file=sys.stderr)
         return 2
-    _write(RULES_BY_CODE[argv[1].upper()].documentation() + "\n")
-    return 0
+    return 0 if write_report(RULES_BY_CODE[argv[1].upper()].documentation() + "\n") else 2
 
 
-def _write(text: str, output_file: str | None = None) -> bool:
+def write_report(text: str, output_file: str | None = None) -> bool:
     """Write the report; a closed pipe (`pytree-lint rule PTL101 | head`) ends the output quietly. False
     (the reason said) when the output file cannot be written."""
     if output_file is not None:
@@ -287,6 +266,10 @@ def _write(text: str, output_file: str | None = None) -> bool:
     except BrokenPipeError:
         # Python flushes stdout again at exit: point it at devnull so that does not raise too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as error:  # a full disk, a quota: the report is lost, and the run says so
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"pytree-lint: error: cannot write the report to stdout: {error.strerror or error}", file=sys.stderr)
+        return False
     return True
 
 
@@ -337,7 +320,7 @@ def _main(argv: list[str]) -> int:
         return verify_main(argv[1:])
     if argv and argv[0] == "server":
         from .server import main as server_main  # pygls is imported only by the server
-        return server_main()
+        return server_main(argv[1:])
     parser = _parser()
     options = parser.parse_args(argv)
     if options.jobs < 0:
@@ -375,7 +358,7 @@ def _main(argv: list[str]) -> int:
         diffs, safe = _diffs(findings, loader, problems)
         if not diffs:
             print("pytree-lint: no finding has a fix", file=sys.stderr)
-        if not _write(diffs, options.output_file):
+        if not write_report(diffs, options.output_file):
             return 2
         _print_problems(problems)
         return 2 if problems else (1 if safe else 0)
@@ -392,7 +375,7 @@ def _main(argv: list[str]) -> int:
         report += extra
     elif extra:
         sys.stderr.write(extra)
-    if not _write(report, options.output_file):
+    if not write_report(report, options.output_file):
         return 2
     _print_problems(problems)
     if problems:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..config import ConfigError, ConfigLoader
 from ..engine import Finding, LintError, lint_file
+from ..faces.cli import write_report
 from ..files import collect_files
 from .observe import STATUSES
 
@@ -171,13 +172,13 @@ def main(argv: list[str]) -> int:
         return 2
     batches = _probed(work, options)
     results = sorted((r for batch in batches for r in batch), key=lambda r: r.finding.order)
-    sys.stdout.write((_json if options.format == "json" else _text)(results))
+    written = write_report((_json if options.format == "json" else _text)(results))
     counts = {status: sum(r.status == status for r in results) for status in STATUSES}
     noun = "finding" if len(results) == 1 else "findings"
     print(f"pytree-lint verify: {len(results)} {noun}: " + ", ".join(f"{n} {s}" for s, n in counts.items()),
           file=sys.stderr)
     for path, reason in sorted(problems):
         print(f"{path}: error: {reason}", file=sys.stderr)
-    if problems or counts["error"]:
+    if problems or counts["error"] or not written:
         return 2
     return 1 if counts["confirmed"] else 0
