@@ -1,18 +1,23 @@
 """Jupyter notebooks: their code cells linted as one module, in cell order, and the findings (and fixes)
 placed back in the cells.
 
-Magics (`%time`, `%%bash` cells) and shell lines (`!pip install`) are not Python: they become blank lines
-(an indented one, `pass` at its indentation), so every other line keeps its place, and each line of the
-module maps back to (cell, line in the cell).
-The notebook is read and written with nbformat; `--fix` changes only the code cells' sources, keeping
-outputs and metadata.
+IPython syntax becomes what IPython makes of it, line for line, so every other line keeps its place and
+each line of the module maps back to (cell, line in the cell): an assignment from a shell command or a
+magic (`files = !ls`, `t = %timeit -o f()`) becomes IPython's call (`get_ipython().getoutput('ls')`); other
+magic, shell and help lines become blank lines (an indented one, `pass` at its indentation); a cell magic
+whose body is Python (`%%time`, `%%timeit`, `%%capture`) has only its first line blanked, any other
+(`%%bash`) the whole cell.
+The notebook is read with nbformat; `--fix` edits the JSON text in place: only the source strings it mends,
+keeping the file's indentation, key order, line endings and form of the sources (string or list).
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
 import tokenize
+import warnings
 from dataclasses import dataclass, replace
 
 from .analysis.source import python_lines
@@ -26,23 +31,43 @@ LINE_CITATION = re.compile(r"\bline (\d+)\b")
 @dataclass(frozen=True)
 class NotebookSource:
     notebook: object  # nbformat.NotebookNode (None for the language server's notebook documents)
-    text: str  # the code cells joined, magics blanked
+    text: str  # the code cells joined, IPython lines blanked or rewritten
     places: tuple[tuple[int, int], ...]  # per module line (0-based): (cell number, 1-based; line in the cell)
     magic_lines: frozenset[int]  # the module lines (1-based) that are blanked magics
 
 
 # IPython's help syntax: `obj?`, `??obj.attr`, alone on its line.
 HELP = re.compile(r"^\s*\?{0,2}[\w.]+\?{0,2}\s*$")
+# An assignment from a shell command or a line magic: `files = !ls`, `t = %timeit -o f()` (IPython's
+# SystemAssign and MagicAssign).
+ASSIGNED_FROM_IPYTHON = re.compile(r"^(?P<target>\s*[\w.\[\]\s,()*]+?\s*=\s*)(?P<escape>!|%)(?P<rest>.*)$")
+# Cell magics that run their body as Python (IPython's own): only their first line is not Python.
+PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
 
 
-def _magic_lines(lines: list[str]) -> set[int]:
-    """The indexes of a cell's lines that are IPython, not Python: `%` and `!` lines and help lines that
-    begin a statement (not inside a string or brackets: `% b` can continue an expression), or every line
-    of a `%%` cell."""
+def _as_ipython_runs_it(line: str) -> str | None:
+    """An assignment from a shell command or line magic as IPython rewrites it, or None."""
+    match = ASSIGNED_FROM_IPYTHON.match(line)
+    if match is None or match.group("target").rstrip().endswith(("==", "!=", "<=", ">=")):
+        return None
+    target, rest = match.group("target"), match.group("rest").strip()
+    if match.group("escape") == "!":
+        return f"{target}get_ipython().getoutput({rest!r})"
+    name, _, arguments = rest.partition(" ")
+    return f"{target}get_ipython().run_line_magic({name!r}, {arguments.strip()!r})"
+
+
+def _magic_lines(lines: list[str]) -> dict[int, str | None]:
+    """The lines of a cell that are IPython, not Python, by index: what each becomes (IPython's call for an
+    assignment from a magic or shell command; None: a blank line). `%` and `!` lines and help lines count
+    where they begin a statement (not inside a string or brackets: `% b` can continue an expression); a
+    cell magic's first line, and the rest of its cell unless its body is Python."""
     if lines and lines[0].lstrip().startswith("%%"):
-        return set(range(len(lines)))
+        name = lines[0].lstrip()[2:].split(maxsplit=1)[0] if lines[0].strip() != "%%" else ""
+        return {0: None} if name in PYTHON_CELL_MAGICS else dict.fromkeys(range(len(lines)))
     candidates = {index for index, line in enumerate(lines)
-                  if line.lstrip().startswith(("%", "!")) or ("?" in line and HELP.match(line))}
+                  if line.lstrip().startswith(("%", "!")) or ("?" in line and HELP.match(line))
+                  or ("=" in line and _as_ipython_runs_it(line) is not None)}
     # A candidate inside a string or brackets is Python, and may close them: the first such is kept, and
     # the cell is looked at again (the lines after it may only have seemed inside).
     for _attempt in range(len(candidates)):
@@ -50,7 +75,7 @@ def _magic_lines(lines: list[str]) -> set[int]:
         if not inside:
             break
         candidates.discard(min(inside))
-    return candidates
+    return {index: _as_ipython_runs_it(lines[index]) for index in sorted(candidates)}
 
 
 def _continued_lines(lines: list[str], blanked: set[int]) -> set[int]:
@@ -84,7 +109,9 @@ def read_notebook(data: bytes, path: str) -> NotebookSource:
     import nbformat
 
     try:
-        notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
+        with warnings.catch_warnings():  # nbformat's MissingIDFieldWarning (Colab's notebooks have no ids)
+            warnings.simplefilter("ignore")
+            notebook = nbformat.reads(data.decode("utf-8"), as_version=4)
         cells = [(number, cell.get("source", "")) for number, cell in enumerate(notebook.cells, start=1)
                  if cell.get("cell_type") == "code"]
         if not all(isinstance(source, str) for _number, source in cells):
@@ -103,15 +130,15 @@ def cells_as_module(cells: list[tuple[int, str]], notebook: object = None) -> No
     magics: set[int] = set()
     for number, text in cells:
         cell_lines = _lines(text) or [""]
-        blank = _magic_lines(cell_lines)
-        whole_cell = bool(cell_lines) and cell_lines[0].lstrip().startswith("%%")
+        ipython = _magic_lines(cell_lines)
+        whole_cell = len(ipython) == len(cell_lines) and cell_lines[0].lstrip().startswith("%%")
         for index, line in enumerate(cell_lines):
-            if index in blank:
+            if index in ipython:
                 magics.add(len(lines) + 1)
                 # An indented magic may be its block's only statement (`if ...:` then `!pip install`):
                 # `pass` at its indentation keeps the block Python.
                 indent = line[:len(line) - len(line.lstrip())]
-                line = f"{indent}pass" if indent and not whole_cell else ""
+                line = ipython[index] or (f"{indent}pass" if indent and not whole_cell else "")
             lines.append(line)
             places.append((number, index + 1))
     return NotebookSource(notebook, "".join(line + "\n" for line in lines), tuple(places), frozenset(magics))
@@ -167,24 +194,100 @@ def _fix_in_cell(fix: FindingFix, source: NotebookSource, cell: int) -> FindingF
 
 
 def fix_notebook(data: bytes, path: str, config: Config) -> tuple[str, int]:
-    """The notebook, as JSON text, with the safe fixes applied to its code cells (outputs and metadata
-    kept), and how many were applied."""
-    import nbformat
-
+    """The notebook's text with the safe fixes applied to its code cells, and how many were applied. Only
+    the JSON strings of the mended lines change: the rest of the file stays byte for byte."""
     source = read_notebook(data, path)
     safe = [f.fix for f in _module_findings(source, path, config, fixes=True) if f.fix is not None and f.fix.safe]
-    fixed = _lines(apply_fixes(source.text, safe))
-    if len(fixed) != len(source.places):
+    before, after = _lines(source.text), _lines(apply_fixes(source.text, safe))
+    if len(after) != len(before):
         raise LintError("a fix changed the number of lines: fix this notebook's cells by hand")
-    by_cell: dict[int, list[tuple[int, str]]] = {}
-    for module_line, (cell, _line) in enumerate(source.places, start=1):
-        by_cell.setdefault(cell, []).append((module_line, fixed[module_line - 1]))
-    for number, cell in enumerate(source.notebook.cells, start=1):
-        if number not in by_cell:
-            continue
-        original = _lines(cell.source) or [""]
-        lines = [old if module_line in source.magic_lines else new
-                 for old, (module_line, new) in zip(original, by_cell[number])]
-        cell.source = "\n".join(lines) + ("\n" if cell.source.endswith("\n") else "")
-    written = nbformat.writes(source.notebook)
-    return written + ("\n" if data.endswith(b"\n") and not written.endswith("\n") else ""), len(safe)
+    mended: dict[int, dict[int, str]] = {}  # cell number -> line index in it -> the mended line
+    for module_line, (cell, line) in enumerate(source.places, start=1):
+        if after[module_line - 1] != before[module_line - 1] and module_line not in source.magic_lines:
+            mended.setdefault(cell, {})[line - 1] = after[module_line - 1]
+    text = data.decode("utf-8")
+    spans = _source_spans(text)
+    edits = []  # (start, end, JSON text) in the file's text
+    for cell, changed in mended.items():
+        if cell - 1 not in spans:
+            raise LintError("a cell's source was not found in the file: fix this notebook's cells by hand")
+        (start, end), elements = spans[cell - 1]
+        raw = text[start:end]
+        old = json.loads(raw)
+        old_text = old if isinstance(old, str) else "".join(old)
+        new_text = _with_lines(old_text, changed)
+        if elements is not None and len(elements) == len(python_lines(old_text)) and all(
+                len(python_lines(element)) == 1 for element in old):
+            # One JSON string per line: only the mended ones are written again.
+            for index, line in changed.items():
+                element_start, element_end = elements[index]
+                edits.append((element_start, element_end, _json_string(
+                    _with_lines(old[index], {0: line}), text[element_start:element_end])))
+        elif elements is not None:
+            edits.append((start, end, json.dumps(python_lines(new_text), ensure_ascii="\\u" in raw)))
+        else:
+            edits.append((start, end, _json_string(new_text, raw)))
+    for start, end, replacement in sorted(edits, reverse=True):
+        text = text[:start] + replacement + text[end:]
+    return text, len(safe)
+
+
+def _with_lines(source: str, changed: dict[int, str]) -> str:
+    """`source` with lines replaced by index, each keeping its own line end."""
+    lines = python_lines(source)
+    for index, new in changed.items():
+        old = lines[index]
+        lines[index] = new + old[len(old.rstrip("\r\n")):]
+    return "".join(lines)
+
+
+def _json_string(value: str, old_raw: str) -> str:
+    """`value` as a JSON string, escaping non-ASCII letters only if the file did."""
+    return json.dumps(value, ensure_ascii="\\u" in old_raw)
+
+
+def _source_spans(text: str) -> dict[int, tuple[tuple[int, int], list[tuple[int, int]] | None]]:
+    """For each cell of the notebook's JSON text, by its index: where its `source` value is, and where each
+    of its strings is when it is a list (None when it is one string)."""
+    decoder = json.JSONDecoder()
+    spans: dict[int, tuple[tuple[int, int], list[tuple[int, int]] | None]] = {}
+    whitespace = re.compile(r"[ \t\n\r]*")
+
+    def skip(index: int) -> int:
+        return whitespace.match(text, index).end()
+
+    def value(index: int, path: tuple) -> int:
+        """Read the value at `index` (recording the spans of cells' sources); the index after it."""
+        index = skip(index)
+        opener = text[index]
+        if opener not in "[{":
+            end = decoder.raw_decode(text, index)[1]
+            if _is_source(path):
+                spans[path[1]] = ((index, end), None)
+            elif _is_source(path[:-1]):
+                spans[path[1]][1].append((index, end))  # type: ignore[union-attr]
+            return end
+        if _is_source(path):
+            spans[path[1]] = ((index, 0), [])
+        closer, index, position = {"[": "]", "{": "}"}[opener], skip(index + 1), 0
+        while text[index] != closer:
+            if opener == "{":
+                key, index = decoder.raw_decode(text, index)
+                index = skip(skip(index) + 1)  # past the colon
+            else:
+                key = position
+            index = skip(value(index, (*path, key)))
+            position += 1
+            if text[index] == ",":
+                index = skip(index + 1)
+        if _is_source(path):
+            spans[path[1]] = ((spans[path[1]][0][0], index + 1), spans[path[1]][1])
+        return index + 1
+
+    value(0, ())
+    return spans
+
+
+def _is_source(path: tuple) -> bool:
+    """The path (keys and indexes from the top) of a cell's `source`."""
+    return len(path) == 3 and path[0] == "cells" and isinstance(path[1], int) and path[2] == "source"

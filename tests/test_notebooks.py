@@ -135,3 +135,38 @@ def test_a_form_feed_or_line_separator_inside_a_string_keeps_the_cell_python(tmp
     assert result.stderr == "" and result.returncode == 1
     assert [line.split(" ")[:3] for line in result.stdout.splitlines()] == [["strings.ipynb:cell", "2:3:9:",
                                                                               "PTL201"]]
+
+
+def raw_notebook(cells: list[str], indent: int = 1, as_list: bool = True, newline: str = "\n") -> str:
+    """A notebook's JSON as other tools write it: no cell ids (Colab), any indentation, sources as one
+    string or a list of lines, any line end."""
+    def source(text: str):
+        return text.splitlines(keepends=True) if as_list else text
+    data = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                       "source": source(text)} for text in cells],
+            "metadata": {}, "nbformat": 4, "nbformat_minor": 2}
+    return json.dumps(data, indent=indent).replace("\n", newline) + newline
+
+
+def test_ipython_assignments_and_python_cell_magics_are_read_as_ipython_runs_them(tmp_path):
+    cells = ["import jax\nfiles = !ls\nt = %timeit -o jax.numpy.ones(3)\nprint(files, t.best)\n",
+             "%%time\n" + SHAPES + "\n",
+             "%%capture captured\nparams = {'w': jax.numpy.ones((2, 3))}\n",
+             "%%bash\nparams = this is no python\n"]
+    (tmp_path / "colab.ipynb").write_text(raw_notebook(cells))
+    result = pytree_lint("colab.ipynb", cwd=tmp_path)
+    assert result.stderr == ""  # no syntax error, and no warning about the missing cell ids
+    assert [line.split(" ")[:3] for line in result.stdout.splitlines()] == [["colab.ipynb:cell", "2:4:9:", "PTL201"]]
+
+
+@pytest.mark.parametrize("layout", [dict(indent=2, as_list=False, newline="\r\n"), dict(indent=4, as_list=True)])
+def test_fix_changes_only_the_mended_source_strings(tmp_path, layout):
+    imports, body = MISUSE_MODULE.split("\n\n\n", 1)
+    cells = [imports + "\n", "x = !ls\n" + body.replace("self.sizes.append(size)", "pass"), "print('é')\n"]
+    original = raw_notebook(cells, **layout)
+    notebook = tmp_path / "model.ipynb"
+    notebook.write_bytes(original.encode())
+    result = pytree_lint("--extend-select", "PTL9", "--fix", "model.ipynb", cwd=tmp_path)
+    assert "fixed 1 finding(s) in 1 file(s)" in result.stderr
+    fixed = notebook.read_bytes().decode()
+    assert fixed == original.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)")
