@@ -15,8 +15,7 @@ class ConfigError(ValueError):
 
 
 # The families of the public contract (spec.md): PTL1xx aux data, 2xx tree calls, 3xx flatten/unflatten,
-# 4xx leaves, 5xx Flax NNX, 9xx the opt-in tier. A code of these families that has no rule yet can be
-# selected or ignored: it matches nothing.
+# 4xx leaves, 5xx Flax NNX, 9xx the opt-in tier.
 CONTRACT_CODE = re.compile(r"^PTL(?:[1-59](?:[0-9]{0,2}))?$")
 # The opt-in tier: advice whose harm is conditional, off by default, as if in flake8's default ignore list:
 # on with `--extend-select PTL9`, by code, or with an explicit `--select` that takes it in (`PTL`).
@@ -30,12 +29,16 @@ def parse_codes(value: str | list[str] | tuple[str, ...] | None, option: str) ->
     items = value if isinstance(value, (list, tuple)) else re.split(r"[,\s]+", value)
     codes = tuple(item.strip().upper() for item in items if item.strip())
     for code in codes:
-        if not CONTRACT_CODE.match(code):
-            from .rules import RULES_BY_CODE
-
-            raise ConfigError(f"{option}: unknown rule code {code!r} (rules: {', '.join(RULES_BY_CODE)}; "
-                              "the contract's families are PTL1xx to PTL5xx, and PTL9xx for opt-in rules)")
+        if not CONTRACT_CODE.match(code) or not any(rule.startswith(code) for rule in _rule_codes()):
+            raise ConfigError(f"{option}: unknown rule code {code!r} (rules: {', '.join(_rule_codes())}; "
+                              "a prefix such as PTL1 selects a family)")
     return codes
+
+
+def _rule_codes() -> tuple[str, ...]:
+    from .rules import RULES_BY_CODE  # the rules are imported only when a code is given
+
+    return tuple(RULES_BY_CODE)
 
 
 @dataclass(frozen=True)

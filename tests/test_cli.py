@@ -83,10 +83,12 @@ def test_selection(project, options, codes):
     assert [line.split(" ")[1] for line in result.stdout.splitlines()] == codes
 
 
-def test_unknown_code_is_a_usage_error(project):
-    result = pytree_lint("--select", "PTL699", cwd=project)
+@pytest.mark.parametrize("code", ["PTL699", "PTL999", "PTL7", "XYZ1"])
+def test_unknown_code_is_a_usage_error(project, code):
+    """A code no rule has is an error, also one of the contract's families (PTL999 selects nothing)."""
+    result = pytree_lint("--select", code, cwd=project)
     assert result.returncode == 2
-    assert "unknown rule code 'PTL699'" in result.stderr
+    assert f"unknown rule code '{code}'" in result.stderr
 
 
 def test_noqa(project):
@@ -310,6 +312,24 @@ def test_stdin_with_a_filename(project):
     broken = subprocess.run([sys.executable, "-m", "pytree_lint", "-"], input=BAD + "def broken(:\n",
                             capture_output=True, text=True, cwd=project)
     assert broken.returncode == 2 and broken.stderr.startswith("stdin.py: error: syntax error at line 21")
+
+
+def test_an_excluded_file_is_not_linted_however_it_is_named(project):
+    """Named on the command line, read from stdin under its name, or given to flake8: the project's
+    `exclude` applies, and the CLI says so instead of finding no file."""
+    (project / "pyproject.toml").write_text('[tool.pytree-lint]\nexclude = ["vendored/*"]\n')
+    (project / "vendored").mkdir()
+    (project / "vendored" / "box.py").write_text(BAD)
+    named = pytree_lint("vendored/box.py", cwd=project)
+    assert (named.returncode, named.stdout) == (0, "")
+    assert named.stderr == "pytree-lint: vendored/box.py: excluded by the configuration: not linted\n"
+    piped = subprocess.run([sys.executable, "-m", "pytree_lint", "--stdin-filename", "vendored/box.py", "-"],
+                           input=BAD, capture_output=True, text=True, cwd=project)
+    assert (piped.returncode, piped.stdout) == (0, "")
+    assert piped.stderr == "pytree-lint: vendored/box.py: excluded by the configuration: not linted\n"
+    flake8 = subprocess.run([sys.executable, "-m", "flake8", "--select", "PTL", "vendored/box.py", "pkg/box.py"],
+                            capture_output=True, text=True, cwd=project)
+    assert [line.split(":")[0] for line in flake8.stdout.splitlines()] == ["pkg/box.py", "pkg/box.py"]
 
 
 def test_no_python_file_is_a_warning(tmp_path):

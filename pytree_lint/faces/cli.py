@@ -295,6 +295,9 @@ def _unused_noqa(files: list[str], loader: ConfigLoader) -> list[tuple[str, int,
 
 
 def _lint_stdin(name: str, config: Config, fixes: bool) -> tuple[list[Finding], list[tuple[str, str]]]:
+    if config.excluded(name):
+        print(f"pytree-lint: {name}: excluded by the configuration: not linted", file=sys.stderr)
+        return [], []
     try:
         return lint_bytes(sys.stdin.buffer.read(), name, config, fixes), []
     except LintError as error:
@@ -339,7 +342,12 @@ def _main(argv: list[str]) -> int:
         else:
             files, problems = collect_files(options.paths, loader)
             if not files and not problems:
-                print(f"pytree-lint: warning: no Python files found in {', '.join(options.paths)}", file=sys.stderr)
+                if all(not os.path.isdir(path) and loader.for_file(path).excluded(path) for path in options.paths):
+                    print(f"pytree-lint: {', '.join(options.paths)}: excluded by the configuration: not linted",
+                          file=sys.stderr)
+                else:
+                    print(f"pytree-lint: warning: no Python files found in {', '.join(options.paths)}",
+                          file=sys.stderr)
             findings = []
             cache = None if options.no_cache else ResultCache(fixes)
             if options.no_cache:  # the project summaries too (the worker processes inherit it)

@@ -53,8 +53,11 @@ class Plugin:
         return replace(config, extend_select=(*config.extend_select, OPT_IN))
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
+        config = self._file_config()
+        if config.excluded(self._filename):
+            return  # the project's `[tool.pytree-lint] exclude`, as the CLI honours it
         try:
-            findings = lint_source("".join(self._lines), self._filename, self._file_config(), tree=self._tree)
+            findings = lint_source("".join(self._lines), self._filename, config, tree=self._tree)
         except InternalError:
             raise  # flake8 reports a plugin's failure: a bug must not pass as a clean file
         except LintError:
