@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from conftest import FIXTURES
@@ -48,12 +49,17 @@ def test_pre_commit_hook(tmp_path, pre_commit_home):
     shutil.copy(FIXTURES / "PTL101" / "bad_alias_lambda.py", project / "vendored" / "model.py")
     shutil.copy(FIXTURES / "PTL101" / "clean_arrays_as_children.py", project / "clean.py")
     (project / "pyproject.toml").write_text('[tool.pytree-lint]\nexclude = ["vendored/*"]\n')
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell("%matplotlib inline\n" + (FIXTURES / "PTL101" / "bad_alias_lambda.py")
+                                                .read_text())]
+    nbformat.write(notebook, project / "analysis.ipynb")
     git("init", "-q", cwd=project)
     git("add", ".", cwd=project)
 
-    blocked = try_repo(project, pre_commit_home, "model.py", "clean.py")
+    blocked = try_repo(project, pre_commit_home, "model.py", "clean.py", "analysis.ipynb")
     assert blocked.returncode == 1, blocked.stdout + blocked.stderr
     assert "model.py:20:24: PTL101 array in aux_data of `Lookup`" in blocked.stdout
+    assert "analysis.ipynb:cell 1:21:24: PTL101 array in aux_data of `Lookup`" in blocked.stdout
 
     passed = try_repo(project, pre_commit_home, "clean.py", "vendored/model.py")
     assert passed.returncode == 0, passed.stdout + passed.stderr
