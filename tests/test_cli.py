@@ -19,8 +19,9 @@ from conftest import FIXTURES, MISUSE_MODULE
 BAD = MISUSE_MODULE
 
 
-def pytree_lint(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytree_lint", *args], capture_output=True, text=True, cwd=cwd)
+def pytree_lint(*args: str, cwd, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytree_lint", *args], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, **env} if env else None)
 
 
 @pytest.fixture
@@ -438,3 +439,43 @@ def test_per_file_ignores_win_over_a_selection(project):
     (project / "pyproject.toml").write_text('[tool.pytree-lint]\nper-file-ignores = ["pkg/box.py:PTL101"]\n')
     result = pytree_lint("--no-cache", "--extend-select", "PTL101", "--select", "PTL1", cwd=project)
     assert [line.split(" ")[1] for line in result.stdout.splitlines()] == ["PTL102"]
+
+
+def test_concise_is_the_default_and_full_shows_the_code_of_the_finding_and_of_what_it_cites(project):
+    concise = pytree_lint("pkg/box.py", cwd=project).stdout.splitlines()
+    assert concise[0] == ("pkg/box.py:13:28: PTL101 array in aux_data of `Box`: `self.table` is assigned "
+                          "`np.arange(3)` at line 9")
+    assert pytree_lint("--output-format", "text", "pkg/box.py", cwd=project).stdout.splitlines() == concise
+    full = pytree_lint("--output-format", "full", "pkg/box.py", cwd=project, env={"NO_COLOR": ""})
+    assert full.stdout.split("\n\n")[0].splitlines()[1:] == [
+        "13 |         return (self.x,), (self.table, self.sizes)",
+        "   |                            ^^^^^^^^^^",
+        "   = cited: line 9",
+        " 9 |         self.table = np.arange(3)",
+    ]
+    assert full.stdout.splitlines()[0].startswith(concise[0] + "; JAX compares aux_data with `==`")
+
+
+def test_full_output_is_coloured_only_on_a_terminal_without_no_color(project):
+    import pty
+
+    def on_a_terminal(env: dict) -> bytes:
+        leader, follower = pty.openpty()
+        subprocess.run([sys.executable, "-m", "pytree_lint", "--output-format", "full", "pkg/box.py"], cwd=project,
+                       stdout=follower, stderr=subprocess.DEVNULL, env={**os.environ, **env}, timeout=120)
+        os.close(follower)
+        output = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+        os.close(leader)
+        return output
+
+    assert b"\x1b[1;31mPTL101\x1b[0m" in on_a_terminal({})
+    assert b"\x1b[" not in on_a_terminal({"NO_COLOR": "1"})
+    assert b"\x1b[" not in pytree_lint("--output-format", "full", "pkg/box.py", cwd=project).stdout.encode()

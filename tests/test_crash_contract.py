@@ -201,7 +201,7 @@ def test_flake8_shows_an_internal_error_instead_of_a_clean_file(tmp_path):
 
 def test_a_crash_outside_any_file_exits_2(tmp_path):
     write(tmp_path, {"sitecustomize.py": "import pytree_lint.faces.formats as f\n"
-                                          "f.FORMATS['text'] = lambda findings: 1 / 0\n", "known.py": KNOWN})
+                                          "f.FORMATS['concise'] = lambda findings: 1 / 0\n", "known.py": KNOWN})
     result = run("known.py", cwd=tmp_path, env={"PYTHONPATH": str(tmp_path)})
     assert result.returncode == 2
     assert "internal error (ZeroDivisionError" in result.stderr

@@ -44,7 +44,7 @@ def test_findings_in_their_cells(notebook):
     assert result.returncode == 1, result.stderr
     assert [line.split(" ")[:2] for line in result.stdout.splitlines()] == [
         ["model.ipynb:cell", "3:10:28:"], ["model.ipynb:cell", "3:10:40:"], ["model.ipynb:cell", "5:3:9:"]]
-    assert "`self.table` is assigned `np.arange(3)` at line 6;" in result.stdout  # cited in its cell
+    assert "`self.table` is assigned `np.arange(3)` at line 6\n" in result.stdout  # cited in its cell
     assert "(`jax.tree.map(lambda p: p.shape, params)` at line 2 returns" in result.stdout
 
 

@@ -25,7 +25,7 @@ from ..engine import (
 )
 from ..files import collect_files
 from ..notebooks import fix_notebook
-from .formats import FORMATS
+from .formats import FORMATS, HUMAN_FORMATS, full
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 16
@@ -204,7 +204,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="files and folders to lint (default: .); `-` reads one file from stdin")
     parser.add_argument("--stdin-filename", default="stdin.py",
                         help="the name to report a file read from stdin under, and to match config against")
-    parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="output format")
+    parser.add_argument("--output-format", "--format", dest="format", choices=sorted(FORMATS), default="concise",
+                        help="concise (one line per finding: the default; `text` is the same), full (the "
+                             "whole message with the code of the finding and of the lines it cites), json, "
+                             "sarif, github")
     parser.add_argument("--select", help="comma-separated codes or prefixes to report (default: PTL)")
     parser.add_argument("--ignore", help="comma-separated codes or prefixes not to report")
     parser.add_argument("--extend-select", help="codes or prefixes to report in addition to --select")
@@ -372,14 +375,17 @@ def _main(argv: list[str]) -> int:
         return 2 if problems else (1 if safe else 0)
     if options.fix:
         findings = _fix(findings, loader, problems)
-    report = FORMATS[options.format](findings)
+    if options.format == "full":  # colour on a terminal (formats.full leaves it out when NO_COLOR is set)
+        report = full(findings, colour=options.output_file is None and sys.stdout.isatty())
+    else:
+        report = FORMATS[options.format](findings)
     idle = _unused_noqa(files, loader) if options.report_unused_noqa and options.paths != ["-"] else []
     # What only text can hold: in the other formats it goes to stderr, leaving the report valid.
     extra = "".join(f"{path}:{line}:{column + 1}: unused noqa: {', '.join(codes)} silences no finding\n"
                     for path, line, column, codes in idle)
     if options.statistics:
         extra += _statistics(findings)
-    if options.format == "text":
+    if options.format in HUMAN_FORMATS:
         report += extra
     elif extra:
         sys.stderr.write(extra)

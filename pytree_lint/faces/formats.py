@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 
 from .. import __version__
 
@@ -22,8 +24,131 @@ def where(f) -> str:
     return f"{f.path}:{cell}{f.line}:{f.column + 1}"
 
 
+# Code a concise line quotes at most this long; longer is cut, with an ellipsis.
+MAX_QUOTED = 60
+QUOTED = re.compile(r"`([^`]*)`")
+
+
+def concise_message(message: str) -> str:
+    """A message's first clause (what is wrong, and where the value comes from), its quoted code cut to
+    MAX_QUOTED characters: the rest (the symptom, the remedy) is in `--output-format full`."""
+    inside, cut = False, len(message)
+    for index, char in enumerate(message):
+        if char == "`":
+            inside = not inside
+        elif char == ";" and not inside:
+            cut = index
+            break
+    return QUOTED.sub(lambda m: m.group(0) if len(m.group(1)) <= MAX_QUOTED
+                      else f"`{m.group(1)[:MAX_QUOTED - 1]}…`", message[:cut])
+
+
 def text(findings) -> str:
-    return "".join(f"{where(f)}: {f.code} {f.message}\n" for f in findings)
+    """`--output-format concise` (the default): one short line per finding."""
+    return "".join(f"{where(f)}: {f.code} {concise_message(f.message)}\n" for f in findings)
+
+
+class _Colours:
+    """ANSI styles for a terminal (none when piped, or when NO_COLOR is set)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, style: str, value: str) -> str:
+        codes = {"bold": "1", "red": "1;31", "blue": "1;34", "cyan": "36"}
+        return f"\033[{codes[style]}m{value}\033[0m" if self.enabled else value
+
+
+def full(findings, colour: bool = False) -> str:
+    """`--output-format full`: each finding's whole message, with the code frame of its line and of each
+    line the message cites (ruff's full format)."""
+    paint = _Colours(colour and not os.environ.get("NO_COLOR"))
+    sources = _Sources()
+    out = []
+    for f in findings:
+        out.append(f"{paint('bold', where(f))}: {paint('red', f.code)} {f.message}\n")
+        lines = sources.lines(f.path, f.cell)
+        # (line, caret start, caret end, None for the finding's own line or (cited path, cited cell))
+        frame: list[tuple[int, int | None, int | None, tuple[str | None, int | None] | None]] = [
+            (f.line, f.column, f.end[1] if f.end[0] == f.line else None, None)]
+        for path, cell, line in _citations(f.message):
+            if path is None:
+                frame.append((line, None, None, (None, cell if cell is not None else f.cell)))
+            else:
+                frame.append((line, None, None, (path, None)))
+        width = len(str(max(line for line, *_ in frame)))
+        gutter = paint("blue", " " * width + " |")
+        for line, start, end, cited in frame:
+            cited_lines = lines
+            if cited is not None:
+                cited_path, cited_cell = cited
+                label = (f"{cited_path}:{line}" if cited_path else
+                         f"cell {cited_cell}, line {line}" if cited_cell not in (None, f.cell) else f"line {line}")
+                out.append(f"{paint('blue', ' ' * width + ' =')} cited: {label}\n")
+                cited_lines = sources.cited(f.path, cited_path, cited_cell)
+            if not 0 < line <= len(cited_lines):
+                continue
+            source = cited_lines[line - 1].rstrip("\r\n")
+            out.append(f"{paint('blue', str(line).rjust(width) + ' |')} {source}\n")
+            if start is not None:
+                stop = end if end is not None and end > start else len(source)
+                out.append(f"{gutter} {' ' * start}{paint('red', '^' * max(1, stop - start))}\n")
+        out.append("\n")
+    return "".join(out)
+
+
+def _citations(message: str):
+    from ..analysis.module import citations
+
+    return citations(message)
+
+
+def cited_file(own_path: str, cited: str) -> str | None:
+    """The file a message cites as `pkg/masks.py` (a path from the project's root): found from the
+    finding's own folder upward."""
+    folder = os.path.dirname(os.path.abspath(own_path))
+    while True:
+        candidate = os.path.join(folder, cited)
+        if os.path.isfile(candidate):
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+class _Sources:
+    """The lines of the files (and notebook cells) a report shows, each read once."""
+
+    def __init__(self) -> None:
+        self._read: dict[tuple[str, int | None], list[str]] = {}
+
+    def lines(self, path: str, cell: int | None) -> list[str]:
+        key = (path, cell)
+        if key not in self._read:
+            self._read[key] = self._load(path, cell)
+        return self._read[key]
+
+    def cited(self, own_path: str, cited_path: str | None, cell: int | None) -> list[str]:
+        if cited_path is None:
+            return self.lines(own_path, cell)
+        found = cited_file(own_path, cited_path)
+        return self.lines(found, None) if found is not None else []
+
+    @staticmethod
+    def _load(path: str, cell: int | None) -> list[str]:
+        from ..analysis.source import python_lines
+        from ..engine import LintError, read_file, read_source
+
+        try:
+            if cell is None:
+                return python_lines(read_source(path)[0])
+            from ..notebooks import read_notebook
+
+            cells = read_notebook(read_file(path), path).notebook.cells  # type: ignore[attr-defined]
+            return python_lines(cells[cell - 1].source) if 0 < cell <= len(cells) else []
+        except (LintError, OSError):
+            return []  # gone or unreadable since it was linted: the frame is left out
 
 
 def as_json(findings) -> str:
@@ -104,4 +229,7 @@ def sarif(findings) -> str:
     return json.dumps(log, indent=2) + "\n"
 
 
-FORMATS = {"text": text, "json": as_json, "sarif": sarif, "github": github}
+# `--output-format` (and its alias `--format`): `text` is `concise`. The human ones also take the notes
+# that are not findings (unused noqa comments, statistics); the others are for tools.
+HUMAN_FORMATS = frozenset({"concise", "text", "full"})
+FORMATS = {"concise": text, "text": text, "full": full, "json": as_json, "sarif": sarif, "github": github}
