@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import difflib
-import os
 from dataclasses import dataclass, replace
 from urllib.parse import unquote
 
@@ -34,7 +33,7 @@ from ..engine import Finding, InternalError, LintError, apply_fixes
 from ..noqa import suppression_edit
 from ..notebooks import cells_as_module, in_cell
 from ..rules import RULES_BY_CODE
-from .formats import HELP_URI
+from .formats import HELP_URI, cited_file
 from .server_transport import StrictProtocol, serve_stdio
 from .server_worker import LintWorker, Overrun
 
@@ -241,23 +240,18 @@ class PytreeLintServer(LanguageServer):
             return (notebook.cells[cell - 1].document, python_lines(document.source)) if document else (None, [])
         if path is None:
             return uri, lines
-        folder = os.path.dirname(os.path.abspath(own_path))
-        while True:  # the cited path is relative to the project's root, somewhere above the document
-            candidate = os.path.join(folder, path)
-            if os.path.isfile(candidate):
-                target = from_fs_path(candidate)
-                open_document = self.open_document(target) if target else None
-                if open_document is not None:
-                    return target, python_lines(open_document.source)
-                try:
-                    with open(candidate, encoding="utf-8", errors="replace") as handle:
-                        return target, python_lines(handle.read())
-                except OSError:
-                    return None, []
-            parent = os.path.dirname(folder)
-            if parent == folder:
-                return None, []
-            folder = parent
+        found = cited_file(own_path, path)
+        target = from_fs_path(found) if found is not None else None
+        if found is None or target is None:
+            return None, []
+        open_document = self.open_document(target)
+        if open_document is not None:
+            return target, python_lines(open_document.source)
+        try:
+            with open(found, encoding="utf-8", errors="replace") as handle:
+                return target, python_lines(handle.read())
+        except OSError:
+            return None, []
 
 
 def _range(codec, lines: list[str], line: int, column: int, end_line: int, end_column: int) -> types.Range:
