@@ -1,6 +1,6 @@
 """pytree-lint: static analysis for JAX pytree misuse."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 from .engine import Finding, LintError, lint_file, lint_source
 
