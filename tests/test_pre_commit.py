@@ -66,17 +66,23 @@ def test_pre_commit_hook(tmp_path, pre_commit_home):
     assert "Passed" in passed.stdout
 
 
-def test_the_rev_readme_names_runs(tmp_path, pre_commit_home):
-    """README's pre-commit snippet names a commit of this repository, and that commit's hook works."""
+def test_the_rev_readme_names_is_this_versions_tag_and_runs(tmp_path, pre_commit_home):
+    """README's pre-commit snippet names a release tag of this repository, an ancestor of HEAD whose version
+    is the one installed (`pytree-lint --version`), and that tag's hook works."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     rev = re.search(r"^\s+rev: (\S+)", (ROOT / "README.md").read_text(), re.MULTILINE).group(1)
-    shallow = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=ROOT, capture_output=True,
-                             text=True).stdout.strip()
-    known = subprocess.run(["git", "cat-file", "-e", f"{rev}^{{commit}}"], cwd=ROOT, capture_output=True)
-    if known.returncode != 0 and shallow == "true":
-        pytest.skip("a shallow clone: the commit README names is not fetched")
-    assert known.returncode == 0, f"README names rev {rev}, which is no commit of this repository"
+    assert re.fullmatch(r"v\d+\.\d+\.\d+", rev), f"README names rev {rev}, which is no release tag"
+    if not subprocess.run(["git", "tag", "--list"], cwd=ROOT, capture_output=True, text=True).stdout.strip():
+        pytest.skip("a clone without tags: the tag README names is not fetched")
+    assert subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"refs/tags/{rev}"], cwd=ROOT,
+                          capture_output=True).returncode == 0, f"README names {rev}, which is no tag here"
+    assert subprocess.run(["git", "merge-base", "--is-ancestor", rev, "HEAD"], cwd=ROOT).returncode == 0
+    tagged = subprocess.run(["git", "show", f"{rev}:pytree_lint/__init__.py"], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout
+    installed = subprocess.run([sys.executable, "-m", "pytree_lint", "--version"], capture_output=True,
+                               text=True, check=True).stdout.split()[-1]
+    assert f'__version__ = "{rev[1:]}"' in tagged and installed == rev[1:], (rev, installed)
     project = tmp_path / "project"
     project.mkdir()
     shutil.copy(FIXTURES / "PTL101" / "bad_alias_lambda.py", project / "model.py")
