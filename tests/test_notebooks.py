@@ -170,3 +170,16 @@ def test_fix_changes_only_the_mended_source_strings(tmp_path, layout):
     assert "fixed 1 finding(s) in 1 file(s)" in result.stderr
     fixed = notebook.read_bytes().decode()
     assert fixed == original.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)")
+
+
+@pytest.mark.parametrize("line", ["files = !ls -la", "t = %timeit -o jax.numpy.ones(3)", "a, b = !echo 1 2",
+                                  "self.out = %time f(x)", "x = %env", "  out = !pip list"])
+def test_an_assignment_from_ipython_reads_as_ipython_itself_rewrites_it(line):
+    """The equivalent of IPython's input transformers for assignments (IPython is not a dependency):
+    the same text, where IPython is installed to compare."""
+    from pytree_lint.notebooks import _as_ipython_runs_it
+
+    inputtransformer2 = pytest.importorskip("IPython.core.inputtransformer2")
+    indent = line[:len(line) - len(line.lstrip())]
+    ipython = inputtransformer2.TransformerManager().transform_cell(line.lstrip()).rstrip("\n")
+    assert _as_ipython_runs_it(line) == indent + ipython
