@@ -44,21 +44,35 @@ class ExamplesProbe:
         if hook is None:
             if self.structural and getattr(module, "reproduce", None) is not None:
                 return STRUCTURAL.run(module, finding)  # the code path the finding is about, run
-            return Outcome("no-example", NO_EXAMPLE_WITH_REPRODUCE if getattr(module, "reproduce", None) is not None
-                           else NO_EXAMPLE)
+            return self._on_synthesized(module, finding)
         try:
             examples = [e for e in hook() if _holds_target(e, target)]
         except Exception as error:
             return Outcome("error", f"examples() raised {first_line(error)}")
         if len(examples) < 2:
             return Outcome("no-example", f"examples() gives fewer than two inputs holding a `{target}`")
+        return self._observed(examples, finding)
+
+    def _observed(self, examples: list, finding: dict) -> Outcome:
         jax_module().clear_caches()
         try:
             if self.by_member:
-                return self.observe(examples, target, finding.get("member"))
-            return self.observe(examples, target)
+                return self.observe(examples, finding.get("target"), finding.get("member"))
+            return self.observe(examples, finding.get("target"))
         except Exception as error:
             return Outcome("error", f"the probe raised {first_line(error)}")
+
+    def _on_synthesized(self, module: Any, finding: dict) -> Outcome:
+        """No example given: the class built by the verifier from its constructor (see synthesize.py)."""
+        from .synthesize import Unbuildable, synthesized_examples
+
+        how = NO_EXAMPLE_WITH_REPRODUCE if getattr(module, "reproduce", None) is not None else NO_EXAMPLE
+        try:
+            examples = synthesized_examples(module, finding.get("target"))
+        except Unbuildable as reason:
+            return Outcome("no-example", f"{how} (and {reason})")
+        outcome = self._observed(examples, finding)
+        return Outcome(outcome.status, f"{outcome.evidence} (on synthesized examples)")
 
 
 def _examples_hook(module: Any, examples_module: Any, target: str | None):
