@@ -1,0 +1,338 @@
+"""`pytest --pytree-sanitize`: the user's own test suite watched for pytree misuse as it runs (a pytest
+plugin, installed with the package and off unless asked).
+
+Every class the project's code registers through `register_pytree_node` (and what calls it:
+`register_pytree_node_class`, `register_pytree_with_keys`, Equinox modules, Flax NNX objects) has its
+flatten watched. What a flatten gives is checked as it happens, and what it left behind when each test ends:
+
+- PTL101: an array in aux_data (JAX compares aux_data with `==`: a ValueError at the second jitted call);
+- PTL102: a list, dict or set in aux_data that is changed in place after the flatten (jit's cache keeps the
+  old trace: stale results);
+- PTL103: one object flattened twice, its leaves unchanged, giving aux_data that differ only by a fresh
+  closure or a fresh identity-compared object (made anew by each flatten): a retrace per call;
+- PTL105: an object in aux_data whose `==` raises or returns an array;
+- PTL301: an unflatten that rebuilds the node from its own children but raises when JAX rebuilds it with
+  None or ShapeDtypeStruct leaves (as `jax.eval_shape` and tree maps returning None do).
+
+At the end each misuse is reported once, with the rule code, the class, the line that registered it and
+the test that showed it, as the CLI's text (and its JSON with `--pytree-sanitize-json FILE`); the run
+fails when there is one. Classes registered by installed libraries (site-packages) are not watched, nor
+those registered with `register_dataclass` (JAX flattens them without calling Python).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import inspect
+import os
+import sys
+from typing import Any
+
+import pytest
+
+from .observe import find_inside, first_line, is_array
+
+# How many containers held in aux_data are watched for in-place changes, per class.
+WATCHED_CONTAINERS = 16
+# Leaves larger than this are not compared between flattens (the check stays cheap on real models).
+MAX_COMPARED_ELEMENTS = 4096
+# How many recently flattened objects of a class are remembered, to see one flattened again.
+RECENT_OBJECTS = 8
+LIBRARY_FOLDERS = ("site-packages", "dist-packages", f"{os.sep}lib{os.sep}python")
+
+
+@dataclasses.dataclass
+class _Watched:
+    """One registered class: where it was registered, and what its flattens left to check."""
+
+    cls: type
+    path: str
+    line: int
+    unflatten: Any
+    # id -> (the object, its comparable leaves, its aux_data) of the last objects flattened (kept alive)
+    recent: dict[int, tuple[Any, Any, Any]] = dataclasses.field(default_factory=dict)
+    containers: list[tuple[Any, Any, str, str]] = dataclasses.field(default_factory=list)  # (held, copy, where, test)
+    rebuilt: bool = False  # the unflatten probe ran
+
+
+class Sanitizer:
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.watched: dict[type, _Watched] = {}
+        self.found: dict[tuple[str, type], Any] = {}  # (code, class) -> its Finding
+        self.test = "(collection)"
+        self.pending_rebuilds: list[tuple[_Watched, Any, list]] = []
+
+    # --- registration -----------------------------------------------------------------------------------
+
+    def install(self) -> None:
+        """Wrap JAX's registration, which every other registration function calls."""
+        from jax import tree_util as public
+        from jax._src import tree_util as private
+
+        original = private.register_pytree_node
+
+        def register_pytree_node(nodetype, flatten_func, unflatten_func, flatten_with_keys_func=None):
+            watched = self._watch(nodetype, unflatten_func)
+            if watched is not None:
+                flatten_func = self._wrapped(watched, flatten_func, keyed=False)
+                if flatten_with_keys_func is not None:
+                    flatten_with_keys_func = self._wrapped(watched, flatten_with_keys_func, keyed=True)
+            return original(nodetype, flatten_func, unflatten_func, flatten_with_keys_func)
+
+        register_pytree_node.__doc__ = original.__doc__
+        private.register_pytree_node = register_pytree_node
+        public.register_pytree_node = register_pytree_node
+
+    def _watch(self, nodetype: type, unflatten: Any) -> _Watched | None:
+        """The class, if it is the project's own (its module is a file of the project, not of an installed
+        library), with the line of the project's code that registered it (or else its class statement)."""
+        module_file = getattr(sys.modules.get(getattr(nodetype, "__module__", "")), "__file__", None)
+        if not module_file or not self._projects(module_file):
+            return None
+        module_file = os.path.abspath(module_file)
+        line = 0
+        frame: Any = sys._getframe(2)
+        while frame is not None:  # the registering call in the class's own module (a decorator, a call)
+            if frame.f_code.co_filename == module_file:
+                line = frame.f_lineno
+                break
+            frame = frame.f_back
+        if not line:
+            try:
+                line = inspect.getsourcelines(nodetype)[1]
+            except (OSError, TypeError):
+                line = 1
+        watched = self.watched[nodetype] = _Watched(nodetype, os.path.relpath(module_file, self.root), line,
+                                                    unflatten)
+        return watched
+
+    def _projects(self, filename: str) -> bool:
+        """A file of the project: under its root, and not of an installed library or of pytree-lint."""
+        filename = os.path.abspath(filename)
+        return filename.startswith(self.root) and not any(folder in filename for folder in LIBRARY_FOLDERS) \
+            and not filename.startswith(os.path.dirname(os.path.dirname(__file__)) + os.sep)
+
+    def _wrapped(self, watched: _Watched, flatten: Any, keyed: bool) -> Any:
+        def flatten_and_check(node):
+            children, aux = flatten(node)
+            try:
+                self._check(watched, node, [c for _, c in children] if keyed else list(children), aux)
+            except Exception:  # the sanitizer never breaks the user's program
+                pass
+            return children, aux
+        return flatten_and_check
+
+    # --- checks -----------------------------------------------------------------------------------------
+
+    def _check(self, watched: _Watched, node: Any, children: list, aux: Any) -> None:
+        array = find_inside(aux, is_array)
+        if array is not None and getattr(array[1], "size", 2) > 1:
+            self._report("PTL101", watched, f"array in aux_data of `{watched.cls.__name__}`: {array[0]} is a "
+                         f"{type(array[1]).__name__} of shape {tuple(array[1].shape)}; JAX compares aux_data with "
+                         "`==`, so a jitted call with a new, equal array raises `ValueError`")
+        broken = find_inside(aux, lambda value: _eq_misbehaves(value) is not None)
+        if broken is not None:
+            self._report("PTL105", watched, f"`==` of {broken[0]} (a `{type(broken[1]).__name__}`) in aux_data of "
+                         f"`{watched.cls.__name__}` {_eq_misbehaves(broken[1])}; JAX compares aux_data with `==`")
+        if len(watched.containers) < WATCHED_CONTAINERS:
+            held = find_inside(aux, lambda value: isinstance(value, (list, dict, set)))
+            if held is not None and all(held[1] is not other for other, *_ in watched.containers):
+                watched.containers.append((held[1], copy.copy(held[1]), held[0], self.test))
+        leaves = _comparable(children)
+        if leaves is not None:
+            before = watched.recent.get(id(node))
+            if before is not None and before[0] is node and _same_leaves(before[1], leaves):
+                self._compare_aux(watched, before[2], aux)
+            watched.recent[id(node)] = (node, leaves, aux)
+            if len(watched.recent) > RECENT_OBJECTS:
+                del watched.recent[next(iter(watched.recent))]
+        if not watched.rebuilt:
+            watched.rebuilt = True
+            self.pending_rebuilds.append((watched, aux, children))
+
+    def _compare_aux(self, watched: _Watched, before: Any, after: Any) -> None:
+        """One object, its leaves unchanged, flattened to aux_data that differ only by what each flatten made
+        anew: a closure of the same function, or an identity-compared object with the same contents."""
+        try:
+            if before == after:
+                return
+        except Exception:
+            return  # PTL101/PTL105 say why `==` fails
+        pairs = _differing(before, after)
+        if pairs and all(_same_closure(a, b) or _same_contents(a, b) for a, b in pairs):
+            made = "closure" if _same_closure(*pairs[0]) else f"`{type(pairs[0][0]).__name__}` object"
+            self._report("PTL103", watched, f"volatile aux_data of `{watched.cls.__name__}`: flattening the same "
+                         f"object twice gives a new {made} each time, unequal to the last, so jit retraces at "
+                         "every call")
+
+    def test_ended(self) -> None:
+        """What the test's flattens left: containers changed since, unflattens to try."""
+        for watched in self.watched.values():
+            for held, snapshot, where, test in watched.containers:
+                try:
+                    changed = held != snapshot
+                except Exception:
+                    changed = False
+                if changed:
+                    self._report("PTL102", watched, f"mutable aux_data of `{watched.cls.__name__}`: {where} (a "
+                                 f"`{type(held).__name__}`) was changed in place after a flatten; jit's "
+                                 "cache keeps the trace made before, so later calls return stale results",
+                                 test=test)
+        pending, self.pending_rebuilds = self.pending_rebuilds, []
+        for watched, aux, children in pending:
+            self._try_rebuild(watched, aux, children)
+
+    def _try_rebuild(self, watched: _Watched, aux: Any, children: list) -> None:
+        """Rebuild the node as JAX does with other leaves: None, and ShapeDtypeStructs (each child's
+        structure kept), once its own children are known to rebuild it."""
+        import jax
+
+        try:
+            watched.unflatten(aux, children)
+        except Exception:
+            return  # no rebuild works: a structural bug the linter reports (PTL3xx), not this one
+        def shaped(leaf: Any) -> Any:  # what `jax.eval_shape` puts in an array's place
+            return jax.ShapeDtypeStruct(leaf.shape, leaf.dtype) if hasattr(leaf, "shape") and hasattr(
+                leaf, "dtype") else leaf
+
+        for what, replace in (("None", lambda _: None), ("ShapeDtypeStruct", shaped)):
+            try:
+                watched.unflatten(aux, [jax.tree.map(replace, child) for child in children])
+            except Exception as error:
+                self._report("PTL301", watched, f"unflatten of `{watched.cls.__name__}` raises with {what} leaves "
+                             f"({first_line(error)}), as JAX passes them in `jax.eval_shape` and tree maps: "
+                             "rebuild the object without validating its leaves")
+                return
+
+    def _report(self, code: str, watched: _Watched, message: str, test: str | None = None) -> None:
+        from ..engine import Finding  # the plugin loads in every pytest run: the engine only when needed
+
+        key = (code, watched.cls)
+        if key not in self.found:
+            self.found[key] = Finding(watched.path, watched.line, 0, code,
+                                      f"{message} (seen in {test or self.test})", target=watched.cls.__name__)
+
+
+def _eq_misbehaves(value: Any) -> str | None:
+    """How `value == value` goes wrong (raises, or gives no bool), or None."""
+    if isinstance(value, (str, bytes, int, float, bool, type(None), tuple, frozenset, list, dict, set, type)) or \
+            callable(value) or is_array(value):
+        return None
+    try:
+        result = type(value).__eq__(value, value)  # type: ignore[call-arg]  # the instance's own `==`
+    except Exception as error:
+        return f"raises {first_line(error)}"
+    if result is NotImplemented or isinstance(result, bool):
+        return None
+    return f"returns a {type(result).__name__}, not a bool"
+
+
+def _comparable(children: list) -> list | None:
+    """The children as small numpy arrays to compare, or None (a subtree, a tracer, a large child): only
+    this node's own children are read, never flattened (the check runs inside every flatten)."""
+    import jax
+    import numpy as np
+
+    if not children or not all(isinstance(child, (np.ndarray, jax.Array)) and not isinstance(child, jax.core.Tracer)
+                               for child in children):
+        return None
+    if sum(child.size for child in children) > MAX_COMPARED_ELEMENTS:
+        return None
+    return [np.asarray(child) for child in children]
+
+
+def _same_leaves(first: list, second: list) -> bool:
+    import numpy as np
+
+    return len(first) == len(second) and all(
+        a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(first, second))
+
+
+def _differing(before: Any, after: Any) -> list[tuple[Any, Any]]:
+    """The pairs of elements where two aux_data of the same shape differ (tuples and lists walked)."""
+    if isinstance(before, (tuple, list)) and isinstance(after, (tuple, list)) and len(before) == len(after):
+        pairs: list[tuple[Any, Any]] = []
+        for a, b in zip(before, after):
+            try:
+                equal = a == b
+                equal = bool(equal)
+            except Exception:
+                continue
+            if not equal:
+                pairs.extend(_differing(a, b))
+        return pairs
+    return [(before, after)]
+
+
+def _same_closure(first: Any, second: Any) -> bool:
+    code = getattr(first, "__code__", None)
+    return code is not None and code is getattr(second, "__code__", None) and first is not second
+
+
+def _same_contents(first: Any, second: Any) -> bool:
+    """Two objects of one class with `==` by identity and equal attributes."""
+    if type(first) is not type(second) or type(first).__eq__ is not object.__eq__ or callable(first):
+        return False
+    try:
+        return bool(vars(first) == vars(second))
+    except Exception:
+        return False
+
+
+# --- the pytest plugin --------------------------------------------------------------------------------------
+
+_ACTIVE: list[Sanitizer] = []
+
+
+def pytest_addoption(parser) -> None:
+    group = parser.getgroup("pytree-lint")
+    group.addoption("--pytree-sanitize", action="store_true", default=False,
+                    help="watch every flatten of the project's pytree classes for misuse (pytree-lint)")
+    group.addoption("--pytree-sanitize-json", metavar="FILE", default=None,
+                    help="also write the misuses found as JSON, in pytree-lint's format")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args) -> None:
+    """Before the project's conftest files import its modules (and register their classes)."""
+    if early_config.known_args_namespace.pytree_sanitize and not _ACTIVE:
+        sanitizer = Sanitizer(str(early_config.rootpath) + os.sep)
+        sanitizer.install()
+        _ACTIVE.append(sanitizer)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if _ACTIVE:
+        _ACTIVE[0].test = item.nodeid
+    yield
+    if _ACTIVE:
+        _ACTIVE[0].test_ended()
+        _ACTIVE[0].test = "(between tests)"
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    if not _ACTIVE:
+        return
+    _ACTIVE[0].test_ended()
+    if _ACTIVE[0].found and session.exitstatus == 0:
+        session.exitstatus = 1  # a misuse fails the run, as a failing test does
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    if not _ACTIVE:
+        return
+    from ..faces.formats import as_json, where
+
+    findings = sorted(_ACTIVE[0].found.values(), key=lambda f: f.order)
+    terminalreporter.section("pytree-lint sanitizer")
+    for finding in findings:
+        terminalreporter.write_line(f"{where(finding)}: {finding.code} {finding.message}")
+    noun = "misuse" if len(findings) == 1 else "misuses"
+    terminalreporter.write_line(f"{len(findings)} pytree {noun} found" if findings else "no pytree misuse found")
+    output = config.getoption("pytree_sanitize_json")
+    if output:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(as_json(findings))

@@ -1,0 +1,148 @@
+"""`pytest --pytree-sanitize` run by real pytest over test files that build and jit the fixtures' objects:
+each misuse reported once with its code, the line that registered the class and the test that showed it;
+nothing on the clean fixtures; the run fails when there is a misuse."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import FIXTURES
+
+pytest.importorskip("jax")
+
+RULES = ("PTL101", "PTL102", "PTL103", "PTL104", "PTL105", "PTL301", "PTL302", "PTL303", "PTL304", "PTL305",
+         "PTL306", "PTL307", "PTL401")
+
+BUILD_AND_JIT = """\
+import importlib
+
+import jax
+import pytest
+
+MODULES = {modules!r}
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_build_and_jit(name):
+    try:
+        module = importlib.import_module(name)
+    except ImportError:
+        pytest.skip("its library is not installed")
+    if not hasattr(module, "examples"):
+        pytest.skip("no examples")
+    identity = jax.jit(lambda tree: tree)
+    for example in module.examples():
+        try:
+            identity(example)
+            jax.tree.map(lambda x: x, example)
+        except Exception:
+            pass  # the misuse may well raise: the sanitizer reports it
+"""
+
+
+def sanitized(folder, *tests: str) -> tuple[subprocess.CompletedProcess, list[dict]]:
+    report = folder / "misuses.json"
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--pytree-sanitize",
+                             "--pytree-sanitize-json", str(report), *tests], cwd=folder, capture_output=True,
+                            text=True, timeout=600)
+    return result, json.loads(report.read_text()) if report.exists() else []
+
+
+def fixtures_project(tmp_path, kind: str):
+    names = []
+    for rule in RULES:
+        for fixture in sorted((FIXTURES / rule).glob(f"{kind}_*.py")):
+            name = f"{kind}_{rule}_{fixture.stem[len(kind) + 1:]}"
+            shutil.copy(fixture, tmp_path / f"{name}.py")
+            names.append(name)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "test_objects.py").write_text(BUILD_AND_JIT.format(modules=names))
+    return tmp_path
+
+
+def test_the_bad_fixtures_objects_show_their_misuses(tmp_path):
+    result, rows = sanitized(fixtures_project(tmp_path, "bad"), "test_objects.py")
+    assert result.returncode == 1, result.stdout[-3000:]
+    found = {(row["path"], row["line"], row["code"]) for row in rows}
+    assert found >= {
+        ("bad_PTL101_alias_lambda.py", 19, "PTL101"),  # `reg(Lookup, ...)`
+        ("bad_PTL101_class_decorator_local_variable.py", 6, "PTL101"),  # the decorator
+        ("bad_PTL101_equinox_static.py", 9, "PTL101"),  # the eqx.Module's class statement
+        ("bad_PTL101_scipy_sparse_in_aux.py", 15, "PTL105"),
+        ("bad_PTL105_elementwise_eq.py", 18, "PTL105"),
+        ("bad_PTL301_validating_constructors.py", 11, "PTL301"),
+        ("bad_PTL301_validating_constructors.py", 56, "PTL301"),
+    }, sorted(found)
+    first = next(row for row in rows if row["path"] == "bad_PTL101_alias_lambda.py")
+    assert first["message"].startswith("array in aux_data of `Lookup`: aux_data is a ndarray of shape (5,)")
+    assert first["message"].endswith("(seen in test_objects.py::test_build_and_jit[bad_PTL101_alias_lambda])")
+    assert "pytree-lint sanitizer" in result.stdout and f"{len(rows)} pytree misuses found" in result.stdout
+
+
+def test_the_clean_fixtures_objects_show_nothing(tmp_path):
+    result, rows = sanitized(fixtures_project(tmp_path, "clean"), "test_objects.py")
+    assert rows == [] and result.returncode == 0, result.stdout[-3000:]
+    assert "no pytree misuse found" in result.stdout
+
+
+def test_a_container_changed_after_a_flatten_and_a_fresh_closure_per_flatten(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "model.py").write_text(textwrap.dedent("""\
+        import jax
+
+
+        @jax.tree_util.register_pytree_node_class
+        class Stack:
+            def __init__(self, x, sizes):
+                self.x, self.sizes = x, sizes
+
+            def tree_flatten(self):
+                return (self.x,), self.sizes
+
+            @classmethod
+            def tree_unflatten(cls, sizes, children):
+                return cls(children[0], sizes)
+
+
+        @jax.tree_util.register_pytree_node_class
+        class Scaled:
+            def __init__(self, x):
+                self.x = x
+
+            def tree_flatten(self):
+                return (self.x,), (lambda value: value * 2,)
+
+            @classmethod
+            def tree_unflatten(cls, aux, children):
+                return cls(*children)
+        """))
+    (tmp_path / "test_model.py").write_text(textwrap.dedent("""\
+        import jax
+        import jax.numpy as jnp
+
+        from model import Scaled, Stack
+
+
+        def test_grow():
+            stack = Stack(jnp.ones(2), [1, 2])
+            jax.jit(lambda s: s.x)(stack)
+            stack.sizes.append(3)
+
+
+        def test_scaled():
+            scaled = Scaled(jnp.ones(2))
+            for _ in range(2):
+                jax.tree.leaves(scaled)
+        """))
+    result, rows = sanitized(tmp_path, "test_model.py")
+    assert [(row["line"], row["code"], row["message"].split(":")[0]) for row in rows] == [
+        (4, "PTL102", "mutable aux_data of `Stack`"), (17, "PTL103", "volatile aux_data of `Scaled`")]
+    assert rows[0]["message"].endswith("changed in place after a flatten; jit's cache keeps the trace made before, "
+                                       "so later calls return stale results (seen in test_model.py::test_grow)")
+    assert result.returncode == 1
