@@ -268,3 +268,29 @@ def test_without_hooks_the_verifier_builds_the_examples_itself(tmp_path):
     assert all(row["evidence"].endswith("(on synthesized examples)") for row in confirmed)
     clean = json.loads(verify("--format", "json", "--select", "PTL,PTL9", "clean", cwd=tmp_path).stdout)
     assert [row for row in clean if row["status"] == "confirmed"] == []
+
+
+def test_each_hook_alone_confirms_what_it_can(tmp_path):
+    """Every bad fixture with a reproduce() hook, its examples() taken out, has every finding confirmed; one
+    with both hooks, its reproduce() taken out, has every finding of the rules proved on examples confirmed."""
+    import ast
+
+    for kind in ("reproduce_only", "examples_only"):
+        (tmp_path / kind).mkdir()
+    for fixture in sorted(FIXTURES.glob("PTL*/bad_*.py")):
+        tree = ast.parse(fixture.read_text())
+        hooks = {s.name for s in tree.body if isinstance(s, ast.FunctionDef)} & {"examples", "reproduce"}
+        for kind, removed in (("reproduce_only", "examples"), ("examples_only", "reproduce")):
+            kept = "reproduce" if removed == "examples" else "examples"
+            if kept in hooks and (kind == "reproduce_only" or hooks == {"examples", "reproduce"}):
+                body = [s for s in tree.body if not (isinstance(s, ast.FunctionDef) and s.name == removed)]
+                module = ast.Module(body=body, type_ignores=[])
+                (tmp_path / kind / f"{fixture.parent.name}_{fixture.name}").write_text(ast.unparse(module) + "\n")
+    (tmp_path / "pyproject.toml").write_text("")
+    rows = json.loads(verify("--format", "json", "--select", "PTL,PTL9", ".", cwd=tmp_path).stdout)
+    reproduce_rules = {"PTL201", "PTL202", "PTL203", "PTL204", "PTL402", "PTL403", "PTL404", "PTL405",
+                       "PTL501", "PTL502", "PTL503", "PTL504", "PTL505", "PTL506"}
+    unconfirmed = [(row["path"], row["code"], row["evidence"]) for row in rows if row["status"] != "confirmed"
+                   and "No module named" not in row["evidence"] and not needs_newer_jax(tmp_path / row["path"])
+                   and not (row["path"].startswith("examples_only") and row["code"] in reproduce_rules)]
+    assert len(rows) > 40 and unconfirmed == []

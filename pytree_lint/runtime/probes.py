@@ -43,7 +43,11 @@ class ExamplesProbe:
         hook = _examples_hook(module, examples_module, target)
         if hook is None:
             if self.structural and getattr(module, "reproduce", None) is not None:
-                return STRUCTURAL.run(module, finding)  # the code path the finding is about, run
+                ran = STRUCTURAL.run(module, finding)  # the code path the finding is about, run
+                if ran.status == "confirmed":
+                    return ran
+                built = self._on_synthesized(module, finding)  # else the class itself, built by the verifier
+                return built if built.status == "confirmed" else ran
             return self._on_synthesized(module, finding)
         try:
             examples = [e for e in hook() if _holds_target(e, target)]
