@@ -194,8 +194,9 @@ class PytreeLintServer(LanguageServer):
         self.loader = ConfigLoader(revalidate=True)
         self.relint_everything()
 
-    def relint_everything(self) -> None:
-        owners = {self._owner(uri) for uri in self.shown}
+    def relint_everything(self, but: str | None = None) -> None:
+        """Lint every open document (but the one just linted) again, in the background."""
+        owners = {self._owner(uri) for uri in self.shown} - {but}
         for uri in owners:
             self.in_background(self.lint(uri))
 
@@ -336,7 +337,7 @@ async def did_save(ls: PytreeLintServer, params: types.DidSaveTextDocumentParams
     # A saved module may be one an open document imports, or one it looked for and did not find.
     await ls.worker.forget_what_was_absent()
     await ls.lint(params.text_document.uri)
-    ls.relint_everything()
+    ls.relint_everything(but=params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
