@@ -24,6 +24,8 @@ def conforms(value, hint) -> bool:
         if not isinstance(value, list):
             return False
         if len(args) == 2 and args[1] is Ellipsis:
+            if args[0] is str:  # the common case (names, modules), checked without a call per item
+                return all(type(item) is str for item in value)
             return all(conforms(item, args[0]) for item in value)
         return not args or (len(value) == len(args) and all(map(conforms, value, args)))
     if hint is dict or origin is dict:
