@@ -3,7 +3,9 @@ plugin, installed with the package and off unless asked).
 
 Every class the project's code registers through `register_pytree_node` (and what calls it:
 `register_pytree_node_class`, `register_pytree_with_keys`, Equinox modules, Flax NNX objects) has its
-flatten watched. What a flatten gives is checked as it happens, and what it left behind when each test ends:
+flatten watched; a `register_dataclass` class (flax.struct's), which JAX flattens without calling Python, has
+each object checked as it is built. What a flatten gives is checked as it happens, and what it left behind
+when each test ends:
 
 - PTL101: an array in aux_data (JAX compares aux_data with `==`: a ValueError at the second jitted call);
 - PTL102: a list, dict or set in aux_data that is changed in place after the flatten (jit's cache keeps the
@@ -16,14 +18,14 @@ flatten watched. What a flatten gives is checked as it happens, and what it left
 
 At the end each misuse is reported once, with the rule code, the class, the line that registered it and
 the test that showed it, as the CLI's text (and its JSON with `--pytree-sanitize-json FILE`); the run
-fails when there is one. Classes registered by installed libraries (site-packages) are not watched, nor
-those registered with `register_dataclass` (JAX flattens them without calling Python).
+fails when there is one. Classes registered by installed libraries (site-packages) are not watched.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import inspect
 import os
 import sys
@@ -84,6 +86,38 @@ class Sanitizer:
         register_pytree_node.__doc__ = original.__doc__
         private.register_pytree_node = register_pytree_node
         public.register_pytree_node = register_pytree_node
+
+        original_dataclass = private.register_dataclass
+
+        def register_dataclass(nodetype, *args, **kwargs):
+            registered = original_dataclass(nodetype, *args, **kwargs)
+            entry = private._registry.get(nodetype)
+            watched = self._watch(nodetype, entry.from_iter) if entry is not None else None
+            if watched is not None:
+                self._check_constructions(watched, entry.to_iter)
+            return registered
+
+        register_dataclass.__doc__ = original_dataclass.__doc__
+        private.register_dataclass = register_dataclass
+        public.register_dataclass = register_dataclass
+
+    def _check_constructions(self, watched: _Watched, flatten: Any) -> None:
+        """A `register_dataclass` class (flax.struct's): JAX flattens it without calling Python, so each
+        object is checked as it is built (its unflatten builds objects too), with the flatten JAX keeps for
+        Python's use."""
+        cls = watched.cls
+        init = cls.__init__  # type: ignore[misc]  # the class's own constructor, wrapped
+
+        @functools.wraps(init)
+        def init_and_check(node, *args, **kwargs):
+            init(node, *args, **kwargs)
+            try:
+                children, aux = flatten(node)
+                self._check(watched, node, list(children), aux)
+            except Exception:  # the sanitizer never breaks the user's program
+                pass
+
+        cls.__init__ = init_and_check  # type: ignore[misc]
 
     def _watch(self, nodetype: type, unflatten: Any) -> _Watched | None:
         """The class, if it is the project's own (its module is a file of the project, not of an installed
