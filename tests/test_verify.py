@@ -226,7 +226,7 @@ def test_json_a_module_prints_is_not_taken_for_a_verdict(tmp_path):
     ("", "the module defines no examples() hook, nor reproduce(): define examples() returning two equal inputs "
          "in the module, or examples_<Class>() or examples() in a file given with `--examples FILE` (and "
          "building `Box` from its annotations raised ValueError: x must be 2-D)"),
-    ("\ndef reproduce():\n    Box(jnp.ones((2, 2)))\n", "this rule is shown by running examples, not reproduce()"),
+    ("\ndef reproduce():\n    Box(jnp.ones((2, 2)) * 2)\n", "this rule is shown by running examples, not reproduce()"),
 ])
 def test_a_class_the_verifier_cannot_build_says_how_to_give_examples(tmp_path, tail, evidence):
     validating = BOX.replace("        self.x = x\n", "        if x.ndim != 2:\n            raise ValueError('x must be "
@@ -234,6 +234,14 @@ def test_a_class_the_verifier_cannot_build_says_how_to_give_examples(tmp_path, t
     (tmp_path / "odd.py").write_text(validating + tail)
     [row] = json.loads(verify("--format", "json", "odd.py", cwd=tmp_path).stdout)
     assert row["status"] == "no-example" and evidence in row["evidence"], row
+
+
+def test_a_validating_class_is_built_from_a_call_the_module_writes(tmp_path):
+    validating = BOX.replace("        self.x = x\n", "        if x.ndim != 2:\n            raise ValueError('x must be "
+                                                    "2-D')\n        self.x = x\n")
+    (tmp_path / "called.py").write_text(validating + "\n\ndef default():\n    return Box(jnp.ones((2, 2)))\n")
+    [row] = json.loads(verify("--format", "json", "called.py", cwd=tmp_path).stdout)
+    assert row["status"] == "confirmed" and row["evidence"].endswith("(on synthesized examples)"), row
 
 
 # The rules judged on instances: the verifier can build those itself when no hook gives them.

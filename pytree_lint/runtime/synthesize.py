@@ -9,11 +9,14 @@ of such values; a class of the module, or a library dataclass, built the same wa
 annotation or default gets an array, what a pytree's children usually are (an int where its name says a
 size or a count, NNX's `Rngs` for `rngs`). Callables get one module-level
 function, the same for both instances (a fresh lambda per instance would make up a volatility of its
-own). Only what the module itself names is used: nothing else is imported.
+own). A class whose constructor refuses such values (it validates them) is built instead from a call of it
+the module itself writes with literal arguments (`Linear(jnp.ones((2, 3)), 4)`), evaluated twice. Only what
+the module itself names is used: nothing else is imported.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 import re
@@ -36,11 +39,63 @@ class Unbuildable(Exception):
 
 
 def synthesized_examples(module: Any, target: str | None) -> list[Any]:
-    """Two equal-valued instances of the class `target` of `module`. Unbuildable says why not."""
+    """Two equal-valued instances of the class `target` of `module`: from its constructor's annotations, or
+    else from a call of it the module itself writes with literal arguments. Unbuildable says why not."""
     cls = getattr(module, target, None) if target else None
     if not isinstance(cls, type):
         raise Unbuildable(f"`{target}` is no class of the module")
-    return [_Builder(module).instance(cls, 0), _Builder(module).instance(cls, 0)]  # the same recipe twice
+    try:
+        return [_Builder(module).instance(cls, 0), _Builder(module).instance(cls, 0)]  # the same recipe twice
+    except Unbuildable as reason:
+        written = _written_call(module, cls)
+        if written is None:
+            raise
+        try:
+            return [written(), written()]
+        except Exception:
+            raise reason from None
+
+
+# Modules whose functions a call's arguments may use: array constructors, evaluated anew for each example.
+ARRAY_MODULES = frozenset({"numpy", "jax.numpy"})
+
+
+def _written_call(module: Any, cls: type):
+    """A call of `cls` in the module's own source whose arguments are literals, or calls of numpy or
+    jax.numpy functions on literals (`Linear(jnp.ones((2, 3)), 4)`): a function that makes it again."""
+    try:
+        tree = ast.parse(inspect.getsource(module))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _names(node.func, cls.__name__) and all(
+                _is_literal_made(argument, module) for argument in [*node.args, *(k.value for k in node.keywords)]) \
+                and not any(k.arg is None for k in node.keywords) and not any(
+                isinstance(a, ast.Starred) for a in node.args):
+            code = compile(ast.Expression(body=node), f"<a call of {cls.__name__} in {module.__name__}>", "eval")
+            return lambda code=code: eval(code, vars(module))  # the module's own expression
+    return None
+
+
+def _names(function: Any, name: str) -> bool:
+    return (isinstance(function, ast.Name) and function.id == name) or (
+        isinstance(function, ast.Attribute) and function.attr == name)
+
+
+def _is_literal_made(node: Any, module: Any) -> bool:
+    """A literal, or a call of a numpy / jax.numpy function (through the module's own name for it) on
+    literals."""
+    try:
+        ast.literal_eval(node)
+        return True
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        pass
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)):
+        return False
+    named = getattr(module, node.func.value.id, None)
+    return getattr(named, "__name__", None) in ARRAY_MODULES and all(
+        _is_literal_made(argument, module) for argument in [*node.args, *(k.value for k in node.keywords)])
 
 
 def _same_function(*args: Any, **kwargs: Any) -> Any:
