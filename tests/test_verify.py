@@ -302,3 +302,38 @@ def test_each_hook_alone_confirms_what_it_can(tmp_path):
                    and "No module named" not in row["evidence"] and not needs_newer_jax(tmp_path / row["path"])
                    and not (row["path"].startswith("examples_only") and row["code"] in reproduce_rules)]
     assert len(rows) > 40 and unconfirmed == []
+
+
+def test_a_silent_structural_bug_is_confirmed_on_what_reproduce_builds(tmp_path):
+    """reproduce() runs the swap without an error, and the class cannot be built by the verifier (it checks
+    its shape; the call passes computed arrays): the object reproduce() built shows the swapped leaves."""
+    (tmp_path / "swapped.py").write_text(textwrap.dedent("""\
+        import jax
+        import jax.numpy as jnp
+
+
+        @jax.tree_util.register_pytree_node_class
+        class Pair:
+            def __init__(self, a, b):
+                if a.shape != (3,):
+                    raise ValueError("a must have 3 elements")
+                self.a, self.b = a, b
+
+            def tree_flatten(self):
+                return (self.a, self.b), None
+
+            @classmethod
+            def tree_unflatten(cls, aux, children):
+                obj = object.__new__(cls)
+                obj.b, obj.a = children
+                return obj
+
+
+        def reproduce():
+            pair = Pair(jnp.arange(3.0) + 1, jnp.zeros(3) + 5)
+            jax.tree.map(lambda x: x, pair)
+        """))
+    [row] = json.loads(verify("--format", "json", "swapped.py", cwd=tmp_path).stdout)
+    assert (row["code"], row["status"]) == ("PTL302", "confirmed"), row
+    assert row["evidence"].startswith("jax.tree.map(lambda x: x, example) changed the leaves: leaf 0")
+    assert row["evidence"].endswith("(on the objects reproduce() built)")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from contextlib import contextmanager
 from typing import Any
 
 from ..analysis.record import record
@@ -43,11 +44,16 @@ class ExamplesProbe:
         hook = _examples_hook(module, examples_module, target)
         if hook is None:
             if self.structural and getattr(module, "reproduce", None) is not None:
-                ran = STRUCTURAL.run(module, finding)  # the code path the finding is about, run
+                with _instances_built(module, target) as built:
+                    ran = STRUCTURAL.run(module, finding)  # the code path the finding is about, run
                 if ran.status == "confirmed":
                     return ran
-                built = self._on_synthesized(module, finding)  # else the class itself, built by the verifier
-                return built if built.status == "confirmed" else ran
+                if built:  # a silent bug: what reproduce() built, looked at (the same object twice will do)
+                    seen = self._observed([built[0], built[-1]], finding)
+                    if seen.status == "confirmed":
+                        return Outcome("confirmed", f"{seen.evidence} (on the objects reproduce() built)")
+                made = self._on_synthesized(module, finding)  # else the class itself, built by the verifier
+                return made if made.status == "confirmed" else ran
             return self._on_synthesized(module, finding)
         try:
             examples = [e for e in hook() if _holds_target(e, target)]
@@ -77,6 +83,36 @@ class ExamplesProbe:
             return Outcome("no-example", f"{how} (and {reason})")
         outcome = self._observed(examples, finding)
         return Outcome(outcome.status, f"{outcome.evidence} (on synthesized examples)")
+
+
+@contextmanager
+def _instances_built(module: Any, target: str | None):
+    """The objects of the class `target` of `module` built while the block runs (its constructor watched)."""
+    cls = getattr(module, target, None) if target else None
+    built: list[Any] = []
+    if not isinstance(cls, type):
+        yield built
+        return
+    own = cls.__dict__.get("__init__")
+    init = cls.__init__  # type: ignore[misc]  # the constructor the class has, its own or inherited
+
+    def recording(node, *args, **kwargs):
+        init(node, *args, **kwargs)
+        if type(node) is cls:
+            built.append(node)
+
+    try:
+        cls.__init__ = recording  # type: ignore[misc]
+    except (TypeError, AttributeError):  # a class that refuses: nothing is collected
+        yield built
+        return
+    try:
+        yield built
+    finally:
+        if own is not None:
+            cls.__init__ = own  # type: ignore[misc]
+        else:
+            del cls.__init__  # type: ignore[misc]
 
 
 def _examples_hook(module: Any, examples_module: Any, target: str | None):
