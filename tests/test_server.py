@@ -462,11 +462,10 @@ def test_a_lint_over_the_time_budget_is_abandoned_and_the_server_answers_meanwhi
             small = session.open(tmp_path / "box.py", SWAPPED)
             [diagnostic] = await session.diagnostics(small)
             slow_uri = session.open(tmp_path / "slow.py", slow)
-            started = asyncio.get_running_loop().time()
             actions = await session.client.text_document_code_action_async(types.CodeActionParams(
                 text_document=types.TextDocumentIdentifier(uri=small), range=diagnostic.range,
                 context=types.CodeActionContext(diagnostics=[diagnostic])))
-            assert actions and asyncio.get_running_loop().time() - started < 0.8  # answered while it lints
+            assert actions and logged.empty()  # answered while it lints: before the overrun is logged
             message = await asyncio.wait_for(logged.get(), timeout=60)
             assert message == f"pytree-lint: linting {tmp_path / 'slow.py'} took more than 1 s and was abandoned; " \
                               "its diagnostics are not updated"
