@@ -41,7 +41,8 @@ WATCHED_CONTAINERS = 16
 MAX_COMPARED_ELEMENTS = 4096
 # How many recently flattened objects of a class are remembered, to see one flattened again.
 RECENT_OBJECTS = 8
-LIBRARY_FOLDERS = ("site-packages", "dist-packages", f"{os.sep}lib{os.sep}python")
+# Where installed libraries live: their classes are theirs to check, not the project's.
+LIBRARY_FOLDERS = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
 
 
 @dataclasses.dataclass
@@ -145,7 +146,8 @@ class Sanitizer:
     def _projects(self, filename: str) -> bool:
         """A file of the project: under its root, and not of an installed library or of pytree-lint."""
         filename = os.path.abspath(filename)
-        return filename.startswith(self.root) and not any(folder in filename for folder in LIBRARY_FOLDERS) \
+        inside = filename[len(self.root) - 1:]  # within the project: a venv of its own may hold libraries
+        return filename.startswith(self.root) and not any(folder in inside for folder in LIBRARY_FOLDERS) \
             and not filename.startswith(os.path.dirname(os.path.dirname(__file__)) + os.sep)
 
     def _wrapped(self, watched: _Watched, flatten: Any, keyed: bool) -> Any:
