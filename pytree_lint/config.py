@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from .diskio import read_regular
@@ -156,35 +157,38 @@ def _read_settings(directory: str) -> tuple[str, dict] | None:
     return None
 
 
-def find_settings(start: str) -> tuple[str, dict] | None:
-    """Walk up from `start` to the first directory with pytree-lint settings."""
+def folders_upward(start: str) -> Iterator[str]:
+    """`start` (made absolute) and every folder above it, up to the root."""
     directory = os.path.abspath(start)
     while True:
+        yield directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return
+        directory = parent
+
+
+def find_settings(start: str) -> tuple[str, dict] | None:
+    """Walk up from `start` to the first directory with pytree-lint settings."""
+    for directory in folders_upward(start):
         found = _read_settings(directory)
         if found is not None:
             return found
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
+    return None
 
 
 def _config_stamp(folder: str) -> tuple:
     """What a folder's settings are read from: the modification time and size (or the absence) of each
     config file in the folder and in every folder above it."""
     stamp: list[tuple[int, int] | None] = []
-    directory = folder
-    while True:
+    for directory in folders_upward(folder):
         for name in CONFIG_FILE_NAMES:
             try:
                 info = os.stat(os.path.join(directory, name))
                 stamp.append((info.st_mtime_ns, info.st_size))
             except OSError:
                 stamp.append(None)
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return tuple(stamp)
-        directory = parent
+    return tuple(stamp)
 
 
 def _as_list(value, option: str) -> list[str]:

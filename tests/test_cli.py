@@ -422,17 +422,23 @@ def test_a_progress_bar_only_on_a_terminal(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "pytree_lint", "--jobs", "1", "--no-cache", "."],
                                cwd=tmp_path, stdout=terminal, stderr=terminal)
     os.close(terminal)
+    shown = read_until_closed(controller)
+    assert process.wait() == 0
+    assert b"pytree-lint:" in shown and b"60/60" in shown
+
+
+def read_until_closed(controller: int) -> bytes:
+    """All a pseudo-terminal's program wrote, read from its controlling side until the program closed it."""
     shown = b""
     while True:
         try:
-            chunk = os.read(controller, 4096)
-        except OSError:
+            chunk = os.read(controller, 65536)
+        except OSError:  # Linux: EIO once the other side is closed
             break
         if not chunk:
             break
         shown += chunk
-    assert process.wait() == 0
-    assert b"pytree-lint:" in shown and b"60/60" in shown
+    return shown
 
 
 def test_per_file_ignores_win_over_a_selection(project):
@@ -464,15 +470,7 @@ def test_full_output_is_coloured_only_on_a_terminal_without_no_color(project):
         subprocess.run([sys.executable, "-m", "pytree_lint", "--output-format", "full", "pkg/box.py"], cwd=project,
                        stdout=follower, stderr=subprocess.DEVNULL, env={**os.environ, **env}, timeout=120)
         os.close(follower)
-        output = b""
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            output += chunk
+        output = read_until_closed(leader)
         os.close(leader)
         return output
 

@@ -252,6 +252,17 @@ def _print_rules(argv: list[str]) -> int:
     return 0 if write_report(RULES_BY_CODE[argv[1].upper()].documentation() + "\n") else 2
 
 
+def positive_seconds(text: str) -> float:
+    """A duration option (`verify --timeout`, `server --time-budget`): a positive, finite number of seconds."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, not {text}")
+    return seconds
+
+
 def write_report(text: str, output_file: str | None = None) -> bool:
     """Write the report; a closed pipe (`pytree-lint rule PTL101 | head`) ends the output quietly. False
     (the reason said) when the output file cannot be written."""

@@ -106,15 +106,13 @@ def _citations(message: str):
 def cited_file(own_path: str, cited: str) -> str | None:
     """The file a message cites as `pkg/masks.py` (a path from the project's root): found from the
     finding's own folder upward."""
-    folder = os.path.dirname(os.path.abspath(own_path))
-    while True:
+    from ..config import folders_upward
+
+    for folder in folders_upward(os.path.dirname(os.path.abspath(own_path))):
         candidate = os.path.join(folder, cited)
         if os.path.isfile(candidate):
             return candidate
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
+    return None
 
 
 class _Sources:
@@ -126,7 +124,7 @@ class _Sources:
     def lines(self, path: str, cell: int | None) -> list[str]:
         key = (path, cell)
         if key not in self._read:
-            self._read[key] = self._load(path, cell)
+            self._read[key] = source_lines(path, cell)
         return self._read[key]
 
     def cited(self, own_path: str, cited_path: str | None, cell: int | None) -> list[str]:
@@ -135,20 +133,22 @@ class _Sources:
         found = cited_file(own_path, cited_path)
         return self.lines(found, None) if found is not None else []
 
-    @staticmethod
-    def _load(path: str, cell: int | None) -> list[str]:
-        from ..analysis.source import python_lines
-        from ..engine import LintError, read_file, read_source
 
-        try:
-            if cell is None:
-                return python_lines(read_source(path)[0])
-            from ..notebooks import read_notebook
+def source_lines(path: str, cell: int | None = None) -> list[str]:
+    """The lines of a file as saved (its encoding honoured), or of a notebook's cell; none when it is gone
+    or unreadable since it was linted (what shows it is then left out)."""
+    from ..analysis.source import python_lines
+    from ..engine import LintError, read_file, read_source
 
-            cells = read_notebook(read_file(path), path).notebook.cells  # type: ignore[attr-defined]
-            return python_lines(cells[cell - 1].source) if 0 < cell <= len(cells) else []
-        except (LintError, OSError):
-            return []  # gone or unreadable since it was linted: the frame is left out
+    try:
+        if cell is None:
+            return python_lines(read_source(path)[0])
+        from ..notebooks import read_notebook
+
+        cells = read_notebook(read_file(path), path).notebook.cells  # type: ignore[attr-defined]
+        return python_lines(cells[cell - 1].source) if 0 < cell <= len(cells) else []
+    except (LintError, OSError):
+        return []
 
 
 def as_json(findings) -> str:

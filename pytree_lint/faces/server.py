@@ -33,7 +33,8 @@ from ..engine import Finding, InternalError, LintError, apply_fixes
 from ..noqa import suppression_edit
 from ..notebooks import cells_as_module, in_cell
 from ..rules import RULES_BY_CODE
-from .formats import HELP_URI, cited_file
+from .cli import positive_seconds
+from .formats import HELP_URI, cited_file, source_lines
 from .server_transport import StrictProtocol, serve_stdio
 from .server_worker import LintWorker, Overrun
 
@@ -78,11 +79,6 @@ class PytreeLintServer(LanguageServer):
         """The open text document (or notebook cell) at `uri`, however the client encodes it, or None."""
         return self.workspace.text_documents.get(unquote(uri))
 
-    def notebook_of(self, uri: str):
-        """The open notebook whose URI, or one of whose cells' URIs, is `uri`, or None."""
-        return (self.workspace.get_notebook_document(notebook_uri=uri)
-                or self.workspace.get_notebook_document(cell_uri=uri))
-
     def config_for(self, path: str) -> Config:
         try:
             return self.loader.for_file(path)
@@ -95,19 +91,21 @@ class PytreeLintServer(LanguageServer):
 
     # --- linting --------------------------------------------------------------------------------------------
 
-    def lint_later(self, uri: str) -> None:
-        """Lint when typing pauses: each change restarts the wait."""
+    def cancel_pending(self, uri: str) -> None:
+        """Forget the lint `uri` waits for (it is linted now, or closed)."""
         waiting = self.pending.pop(uri, None)
         if waiting is not None:
             waiting.cancel()
+
+    def lint_later(self, uri: str) -> None:
+        """Lint when typing pauses: each change restarts the wait."""
+        self.cancel_pending(uri)
         self.pending[uri] = asyncio.get_running_loop().call_later(
             DEBOUNCE_SECONDS, lambda: self.in_background(self.lint(uri)))
 
     async def lint(self, uri: str) -> None:
         """Lint a document (or a notebook) as it is now and publish its diagnostics."""
-        waiting = self.pending.pop(uri, None)
-        if waiting is not None:
-            waiting.cancel()
+        self.cancel_pending(uri)
         notebook = self.workspace.get_notebook_document(notebook_uri=uri)
         if notebook is not None:
             await self._lint_notebook(uri, notebook)
@@ -117,23 +115,16 @@ class PytreeLintServer(LanguageServer):
             return  # closed meanwhile
         version, text = document.version, document.source
         path = document.path or "untitled.py"
-        config = self.config_for(path)
-        if config.excluded(path):
-            findings = []
+        try:
+            linted = await self._linted(text, path)
+        except LintError:  # does not parse (yet): the last good findings, moved with the edits
+            good = self.last_good.get(uri)
+            findings = _moved(good.findings, good.text, text) if good is not None else []
         else:
-            try:
-                findings = await self.worker.lint(text, path, config)
-            except Overrun as error:
-                self.log(types.MessageType.Error, f"linting {path} {error}; its diagnostics are not updated")
+            if linted is None:
                 return
-            except InternalError as error:
-                self.log(types.MessageType.Error, f"internal error linting {path}: {error}")
-                return
-            except LintError:  # does not parse (yet): the last good findings, moved with the edits
-                good = self.last_good.get(uri)
-                findings = _moved(good.findings, good.text, text) if good is not None else []
-            else:
-                self.last_good[uri] = Shown(version, text, findings)
+            findings = linted
+            self.last_good[uri] = Shown(version, text, findings)
         current = self.open_document(uri)
         if current is None or current.version != version:
             return  # closed or changed meanwhile: the newer text's lint publishes
@@ -148,16 +139,11 @@ class PytreeLintServer(LanguageServer):
                 cells.append((number, cell.document, document))
         source = cells_as_module([(number, document.source) for number, _uri, document in cells])
         versions = [document.version for _number, _uri, document in cells]
-        path = to_fs_path(uri) or "notebook.ipynb"
-        config = self.config_for(path)
         try:
-            findings = [] if config.excluded(path) else await self.worker.lint(source.text, path, config)
-        except Overrun as error:
-            self.log(types.MessageType.Error, f"linting {path} {error}; its diagnostics are not updated")
+            findings = await self._linted(source.text, to_fs_path(uri) or "notebook.ipynb")
+        except LintError:  # a cell that does not parse (yet): its diagnostics are kept as shown
             return
-        except LintError as error:  # a cell that does not parse (yet), or an internal error: kept as shown
-            if isinstance(error, InternalError):
-                self.log(types.MessageType.Error, f"internal error linting {path}: {error}")
+        if findings is None:
             return
         if [document.version for _number, _uri, document in cells] != versions:
             return  # a cell changed meanwhile: the notebook's next lint publishes
@@ -167,6 +153,21 @@ class PytreeLintServer(LanguageServer):
             by_cell[placed.cell or 0].append(replace(placed, cell=None))
         for number, cell_uri, document in cells:
             self._publish(cell_uri, Shown(document.version, document.source, by_cell[number]))
+
+    async def _linted(self, text: str, path: str) -> list[Finding] | None:
+        """The findings of `text`, linted as the file `path` with its project's configuration (none if it
+        is excluded); None when the lint overran its budget or met a bug of ours (logged to the client).
+        LintError when the text does not parse."""
+        config = self.config_for(path)
+        if config.excluded(path):
+            return []
+        try:
+            return await self.worker.lint(text, path, config)
+        except Overrun as error:
+            self.log(types.MessageType.Error, f"linting {path} {error}; its diagnostics are not updated")
+        except InternalError as error:
+            self.log(types.MessageType.Error, f"internal error linting {path}: {error}")
+        return None
 
     def _publish(self, uri: str, shown: Shown) -> None:
         self.shown[uri] = shown
@@ -185,8 +186,7 @@ class PytreeLintServer(LanguageServer):
             shown = self.shown.get(uri)
             if shown is not None and shown.version == document.version:
                 return shown.findings
-            notebook = self.workspace.get_notebook_document(cell_uri=uri)
-            await self.lint(notebook.uri if notebook is not None else uri)
+            await self.lint(self._owner(uri))
         return []
 
     def reload_configuration(self) -> None:
@@ -245,14 +245,8 @@ class PytreeLintServer(LanguageServer):
         target = from_fs_path(found) if found is not None else None
         if found is None or target is None:
             return None, []
-        open_document = self.open_document(target)
-        if open_document is not None:
-            return target, python_lines(open_document.source)
-        try:
-            with open(found, encoding="utf-8", errors="replace") as handle:
-                return target, python_lines(handle.read())
-        except OSError:
-            return None, []
+        open_document = self.open_document(target)  # as the editor has it, else as saved
+        return target, python_lines(open_document.source) if open_document is not None else source_lines(found)
 
 
 def _range(codec, lines: list[str], line: int, column: int, end_line: int, end_column: int) -> types.Range:
@@ -343,9 +337,7 @@ async def did_save(ls: PytreeLintServer, params: types.DidSaveTextDocumentParams
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: PytreeLintServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    waiting = ls.pending.pop(uri, None)
-    if waiting is not None:
-        waiting.cancel()
+    ls.cancel_pending(uri)
     ls.shown.pop(uri, None)
     ls.last_good.pop(uri, None)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
@@ -368,9 +360,7 @@ async def did_save_notebook(ls: PytreeLintServer, params: types.DidSaveNotebookD
 
 @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
 def did_close_notebook(ls: PytreeLintServer, params: types.DidCloseNotebookDocumentParams) -> None:
-    waiting = ls.pending.pop(params.notebook_document.uri, None)
-    if waiting is not None:
-        waiting.cancel()
+    ls.cancel_pending(params.notebook_document.uri)
     for cell in params.cell_text_documents:
         ls.shown.pop(cell.uri, None)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=cell.uri, diagnostics=[]))
@@ -435,12 +425,10 @@ async def code_action(ls: PytreeLintServer, params: types.CodeActionParams) -> l
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pytree-lint server", description="The language server, on stdio.")
-    parser.add_argument("--time-budget", type=float, default=DEFAULT_TIME_BUDGET, metavar="SECONDS",
+    parser.add_argument("--time-budget", type=positive_seconds, default=DEFAULT_TIME_BUDGET, metavar="SECONDS",
                         help="how long one lint may take before it is abandoned and reported (default: "
                              f"{DEFAULT_TIME_BUDGET:g})")
     options = parser.parse_args(argv or [])
-    if not 0 < options.time_budget < float("inf"):
-        parser.error("--time-budget must be a positive number of seconds")
     server.worker.budget = options.time_budget
     try:
         serve_stdio(server)

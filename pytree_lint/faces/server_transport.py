@@ -45,21 +45,21 @@ class StrictProtocol(LanguageServerProtocol):
             data = json.loads(body)
             if isinstance(data, dict) and "id" in data and "method" in data:
                 code, text = self._refusal(data["method"]) or (error.code, error.message)
-                self._answer_error(data["id"], code, text, always=True)
+                self._answer_error(data["id"], code, text)
             return
         except (ValueError, RecursionError):  # no JSON (JSONDecodeError and UnicodeDecodeError are ValueErrors)
-            self._answer_error(None, PARSE_ERROR, "Parse error: the message is not JSON", always=True)
+            self._answer_error(None, PARSE_ERROR, "Parse error: the message is not JSON")
             return
         method = getattr(message, "method", None)
         if method is None and not hasattr(message, "result") and not hasattr(message, "error"):
             self._answer_error(getattr(message, "id", None), JsonRpcInvalidRequest.CODE,
-                               "Invalid request: no method", always=True)
+                               "Invalid request: no method")
             return
         if method == types.INITIALIZE:
             self.initialize_received = True
         refusal = self._refusal(method) if method is not None else None
         if refusal is not None:
-            if hasattr(message, "id"):  # a request; a notification is dropped, as the protocol says
+            if getattr(message, "id", None) is not None:  # a request; a notification is dropped, as the protocol says
                 self._answer_error(message.id, *refusal)
             return
         self.handle_message(message)
@@ -76,10 +76,8 @@ class StrictProtocol(LanguageServerProtocol):
             return JsonRpcInvalidRequest.CODE, "Invalid request: the server is shutting down (only `exit` is accepted)"
         return None
 
-    def _answer_error(self, msg_id, code: int, message: str, always: bool = False) -> None:
-        """An error response for a request (a notification gets none), or for an unknown id when `always`."""
-        if msg_id is None and not always:
-            return
+    def _answer_error(self, msg_id, code: int, message: str) -> None:
+        """An error response (with a null id when the request's is not known)."""
         self._send_response(msg_id, None, types.ResponseError(code=code, message=message))
 
     def _send_response(self, msg_id, result=None, error: types.ResponseError | None = None) -> None:

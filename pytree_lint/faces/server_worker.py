@@ -60,10 +60,6 @@ class LintWorker:
         self.connection: Connection | None = None
         self.lock = asyncio.Lock()
 
-    async def lint(self, text: str, path: str, config: Config) -> list[Finding]:
-        """The document's findings, with fixes. LintError when it does not parse, InternalError for a bug of
-        ours, Overrun when the budget ran out."""
-        return await self._ask("lint", (text, path, config))
 
     async def forget_what_was_absent(self) -> None:
         """Modules looked for and not found may exist now (a file was saved): look again."""
@@ -88,7 +84,9 @@ class LintWorker:
         await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(None, ours.recv), START_SECONDS)
         return ours
 
-    async def _ask(self, kind: str, arguments: tuple):
+    async def lint(self, text: str, path: str, config: Config) -> list[Finding]:
+        """The document's findings, with fixes. LintError when it does not parse, InternalError for a bug of
+        ours, Overrun when the budget ran out."""
         async with self.lock:
             try:
                 connection = await self._started()
@@ -97,7 +95,7 @@ class LintWorker:
                 raise InternalError(f"the lint process did not start ({type(error).__name__})") from None
 
             def exchange():
-                connection.send((kind, arguments))
+                connection.send(("lint", (text, path, config)))
                 return connection.recv()
 
             waiting = asyncio.get_running_loop().run_in_executor(None, exchange)

@@ -8,6 +8,7 @@ Measured on jax 0.10.2.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -115,6 +116,31 @@ def is_metadata_error(error: BaseException) -> bool:
             return True
         cause = cause.__cause__ or cause.__context__
     return False
+
+
+def watch_constructions(cls: type, seen: Callable[[Any], None]) -> Callable[[], None] | None:
+    """Call `seen(obj)` after each object of `cls` (or of a subclass inheriting its constructor) is built;
+    the function that undoes it, or None when the class refuses a new constructor."""
+    own = cls.__dict__.get("__init__")
+    init = cls.__init__  # type: ignore[misc]  # the constructor the class has, its own or inherited
+
+    @functools.wraps(init)
+    def watched(node, *args, **kwargs):
+        init(node, *args, **kwargs)
+        seen(node)
+
+    try:
+        cls.__init__ = watched  # type: ignore[misc]
+    except (TypeError, AttributeError):
+        return None
+
+    def undo() -> None:
+        if own is not None:
+            cls.__init__ = own  # type: ignore[misc]
+        else:
+            del cls.__init__  # type: ignore[misc]
+
+    return undo
 
 
 def counted_jit(body: Callable[[Any], Any] | None = None):

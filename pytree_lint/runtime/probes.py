@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..analysis.record import record
-from .observe import TREE_CALLS, Outcome, TreeCallRecord, aux_values, first_line, jax_module
+from .observe import TREE_CALLS, Outcome, TreeCallRecord, aux_values, first_line, jax_module, watch_constructions
 
 # What a module must give for a probe that runs examples, said where none is found.
 _HOW = ("define examples() returning two equal inputs in the module, or examples_<Class>() or examples() in a "
@@ -93,26 +93,12 @@ def _instances_built(module: Any, target: str | None):
     if not isinstance(cls, type):
         yield built
         return
-    own = cls.__dict__.get("__init__")
-    init = cls.__init__  # type: ignore[misc]  # the constructor the class has, its own or inherited
-
-    def recording(node, *args, **kwargs):
-        init(node, *args, **kwargs)
-        if type(node) is cls:
-            built.append(node)
-
-    try:
-        cls.__init__ = recording  # type: ignore[misc]
-    except (TypeError, AttributeError):  # a class that refuses: nothing is collected
-        yield built
-        return
+    undo = watch_constructions(cls, lambda node: built.append(node) if type(node) is cls else None)
     try:
         yield built
     finally:
-        if own is not None:
-            cls.__init__ = own  # type: ignore[misc]
-        else:
-            del cls.__init__  # type: ignore[misc]
+        if undo is not None:
+            undo()
 
 
 def _examples_hook(module: Any, examples_module: Any, target: str | None):

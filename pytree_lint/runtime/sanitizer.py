@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import functools
 import inspect
 import os
 import sys
@@ -33,7 +32,7 @@ from typing import Any
 
 import pytest
 
-from .observe import find_inside, first_line, is_array
+from .observe import find_inside, first_line, is_array, watch_constructions
 
 # How many containers held in aux_data are watched for in-place changes, per class.
 WATCHED_CONTAINERS = 16
@@ -106,19 +105,14 @@ class Sanitizer:
         """A `register_dataclass` class (flax.struct's): JAX flattens it without calling Python, so each
         object is checked as it is built (its unflatten builds objects too), with the flatten JAX keeps for
         Python's use."""
-        cls = watched.cls
-        init = cls.__init__  # type: ignore[misc]  # the class's own constructor, wrapped
-
-        @functools.wraps(init)
-        def init_and_check(node, *args, **kwargs):
-            init(node, *args, **kwargs)
+        def check(node: Any) -> None:
             try:
                 children, aux = flatten(node)
                 self._check(watched, node, list(children), aux)
             except Exception:  # the sanitizer never breaks the user's program
                 pass
 
-        cls.__init__ = init_and_check  # type: ignore[misc]
+        watch_constructions(watched.cls, check)  # for the whole run: never undone
 
     def _watch(self, nodetype: type, unflatten: Any) -> _Watched | None:
         """The class, if it is the project's own (its module is a file of the project, not of an installed

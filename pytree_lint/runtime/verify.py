@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..config import ConfigError, ConfigLoader
 from ..engine import Finding, LintError, lint_file
-from ..faces.cli import write_report
+from ..faces.cli import positive_seconds, write_report
 from ..files import collect_files
 from .observe import STATUSES
 
@@ -91,17 +91,6 @@ def run_probes(harness: Harness, path: str, findings: list[Finding], timeout: fl
     else:
         reason = "the probe gave no result (the module may exit early)"
     return [Verified(f, "error", reason) for f in findings]
-
-
-def positive_seconds(text: str) -> float:
-    """`--timeout`: a positive, finite number of seconds."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < seconds < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, not {text}")
-    return seconds
 
 
 def _text(results: list[Verified]) -> str:
