@@ -455,3 +455,45 @@ def test_a_method_that_rebuilds_a_container_and_fills_it_does_not_change_one_jit
     (PTL901 advice, not PTL102)."""
     codes = [f.code for f in lint_source(REBUILT_THEN_FILLED, "graph.py", Config(extend_select=("PTL9",)))]
     assert codes == ["PTL901"]
+
+
+def test_a_long_chain_of_helpers_with_several_returns_is_followed_once_each():
+    """Each helper returns one of three calls of the one before: 3**60 paths, one summary per helper (before
+    summaries were kept, a chain like this one in scikit-hep/awkward ran for over 15 minutes)."""
+    helpers = "".join(f"""
+        def step{i}(x):
+            if x > 0:
+                return step{i - 1}(x)
+            if x < 0:
+                return step{i - 1}(-x)
+            return step{i - 1}(x + 1)
+        """ for i in range(1, 61))
+    source = textwrap.dedent("""
+        import jax
+        import jax.numpy as jnp
+
+        @jax.tree_util.register_pytree_node_class
+        class Box:
+            def __init__(self, x, meta):
+                self.x = x
+                self.meta = meta
+
+            def tree_flatten(self):
+                return (self.x,), self.meta
+
+            @classmethod
+            def tree_unflatten(cls, meta, children):
+                return cls(*children, meta)
+
+        def step0(x):
+            return jnp.zeros(3) + x
+        """) + textwrap.dedent(helpers) + "\nBOX = Box(jnp.ones(2), step60(1))\n"
+    [finding] = lint_source(source)
+    assert (finding.code, finding.line, finding.column) == ("PTL101", 12, 26)
+    # The message spells out the two ends of the way and counts the steps between.
+    assert finding.message == (
+        "array in aux_data of `Box`: `self.meta` is assigned `meta` at line 9, `meta` is given `step60(1)` at "
+        "line 441, which returns `step59(x)` at line 436, which returns `step58(x)` at line 429, which returns "
+        "`step57(x)` at line 422, which returns `step56(x)` at line 415, then 56 more steps, which returns "
+        "`jnp.zeros(3) + x` at line 19; JAX compares aux_data with `==`, so the first jitted call with a new, equal "
+        "array raises `ValueError: Exception raised while checking equality of metadata fields of pytree`")

@@ -37,6 +37,9 @@ CITED_LINE = re.compile(r"\b(?:cell (\d+), )?line (\d+)\b")
 CITED_ELSEWHERE = re.compile(r"\(([^()\s:]+\.py):(\d+)\)")
 
 
+_SHOWN_STEPS = 8  # the most steps of a value's way a message spells out
+
+
 def citations(message: str) -> list[tuple[str | None, int | None, int]]:
     """The places a message cites, each (another module's path or None, a notebook cell or None, line)."""
     found: list[tuple[str | None, int | None, int]] = [
@@ -231,5 +234,8 @@ class ModuleAnalysis:
             return self.located(evidence.node)
         # A helper's return continues the step before: "`self.mask` is assigned `make_mask(n)` at line 8,
         # which returns `jnp.arange(n) < k` (pkg/masks.py:12)".
-        return ", ".join(f"{'which' if number and hop.relation == 'returns' else f'`{hop.via}`'} {hop.relation} "
-                         f"{self.located(hop.node)}" for number, hop in enumerate(evidence.trail))
+        steps = [f"{'which' if number and hop.relation == 'returns' else f'`{hop.via}`'} {hop.relation} "
+                 f"{self.located(hop.node)}" for number, hop in enumerate(evidence.trail)]
+        if len(steps) > _SHOWN_STEPS:  # a long chain of helpers: its ends say where the value goes and comes from
+            steps = [*steps[:_SHOWN_STEPS - 2], f"then {len(steps) - _SHOWN_STEPS + 1} more steps", *steps[-1:]]
+        return ", ".join(steps)

@@ -10,6 +10,7 @@ it cannot follow yields no evidence, and rules stay silent on it.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
     from .summary import Value
 
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
-_MAX_DEPTH = 12
+_MAX_DEPTH = 12  # expressions followed within one summary (names, arguments, operands)
+_MAX_NESTED_SUMMARIES = 24  # summaries (a helper's returns, a class's attribute) computed inside one another
 
 
 @dataclass(frozen=True)
@@ -132,8 +134,10 @@ def _union(groups) -> list[Evidence]:
 class ValueInference:
     index: ModuleIndex
     frameworks: Frameworks
-    _attribute_cache: dict[tuple[int, str], list[Evidence]] = field(default_factory=dict)
+    _summaries: dict[tuple[int, str], list[Evidence]] = field(default_factory=dict)
     _active: set[int] = field(default_factory=set)
+    _nested: int = 0
+    _callees: dict[int, list[FunctionInfo]] = field(default_factory=dict)
 
     # public --------------------------------------------------------------------------------------
     def infer(self, expr: ast.expr, context: Context = MODULE_CONTEXT) -> list[Evidence]:
@@ -148,16 +152,29 @@ class ValueInference:
 
     def attribute(self, cls: ClassInfo, attr: str, via: str) -> list[Evidence]:
         """Everything `cls` instances' attribute `attr` can hold, reported as reached through `via`."""
-        key = (id(cls), attr)
-        if key not in self._attribute_cache:
-            self._attribute_cache[key] = []  # guards recursion through self-referencing classes
-            # A fresh depth budget: what is cached must not depend on how deep the first asker was.
-            outer, self._active = self._active, set()
-            try:
-                self._attribute_cache[key] = self._attribute_sources(cls, attr)
-            finally:
-                self._active = outer
-        return [_rename(e, via) for e in self._attribute_cache[key]]
+        found = self._summary((id(cls), attr), lambda: self._attribute_sources(cls, attr))
+        return [_rename(e, via) for e in found]
+
+    def _summary(self, key: tuple[int, str], compute: Callable[[], list[Evidence]]) -> list[Evidence]:
+        """What a function returns or an attribute holds, computed once and joined (one evidence per origin,
+        see _joined): so a chain of helpers each returning one of several calls of the one before costs one
+        summary per helper, not one walk per path. A summary asked for while it is computed (recursion)
+        gives nothing; past _MAX_NESTED_SUMMARIES nested summaries, nothing either, and that is not kept."""
+        found = self._summaries.get(key)
+        if found is not None:
+            return found
+        if self._nested >= _MAX_NESTED_SUMMARIES:
+            return []
+        self._summaries[key] = []
+        # A fresh depth budget: what is kept must not depend on how deep the first asker was.
+        outer, self._active = self._active, set()
+        self._nested += 1
+        try:
+            found = self._summaries[key] = _joined(compute())
+        finally:
+            self._active = outer
+            self._nested -= 1
+        return found
 
     def annotation(self, annotation: ast.expr) -> list[Evidence]:
         """What an annotation says a value is (an array, a mutable container, an instance, ...)."""
@@ -479,11 +496,47 @@ class ValueInference:
 
     def _returned(self, helper: FunctionInfo) -> list[Evidence]:
         """What a helper of the module returns, each value's trail continued by "which returns ..."."""
+        if (id(helper), "return") not in self._summaries:
+            # The helpers it calls first, callees before callers: each summary then finds the ones it needs
+            # made, however long the chain, instead of nesting past _MAX_NESTED_SUMMARIES.
+            for callee in self._callees_first(helper):
+                self._summary((id(callee), "return"), lambda callee=callee: self._returns(callee))
+        return self._summary((id(helper), "return"), lambda: self._returns(helper))
+
+    def _returns(self, helper: FunctionInfo) -> list[Evidence]:
         found: list[Evidence] = []
         for statement in helper.return_statements:
             if statement.value is not None:
                 found.extend(_built_by(e, helper).through(f"{helper.name}()", "returns", statement.value)
                              for e in self.infer(statement.value, Context(helper, statement=statement)))
+        return found
+
+    def _callees_first(self, helper: FunctionInfo) -> list[FunctionInfo]:
+        """The module's functions `helper` calls by name, directly or not, in post-order (callees before their
+        callers, `helper` itself left out); each function's body is read once per inference."""
+        order: list[FunctionInfo] = []
+        seen = {id(helper)}
+        stack = [(helper, iter(self._direct_callees(helper)))]
+        while stack:
+            function, callees = stack[-1]
+            callee = next(callees, None)
+            if callee is None:
+                stack.pop()
+                if function is not helper:
+                    order.append(function)
+            elif id(callee) not in seen:
+                seen.add(id(callee))
+                stack.append((callee, iter(self._direct_callees(callee))))
+        return order
+
+    def _direct_callees(self, function: FunctionInfo) -> list[FunctionInfo]:
+        found = self._callees.get(id(function))
+        if found is None:
+            names = {node.func.id for node in ast.walk(function.node)
+                     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+            found = self._callees[id(function)] = [
+                callee for callee in map(self.index.module_function, sorted(names))
+                if callee is not None and not callee.is_lambda]
         return found
 
     def _returned_elsewhere(self, definition, expr: ast.Call) -> list[Evidence]:
@@ -695,6 +748,17 @@ def _built_by(evidence: Evidence, helper: FunctionInfo) -> Evidence:
     trail = tuple(replace(hop, holder=None) if hop.holder is not None and hop.holder.function is helper else hop
                   for hop in evidence.trail)
     return replace(evidence, trail=trail)
+
+
+def _joined(evidence: list[Evidence]) -> list[Evidence]:
+    """One evidence per origin and what rules judge of it (kind, class, who holds it, whether it is shared
+    or made once): the same value reached along several paths is one value, kept with its first path."""
+    kept: dict[tuple, Evidence] = {}
+    for e in evidence:
+        key = (e.kind, e.leaf, e.what, id(e.node), e.shared, id(e.cls), e.constructed, e.made_once,
+               tuple((h.name, id(h.cls), id(h.function)) for h in e.holders))
+        kept.setdefault(key, e)
+    return list(kept.values())
 
 
 def _unstarred(node: ast.expr) -> ast.expr:

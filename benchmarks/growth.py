@@ -1,0 +1,152 @@
+"""Growth curves: the CLI's cold time on generated projects of growing size, which must grow linearly.
+
+    python benchmarks/growth.py [--sizes 100,200,400,800] [--repeat N]
+
+Four shapes, each generated at every size N and linted whole (`pytree-lint --no-cache --jobs 1`, from bytecode):
+(a) a chain of N helpers in one module, each returning one of three calls of the one before, the first an
+array, the last's result put in a registered class's aux_data: a path-enumerating evaluator walks 3**N paths;
+(b) the same chain across N modules, each importing the helper before it; (c) N modules each re-exporting the
+one before's names, the last importing a registered class through all of them; (d) a package of N modules each
+constructing one registered class with an array; (e) N registered classes in one module. Each row gives the
+time per unit (ms per helper, module or class): linear growth keeps it flat, and the last column, the time at
+the largest size over the smallest scaled by size, near 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+REGISTERED = textwrap.dedent("""\
+    import jax
+    import jax.numpy as jnp
+
+
+    @jax.tree_util.register_pytree_node_class
+    class Box:
+        def __init__(self, x, meta):
+            self.x = x
+            self.meta = meta
+
+        def tree_flatten(self):
+            return (self.x,), self.meta
+
+        @classmethod
+        def tree_unflatten(cls, meta, children):
+            return cls(*children, meta)
+    """)
+
+
+def _helper(i: int, previous: str) -> str:
+    return textwrap.dedent(f"""\
+        def step{i}(x):
+            if x > 0:
+                return {previous}(x)
+            if x < 0:
+                return {previous}(-x)
+            return {previous}(x + 1)
+        """)
+
+
+def chain_in_one_module(root: Path, n: int) -> None:
+    parts = [REGISTERED, "\n\ndef step0(x):\n    return jnp.zeros(3) + x\n"]
+    parts += ["\n\n" + _helper(i, f"step{i - 1}") for i in range(1, n + 1)]
+    parts.append(f"\n\nBOX = Box(jnp.ones(2), step{n}(1))\n")
+    (root / "chain.py").write_text("".join(parts))
+
+
+def chain_across_modules(root: Path, n: int) -> None:
+    package = root / "chain"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "box.py").write_text(REGISTERED)
+    (package / "step0.py").write_text("import jax.numpy as jnp\n\n\ndef step0(x):\n    return jnp.zeros(3) + x\n")
+    for i in range(1, n + 1):
+        (package / f"step{i}.py").write_text(f"from .step{i - 1} import step{i - 1}\n\n\n" + _helper(i, f"step{i - 1}"))
+    (package / "use.py").write_text(f"import jax.numpy as jnp\n\nfrom .box import Box\nfrom .step{n} import step{n}\n\n"
+                                    f"BOX = Box(jnp.ones(2), step{n}(1))\n")
+
+
+def re_exports(root: Path, n: int) -> None:
+    package = root / "reexport"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "mod0.py").write_text(REGISTERED + "\n\nMETA = jnp.zeros(3)\n")
+    for i in range(1, n + 1):
+        (package / f"mod{i}.py").write_text(f"from .mod{i - 1} import META, Box  # noqa: F401\n")
+    (package / "use.py").write_text(f"import jax.numpy as jnp\n\nfrom .mod{n} import META, Box\n\n"
+                                    "BOX = Box(jnp.ones(2), META)\n")
+
+
+def constructions(root: Path, n: int) -> None:
+    package = root / "built"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "box.py").write_text(REGISTERED)
+    for i in range(n):
+        (package / f"make{i}.py").write_text(
+            f"import jax.numpy as jnp\n\nfrom .box import Box\n\n\ndef make{i}(x):\n"
+            f"    return Box(x, jnp.zeros({i + 1}))\n")
+
+
+def classes(root: Path, n: int) -> None:
+    body = REGISTERED.split("\n\n@")[0]
+    one = "@" + REGISTERED.split("\n\n@")[1]
+    parts = [body]
+    for i in range(n):
+        parts.append("\n\n" + one.replace("class Box", f"class Box{i}")
+                     + f"\n\nBOX{i} = Box{i}(jnp.ones(2), jnp.zeros(3))\n")
+    (root / "classes.py").write_text("".join(parts))
+
+
+SHAPES = [
+    ("(a) helpers chained in one module, 3 calls each", "helper", chain_in_one_module),
+    ("(b) helpers chained across modules", "module", chain_across_modules),
+    ("(c) modules re-exporting each other", "module", re_exports),
+    ("(d) modules constructing one class", "module", constructions),
+    ("(e) registered classes in one module", "class", classes),
+]
+
+
+def lint_time(root: Path, repeat: int) -> float:
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    command = [sys.executable, "-m", "pytree_lint", "--no-cache", "--jobs", "1", "--format", "json", str(root)]
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = subprocess.run(command, env=env, capture_output=True, text=True)
+        best = min(best, time.perf_counter() - started)
+        if result.returncode not in (0, 1):
+            sys.exit(f"{root}: exit {result.returncode}\n{result.stderr}")
+    return best
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100,200,400,800")
+    parser.add_argument("--repeat", type=int, default=3)
+    options = parser.parse_args()
+    sizes = [int(size) for size in options.sizes.split(",")]
+    empty = tempfile.mkdtemp()
+    startup = lint_time(Path(empty), options.repeat)
+    print(f"CLI start-up on an empty folder: {startup:.2f} s (taken off each time below)\n")
+    print(f"{'shape':48} " + " ".join(f"{f'N={n}':>12}" for n in sizes) + f" {'growth':>8}")
+    for title, unit, generate in SHAPES:
+        per_unit = []
+        for n in sizes:
+            with tempfile.TemporaryDirectory() as scratch:
+                generate(Path(scratch), n)
+                per_unit.append(max(lint_time(Path(scratch), options.repeat) - startup, 0.0) / n * 1000)
+        cells = " ".join(f"{f'{ms:.2f} ms/{unit}':>12}" for ms in per_unit)
+        print(f"{title:48} {cells} {per_unit[-1] / per_unit[0]:8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
