@@ -293,6 +293,7 @@ class ModuleIndex:
     # The project as this module sees it (analysis/project.py): imported names followed across modules.
     project: ModuleView | None = None
     _mentioning: dict[tuple[str, ...], list[ast.stmt]] = field(default_factory=dict)
+    _calls_in: dict[int, list[tuple[ast.Call, bool]]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, tree: ast.Module, source: Source, project: ModuleView | None = None) -> ModuleIndex:
@@ -319,14 +320,23 @@ class ModuleIndex:
         """Every call in the statements that mention one of `words` (a call of `f` spells `f`), in source
         order, each with whether it is inside a function."""
         found: list[tuple[ast.Call, bool]] = []
-        pending: list[tuple[ast.AST, bool]] = [(s, False) for s in reversed(self.statements_mentioning(words))]
-        while pending:
-            node, in_function = pending.pop()
-            if isinstance(node, ast.Call):
-                found.append((node, in_function))
-            inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-            pending.extend((child, inner) for child in reversed(child_nodes(node)))
+        for statement in self.statements_mentioning(words):
+            found.extend(self._calls_in_statement(statement))
         return found
+
+    def _calls_in_statement(self, statement: ast.stmt) -> list[tuple[ast.Call, bool]]:
+        """The calls of one top-level statement, walked once whatever the words asked for."""
+        calls = self._calls_in.get(id(statement))
+        if calls is None:
+            calls = self._calls_in[id(statement)] = []
+            pending: list[tuple[ast.AST, bool]] = [(statement, False)]
+            while pending:
+                node, in_function = pending.pop()
+                if isinstance(node, ast.Call):
+                    calls.append((node, in_function))
+                inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                pending.extend((child, inner) for child in reversed(child_nodes(node)))
+        return calls
 
     def qualify(self, node: ast.AST) -> str | None:
         """The dotted name `node` refers to through the module's imports: a library's public name, or,
