@@ -11,6 +11,9 @@ class Kind(enum.Enum):
     VOLATILE = "volatile"
     INSTANCE = "instance"
     SAFE = "safe"  # known hashable with value equality: str, numbers, tuple(...), .shape, ...
+    # Whatever another project module's name holds or its function returns, written into a summary as the
+    # name (summaries read one module alone) and looked up in the project when a lint reads it.
+    REFERENCE = "reference"
 
 
 class Leaf(enum.Enum):

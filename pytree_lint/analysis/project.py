@@ -27,7 +27,7 @@ from .names import canonical
 from .record import record
 
 if TYPE_CHECKING:  # imported when a module is first summarised: most files never need one
-    from .summary import ClassFacts, Construction, FunctionFacts, JitFacts, ModuleSummary, SummaryStore
+    from .summary import ClassFacts, Construction, FunctionFacts, JitFacts, ModuleSummary, SummaryStore, Value
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 # Names under these heads mean what knowledge/ says, even when their source is in the project.
@@ -399,6 +399,7 @@ class ModuleView:
         self.module = module
         self.is_package = is_package
         self._resolved: dict[str, str] = {}
+        self._referred: dict[str, tuple[tuple[Value, ModuleSummary], ...]] = {}
 
     def absolute(self, qualified: str) -> str | None:
         return absolute(qualified, self.module, self.is_package)
@@ -479,6 +480,61 @@ class ModuleView:
             return None
         return Definition(summary, defined)
 
+    # values across modules ---------------------------------------------------------------------------------
+    def returned_by(self, definition: Definition) -> tuple[tuple[Value, ModuleSummary], ...]:
+        """What a project function returns, each value with the module that makes it."""
+        facts = definition.function
+        return self.resolved(definition.summary, facts.returns) if facts is not None else ()
+
+    def held_by(self, definition: Definition) -> tuple[tuple[Value, ModuleSummary], ...]:
+        """What a project module's top-level name holds, each value with the module that makes it."""
+        return self.resolved(definition.summary, definition.summary.bindings.get(definition.name, ()))
+
+    def resolved(self, summary: ModuleSummary, values: tuple[Value, ...]) -> tuple[tuple[Value, ModuleSummary], ...]:
+        """`values` of the module `summary` with their references replaced by what they stand for."""
+        found = [(value, summary) for value in values if value.refers is None]
+        for value in values:
+            if value.refers is not None:
+                found.extend(self._reference(value.refers))
+        return _first_of_each_kind(found)
+
+    def _reference(self, reference: str) -> tuple[tuple[Value, ModuleSummary], ...]:
+        """What a reference stands for, each once per view, the references it leads to followed first (a
+        loop, not recursion: a chain of helpers across a thousand modules is a thousand steps); a reference
+        met again while it is being followed (a cycle) stands for nothing there."""
+        pending, following = [reference], set()
+        while pending:
+            current = pending[-1]
+            if current in self._referred:
+                pending.pop()
+                continue
+            summary, values = self._referred_values(current)
+            waiting = [v.refers for v in values if v.refers is not None and v.refers not in self._referred
+                       and v.refers not in following]
+            if waiting and current not in following:
+                following.add(current)
+                pending.extend(waiting)
+                continue
+            found = [(value, summary) for value in values if value.refers is None] if summary is not None else []
+            for value in values:
+                if value.refers is not None:
+                    found.extend(self._referred.get(value.refers, ()))
+            self._referred[current] = _first_of_each_kind(found)
+            following.discard(current)
+            pending.pop()
+        return self._referred[reference]
+
+    def _referred_values(self, reference: str) -> tuple[ModuleSummary | None, tuple[Value, ...]]:
+        """The summary and the values a reference names directly (`pkg.m.f()`: f's returns; `pkg.m.X`: X's)."""
+        called = reference.endswith("()")
+        definition = self.definition(self._follow(reference[:-2] if called else reference, 0, set()))
+        if definition is None:
+            return None, ()
+        if called:
+            facts = definition.function
+            return definition.summary, facts.returns if facts is not None else ()
+        return definition.summary, definition.summary.bindings.get(definition.name, ())
+
     def _classes_and_bases(self, definition: Definition):
         """A project class and its bases across modules, nearest first, each once (bases that lead back to
         a class already seen, through imports or repeated, end there): (definition, facts, resolved bases)."""
@@ -548,6 +604,14 @@ class ModuleView:
     def transformed_elsewhere(self, class_name: str) -> list[ModuleSummary]:
         """The other project modules where this module's class `class_name` reaches a transformation."""
         return self.project.transformed_elsewhere(self, class_name)
+
+
+def _first_of_each_kind(found: list[tuple[Value, ModuleSummary]]) -> tuple[tuple[Value, ModuleSummary], ...]:
+    """The values joined: the first of each kind (and leaf) is enough to judge and to name the origin."""
+    kept: dict[tuple[str, str | None], tuple[Value, ModuleSummary]] = {}
+    for value, summary in found:
+        kept.setdefault((value.kind, value.leaf), (value, summary))
+    return tuple(kept.values())
 
 
 def project_view(path: str) -> ModuleView | None:

@@ -13,6 +13,7 @@ from .model import FunctionInfo
 from .project import NEVER_FOLLOWED, absolute
 from .summary import (
     KEPT_KINDS,
+    KEPT_REFERENCES,
     Argument,
     ClassFacts,
     Construction,
@@ -32,6 +33,7 @@ class Summarizer:
         self.index = analysis.index
         self.module = module
         self.is_package = is_package
+        analysis.values.project_name = self.project_name
 
     @classmethod
     def run(cls, data: bytes, path: str, module: str, is_package: bool, digest: str) -> ModuleSummary | None:
@@ -50,6 +52,14 @@ class Summarizer:
     def absolute(self, qualified: str) -> str:
         return absolute(qualified, self.module, self.is_package) or qualified
 
+    def project_name(self, qualified: str) -> str | None:
+        """The absolute name of a name of the project's own (a relative import, or the module's own top
+        package), else None: what the summary may refer to."""
+        package = self.module.split(".", 1)[0]
+        if package in NEVER_FOLLOWED or not (qualified.startswith(".") or qualified.split(".", 1)[0] == package):
+            return None
+        return absolute(qualified, self.module, self.is_package)
+
     def summary(self, path: str, digest: str) -> ModuleSummary:
         index = self.index
         names = {local: self.absolute(target) for local, target in index.aliases.items()}
@@ -63,7 +73,7 @@ class Summarizer:
             tuple(self.absolute(star) for star in index.aliases.star_modules), defined,
             {name: self._function(function) for name, function in index.functions.items()},
             {name: self._class(cls) for name, cls in index.classes.items()},
-            jitted, tuple(self._constructions()), self._transformed())
+            jitted, tuple(self._constructions()), self._bindings(), self._transformed())
 
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
@@ -73,16 +83,21 @@ class Summarizer:
         if isinstance(expr, ast.Name):
             shown = evidence.trail[0].node if evidence.trail else evidence.node
         position = self.analysis.position(shown) or self.analysis.position(expr) or (0, 0)
+        made = evidence.trail[-1].node if evidence.trail else expr
         return Value(evidence.kind.value, evidence.what, self.analysis.snippet(shown), position[0],
-                     evidence.leaf.value if evidence.leaf is not None else None)
+                     evidence.leaf.value if evidence.leaf is not None else None, evidence.refers,
+                     made is not evidence.node and evidence.kind is not Kind.REFERENCE)
 
     def _kinds(self, evidence: list[Evidence], expr: ast.expr) -> list[Value]:
-        """The first evidence of each kind other modules care about."""
+        """The first evidence of each kind other modules care about, and the first few references."""
         found = []
         for kind in KEPT_KINDS:
             first = next((e for e in evidence if e.kind is kind), None)
             if first is not None:
                 found.append(self._value(first, expr))
+        references = dict.fromkeys(e.refers for e in evidence if e.refers is not None)
+        found.extend(Value(Kind.REFERENCE.value, f"`{reference}`", "", 0, None, reference)
+                     for reference in list(references)[:KEPT_REFERENCES])
         return found
 
     def _function(self, function: FunctionInfo) -> FunctionFacts:
@@ -121,6 +136,18 @@ class Summarizer:
         if metadata is None or qualified is None:
             return None
         return FieldFacts(self.absolute(qualified), metadata)
+
+    def _bindings(self) -> dict[str, tuple[Value, ...]]:
+        """What the module's top-level names hold, for the modules that import them (only the names whose
+        value says something: most are functions, classes and imports)."""
+        found = {}
+        for name, values in self.index.bindings.items():
+            if any(value is not None for value in values):
+                use = ast.Name(name, ast.Load())  # a use of the name after the module ran: every binding
+                held = self._kinds(self.analysis.values.infer(use), use)
+                if held:
+                    found[name] = tuple(held)
+        return found
 
     # classes -------------------------------------------------------------------------------------------------
     def _class(self, cls) -> ClassFacts:

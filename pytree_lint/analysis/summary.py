@@ -20,23 +20,29 @@ from ..digest import content_digest
 from ..shapes import conforms
 from .kinds import Kind
 
-SUMMARY_VERSION = 9
+SUMMARY_VERSION = 10
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
 KEPT_KINDS = (Kind.ARRAY, Kind.MUTABLE, Kind.VOLATILE, Kind.SAFE)
+# References (names of other project modules a value comes from) are kept up to this many per value.
+KEPT_REFERENCES = 4
 
 
 # The records are NamedTuples: immutable, cheap to define (the plugin imports this module in every flake8
 # process that follows a name), and written to JSON as arrays.
 class Value(NamedTuple):
-    """What an expression of the module evaluates to: its kind, how messages call it, and where it is."""
+    """What an expression of the module evaluates to: its kind, how messages call it, and where it is.
+    A reference (kind `reference`) names what it stands for in `refers`: `pkg.masks.make()` for what the
+    function `pkg.masks.make` returns, `pkg.masks.MASK` for what the module-level name holds."""
 
     kind: str
     what: str
     text: str
     line: int
     leaf: str | None = None
+    refers: str | None = None
+    contained: bool = False  # an element of what the expression makes (`2` in `{"depth": 2}`), not all of it
 
 
 class JitFacts(NamedTuple):
@@ -126,6 +132,8 @@ class ModuleSummary:
     classes: dict[str, ClassFacts] = field(default_factory=dict)
     jitted: dict[str, JitFacts] = field(default_factory=dict)
     constructions: tuple[Construction, ...] = ()
+    # What each module-level name holds (only names whose value says something).
+    bindings: dict[str, tuple[Value, ...]] = field(default_factory=dict)
     # Classes imported from the project that reach a JAX transformation here, by the names this module
     # imports them as (analysis/transformed.py).
     transformed: tuple[str, ...] = ()
@@ -142,7 +150,7 @@ class ModuleSummary:
         return {"module": self.module, "is_package": self.is_package, "path": self.path, "digest": self.digest,
                 "names": self.names, "stars": self.stars, "defined": sorted(self.defined),
                 "functions": self.functions, "classes": self.classes, "jitted": self.jitted,
-                "constructions": self.constructions, "transformed": self.transformed}
+                "constructions": self.constructions, "bindings": self.bindings, "transformed": self.transformed}
 
     @classmethod
     def from_json(cls, data: dict) -> ModuleSummary:
@@ -161,9 +169,10 @@ class ModuleSummary:
         constructions = tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))
                                                                for position, keyword, value in arguments), factory)
                               for callee, line, arguments, factory in data["constructions"])
+        bindings = {name: tuple(Value(*value) for value in values) for name, values in data["bindings"].items()}
         return cls(data["module"], data["is_package"], data["path"], data["digest"], dict(data["names"]),
                    tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, constructions,
-                   tuple(data["transformed"]))
+                   bindings, tuple(data["transformed"]))
 
 
 class SummaryStore:
@@ -229,7 +238,7 @@ _SUMMARY_SHAPE = {
     "module": str, "is_package": bool, "path": str, "digest": str, "names": dict[str, str],
     "stars": tuple[str, ...], "defined": tuple[str, ...], "functions": dict[str, FunctionFacts],
     "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "constructions": tuple[Construction, ...],
-    "transformed": tuple[str, ...],
+    "bindings": dict[str, tuple[Value, ...]], "transformed": tuple[str, ...],
 }
 
 

@@ -77,6 +77,8 @@ class Evidence:
     cls: ClassInfo | None = None  # INSTANCE: the class
     constructed: bool = False  # INSTANCE: built by a constructor call, not only annotated
     leaf: Leaf | None = None  # a Python value jit cannot trace as a leaf
+    refers: str | None = None  # REFERENCE: the project name it stands for (see summary.Value)
+    contained: bool = False  # from another module's summary: an element of the value cited, not all of it
 
     @property
     def proves_leaf(self) -> bool:
@@ -138,6 +140,9 @@ class ValueInference:
     _active: set[int] = field(default_factory=set)
     _nested: int = 0
     _callees: dict[int, list[FunctionInfo]] = field(default_factory=dict)
+    # Set while the module is summarised (there is no project to look into then): the absolute name a
+    # qualified name has when it is one of the project's, else None. Such names become references.
+    project_name: Callable[[str], str | None] | None = None
 
     # public --------------------------------------------------------------------------------------
     def infer(self, expr: ast.expr, context: Context = MODULE_CONTEXT) -> list[Evidence]:
@@ -371,7 +376,7 @@ class ValueInference:
             if bound or param is not None:
                 return found
         if not self.index.aliases.is_module_local(name):
-            return []
+            return self._imported(expr, name)
         if name in self.index.functions:
             if not self._stays_a_function(self.index.functions[name].node):
                 return []
@@ -443,8 +448,9 @@ class ValueInference:
         for construction, summary in project.constructions(cls.name):
             for argument in construction.arguments:
                 if argument.keyword == name or (position is not None and argument.position == position):
-                    found.append(_summarised(argument.value, cls.node, via, "is given", summary.display_path,
-                                             construction.factory))
+                    found.extend(_summarised(value, cls.node, via, "is given", made_in.display_path,
+                                             construction.factory)
+                                 for value, made_in in project.resolved(summary, (argument.value,)))
         return found
 
     def _attribute(self, expr: ast.Attribute, context: Context) -> list[Evidence]:
@@ -459,7 +465,7 @@ class ValueInference:
         if qualified is not None:
             if qualified.startswith(jax_knowledge.ACTIVATIONS) and attr.islower() and attr not in ("initializers",):
                 return [Evidence(Kind.SAFE, expr, f"the function `{qualified}`", leaf=Leaf.CALLABLE)]
-            return []  # a library constant such as `np.pi` or `jnp.float32`
+            return self._imported(expr, self.index.code(expr))  # a project module's name, or a library constant
         if attr in np_knowledge.ARRAY_ATTRIBUTES:
             return [e for e in self.infer(owner, context) if e.kind is Kind.ARRAY][:1]
         return []
@@ -473,6 +479,9 @@ class ValueInference:
             definition = self.index.project.definition(qualified) if self.index.project is not None else None
             if definition is not None:
                 return self._returned_elsewhere(definition, expr)
+            reference = self.project_name(qualified) if self.project_name is not None else None
+            if reference is not None:
+                return [Evidence(Kind.REFERENCE, expr, f"what `{reference}` returns", refers=f"{reference}()")]
             return self._library_call(qualified, expr, context)
         cls = self.index.resolve_class(func)
         if cls is not None:
@@ -540,12 +549,28 @@ class ValueInference:
         return found
 
     def _returned_elsewhere(self, definition, expr: ast.Call) -> list[Evidence]:
-        """What a function of another project module returns, from its summary."""
-        facts = definition.function
-        if facts is None:
+        """What a function of another project module returns, from the summaries (its own, and those of the
+        modules whose functions it returns the results of)."""
+        project = self.index.project
+        assert project is not None
+        return [_summarised(value, expr, f"{definition.name}()", "returns", summary.display_path)
+                for value, summary in project.returned_by(definition)]
+
+    def _imported(self, expr: ast.Name | ast.Attribute, name: str) -> list[Evidence]:
+        """What a module-level name of another project module holds (`from .masks import MASK`, `masks.MASK`):
+        as a lint sees it, from the summaries; as a summary records it, a reference to it."""
+        qualified = self.index.qualify(expr)
+        if qualified is None:
             return []
-        path = definition.summary.display_path
-        return [_summarised(value, expr, f"{definition.name}()", "returns", path) for value in facts.returns]
+        project = self.index.project
+        if project is not None:
+            definition = project.definition(qualified)
+            if definition is None:
+                return []
+            return [replace(_summarised(value, expr, name, "is assigned", summary.display_path), shared=True)
+                    for value, summary in project.held_by(definition)]
+        reference = self.project_name(qualified) if self.project_name is not None else None
+        return [Evidence(Kind.REFERENCE, expr, f"what `{reference}` holds", refers=reference)] if reference else []
 
     def _builtin_call(self, name: str, expr: ast.Call | ast.expr, context: Context,
                       arguments: list[ast.expr] | None = None) -> list[Evidence]:
@@ -739,7 +764,8 @@ class ValueInference:
 def _summarised(value: Value, node: ast.AST, via: str, relation: str, path: str, kept: bool = False) -> Evidence:
     """Evidence from another module's summary: what `via` `relation` there, cited by module and line."""
     return Evidence(Kind(value.kind), node, value.what, leaf=Leaf(value.leaf) if value.leaf else None,
-                    trail=(Hop(via, relation, Elsewhere(value.text, path, value.line), None, kept),))
+                    trail=(Hop(via, relation, Elsewhere(value.text, path, value.line), None, kept),),
+                    contained=value.contained)
 
 
 def _built_by(evidence: Evidence, helper: FunctionInfo) -> Evidence:

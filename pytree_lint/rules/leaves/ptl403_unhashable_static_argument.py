@@ -113,7 +113,8 @@ def _reaching(analysis, value: ast.expr, call: ast.Call):
         return None
     evidence = analysis.values.infer(value, Context(analysis.index.enclosing_function(call)))
     # What the name or call itself holds, not the elements of the container it holds.
-    made = [e for e in evidence if e.trail and (e.trail[-1].node is e.node or isinstance(e.trail[-1].node, Elsewhere))]
+    made = [e for e in evidence if e.trail and (
+        e.trail[-1].node is e.node or (isinstance(e.trail[-1].node, Elsewhere) and not e.contained))]
     if not made or any(e.kind not in UNHASHABLE or any(hop.relation not in _KEEPING for hop in e.trail)
                        for e in made):
         return None
