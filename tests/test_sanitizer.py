@@ -16,8 +16,9 @@ from conftest import FIXTURES
 
 pytest.importorskip("jax")
 
+STRUCTURE_CODES = {"PTL302", "PTL303", "PTL304", "PTL305", "PTL306", "PTL307", "PTL308"}
 RULES = ("PTL101", "PTL102", "PTL103", "PTL104", "PTL105", "PTL301", "PTL302", "PTL303", "PTL304", "PTL305",
-         "PTL306", "PTL307", "PTL401")
+         "PTL306", "PTL307", "PTL308", "PTL401")
 
 BUILD_AND_JIT = """\
 import importlib
@@ -78,7 +79,24 @@ def test_the_bad_fixtures_objects_show_their_misuses(tmp_path):
         ("bad_PTL105_elementwise_eq.py", 18, "PTL105"),
         ("bad_PTL301_validating_constructors.py", 11, "PTL301"),
         ("bad_PTL301_validating_constructors.py", 56, "PTL301"),
+        # the flatten/unflatten contract, each class at the line that registers it
+        *(("bad_PTL302_swapped_reads.py", line, "PTL302") for line in (23, 26, 46, 53)),
+        *(("bad_PTL303_children_first.py", line, "PTL303") for line in (13, 20, 44)),
+        ("bad_PTL303_swap_makes_children_look_short.py", 7, "PTL303"),
+        *(("bad_PTL304_aux_first.py", line, "PTL304") for line in (7, 28)),
+        *(("bad_PTL305_bare_array_children.py", line, "PTL305") for line in (22, 25)),
+        *(("bad_PTL306_missing_children.py", line, "PTL306") for line in (7, 28, 49)),
+        *(("bad_PTL307_keyed_order.py", line, "PTL307") for line in (13, 21)),
+        *(("bad_PTL308_children_passed_whole.py", line, "PTL308") for line in (10, 29, 50)),
     }, sorted(found)
+    # A contract broken one way is reported that way only: not as what the broken objects then hold.
+    structural = {(path, line) for path, line, code in found if code in STRUCTURE_CODES}
+    assert not {(path, line, code) for path, line, code in found
+                if (path, line) in structural and code not in STRUCTURE_CODES}, sorted(found)
+    assert len([code for *_, code in found if code in STRUCTURE_CODES]) == 20
+    swapped = next(row for row in rows if row["path"] == "bad_PTL302_swapped_reads.py" and row["line"] == 23)
+    assert swapped["message"].startswith("unflatten of `Point` puts the children back in another order than its "
+                                         "flatten gives them: flattened again, child 0 was an array of shape (2,)")
     first = next(row for row in rows if row["path"] == "bad_PTL101_alias_lambda.py")
     assert first["message"].startswith("array in aux_data of `Lookup`: aux_data is a ndarray of shape (5,)")
     assert first["message"].endswith("(seen in test_objects.py::test_build_and_jit[bad_PTL101_alias_lambda])")

@@ -14,7 +14,12 @@ when each test ends:
   closure or a fresh identity-compared object (made anew by each flatten): a retrace per call;
 - PTL105: an object in aux_data whose `==` raises or returns an array;
 - PTL301: an unflatten that rebuilds the node from its own children but raises when JAX rebuilds it with
-  None or ShapeDtypeStruct leaves (as `jax.eval_shape` and tree maps returning None do).
+  None or ShapeDtypeStruct leaves (as `jax.eval_shape` and tree maps returning None do);
+- and the flatten/unflatten contract, on the first object of each class a test flattened: the round trip
+  (unflatten of what flatten gave, flattened again) puts children back in another order (PTL302), works only
+  with unflatten's parameters swapped (PTL303), raises for want of a child (PTL306) or stores the children
+  tuple whole (PTL308); flatten gives a bare array as its children (PTL305), hashable values as children and
+  the arrays as aux_data (PTL304); the keyed flatten gives other leaves than the plain one (PTL307).
 
 At the end each misuse is reported once, with the rule code, the class, the line that registered it and
 the test that showed it, as the CLI's text (and its JSON with `--pytree-sanitize-json FILE`); the run
@@ -32,7 +37,7 @@ from typing import Any
 
 import pytest
 
-from .observe import find_inside, first_line, is_array, watch_constructions
+from .observe import describe, find_inside, first_line, is_array, watch_constructions
 
 # How many containers held in aux_data are watched for in-place changes, per class.
 WATCHED_CONTAINERS = 16
@@ -52,6 +57,11 @@ class _Watched:
     path: str
     line: int
     unflatten: Any
+    flatten: Any = None  # the registration's own flatten functions (not the sanitizer's wrappers)
+    flatten_with_keys: Any = None
+    # ids of the last objects its unflatten made: what they hold follows from the objects they were
+    # rebuilt from (checked when those were flattened), and from the unflatten (the contract check).
+    rebuilt_ids: dict[int, None] = dataclasses.field(default_factory=dict)
     # id -> (the object, its comparable leaves, its aux_data) of the last objects flattened (kept alive)
     recent: dict[int, tuple[Any, Any, Any]] = dataclasses.field(default_factory=dict)
     containers: list[tuple[Any, Any, str, str]] = dataclasses.field(default_factory=list)  # (held, copy, where, test)
@@ -64,7 +74,7 @@ class Sanitizer:
         self.watched: dict[type, _Watched] = {}
         self.found: dict[tuple[str, type], Any] = {}  # (code, class) -> its Finding
         self.test = "(collection)"
-        self.pending_rebuilds: list[tuple[_Watched, Any, list]] = []
+        self.pending_rebuilds: list[tuple[_Watched, Any, Any, list]] = []  # (class, node, aux, children)
 
     # --- registration -----------------------------------------------------------------------------------
 
@@ -78,7 +88,9 @@ class Sanitizer:
         def register_pytree_node(nodetype, flatten_func, unflatten_func, flatten_with_keys_func=None):
             watched = self._watch(nodetype, unflatten_func)
             if watched is not None:
+                watched.flatten, watched.flatten_with_keys = flatten_func, flatten_with_keys_func
                 flatten_func = self._wrapped(watched, flatten_func, keyed=False)
+                unflatten_func = _remembering(watched, unflatten_func)
                 if flatten_with_keys_func is not None:
                     flatten_with_keys_func = self._wrapped(watched, flatten_with_keys_func, keyed=True)
             return original(nodetype, flatten_func, unflatten_func, flatten_with_keys_func)
@@ -94,6 +106,7 @@ class Sanitizer:
             entry = private._registry.get(nodetype)
             watched = self._watch(nodetype, entry.from_iter) if entry is not None else None
             if watched is not None:
+                watched.flatten = entry.to_iter
                 self._check_constructions(watched, entry.to_iter)
             return registered
 
@@ -148,7 +161,13 @@ class Sanitizer:
         def flatten_and_check(node):
             children, aux = flatten(node)
             try:
-                self._check(watched, node, [c for _, c in children] if keyed else list(children), aux)
+                if is_array(children):
+                    self._report("PTL305", watched, f"flatten of `{watched.cls.__name__}` returns a bare "
+                                 f"{type(children).__name__} of shape {tuple(children.shape)} as its children, "
+                                 "not a sequence of them: JAX iterates it, one child per row (and a 0-d array "
+                                 "cannot be iterated)")
+                else:
+                    self._check(watched, node, [c for _, c in children] if keyed else list(children), aux)
             except Exception:  # the sanitizer never breaks the user's program
                 pass
             return children, aux
@@ -157,8 +176,30 @@ class Sanitizer:
     # --- checks -----------------------------------------------------------------------------------------
 
     def _check(self, watched: _Watched, node: Any, children: list, aux: Any) -> None:
+        if id(node) not in watched.rebuilt_ids:
+            self._check_aux(watched, children, aux)
+        leaves = _comparable(children)
+        if leaves is not None:
+            before = watched.recent.get(id(node))
+            if before is not None and before[0] is node and _same_leaves(before[1], leaves):
+                self._compare_aux(watched, before[2], aux)
+            watched.recent[id(node)] = (node, leaves, aux)
+            if len(watched.recent) > RECENT_OBJECTS:
+                del watched.recent[next(iter(watched.recent))]
+        if not watched.rebuilt:
+            watched.rebuilt = True
+            self.pending_rebuilds.append((watched, node, aux, children))
+
+    def _check_aux(self, watched: _Watched, children: list, aux: Any) -> None:
+        """What one flatten put in aux_data (and, swapped, in the children)."""
         array = find_inside(aux, is_array)
-        if array is not None and getattr(array[1], "size", 2) > 1:
+        if array is not None and any(child is not None for child in children) \
+                and all(_hashable(child) for child in children):
+            self._report("PTL304", watched, f"flatten of `{watched.cls.__name__}` returns `(aux_data, children)`: "
+                         f"the children JAX gets are hashable values ({_listed(children)}) and its aux_data holds "
+                         f"the arrays ({array[0]} is a {type(array[1]).__name__} of shape "
+                         f"{tuple(array[1].shape)}): return `(children, aux_data)`")
+        elif array is not None and getattr(array[1], "size", 2) > 1:
             self._report("PTL101", watched, f"array in aux_data of `{watched.cls.__name__}`: {array[0]} is a "
                          f"{type(array[1]).__name__} of shape {tuple(array[1].shape)}; JAX compares aux_data with "
                          "`==`, so a jitted call with a new, equal array raises `ValueError`")
@@ -170,17 +211,6 @@ class Sanitizer:
             held = find_inside(aux, lambda value: isinstance(value, (list, dict, set)))
             if held is not None and all(held[1] is not other for other, *_ in watched.containers):
                 watched.containers.append((held[1], copy.copy(held[1]), held[0], self.test))
-        leaves = _comparable(children)
-        if leaves is not None:
-            before = watched.recent.get(id(node))
-            if before is not None and before[0] is node and _same_leaves(before[1], leaves):
-                self._compare_aux(watched, before[2], aux)
-            watched.recent[id(node)] = (node, leaves, aux)
-            if len(watched.recent) > RECENT_OBJECTS:
-                del watched.recent[next(iter(watched.recent))]
-        if not watched.rebuilt:
-            watched.rebuilt = True
-            self.pending_rebuilds.append((watched, aux, children))
 
     def _compare_aux(self, watched: _Watched, before: Any, after: Any) -> None:
         """One object, its leaves unchanged, flattened to aux_data that differ only by what each flatten made
@@ -211,18 +241,71 @@ class Sanitizer:
                                  "cache keeps the trace made before, so later calls return stale results",
                                  test=test)
         pending, self.pending_rebuilds = self.pending_rebuilds, []
-        for watched, aux, children in pending:
-            self._try_rebuild(watched, aux, children)
+        for watched, node, aux, children in pending:
+            try:
+                if self._contract_holds(watched, node, aux, children):
+                    self._try_rebuild(watched, aux, children)
+            except Exception:  # the sanitizer never breaks the user's program
+                pass
+
+    def _contract_holds(self, watched: _Watched, node: Any, aux: Any, children: list) -> bool:
+        """The flatten/unflatten contract on one object: unflatten of what flatten gave rebuilds it, and
+        flattening that gives the same children; the keyed flatten gives the plain one's children."""
+        name = watched.cls.__name__
+        if ("PTL304", watched.cls) in self.found or ("PTL305", watched.cls) in self.found:
+            return False  # the flatten itself is wrong: what unflatten makes of it says nothing more
+        if watched.flatten_with_keys is not None and watched.flatten is not None:
+            keyed, _ = watched.flatten_with_keys(node)
+            difference = _leaves_differ(list(watched.flatten(node)[0]), [child for _, child in keyed])
+            if difference is not None:
+                self._report("PTL307", watched, f"the keyed flatten of `{name}` (`tree_leaves_with_path`, "
+                             f"`tree_map_with_path`) and its plain flatten disagree: {difference}")
+                return False
+        try:
+            rebuilt = watched.unflatten(aux, children)
+        except Exception as error:
+            if self._rebuilds_swapped(watched, aux, children):
+                self._report("PTL303", watched, f"unflatten of `{name}` takes `(children, aux_data)`: given "
+                             f"`(aux_data, children)` as JAX passes them it raises {first_line(error)}, and "
+                             "swapped it rebuilds the object")
+            elif _wants_more(error):
+                self._report("PTL306", watched, f"unflatten of `{name}`, given the children its own flatten "
+                             f"made, raises {first_line(error)}: the flatten leaves out a field the unflatten "
+                             "needs, so every tree map and jit of the object fails")
+            return False
+        if watched.flatten is None:
+            return True
+        again = list(watched.flatten(rebuilt)[0])
+        difference = _leaves_differ(children, again)
+        if difference is None:
+            return True
+        if self._rebuilds_swapped(watched, aux, children):
+            self._report("PTL303", watched, f"unflatten of `{name}` takes `(children, aux_data)`: rebuilt from "
+                         f"`(aux_data, children)` as JAX passes them and flattened again, {difference}")
+        elif any(value is children or (isinstance(value, (tuple, list)) and len(value) == len(children) > 0
+                                       and all(a is b for a, b in zip(value, children)))
+                 for value in _attributes(rebuilt)):
+            self._report("PTL308", watched, f"unflatten of `{name}` stores the children sequence whole in one "
+                         f"field instead of unpacking it: flattened again, {difference}")
+        elif len(again) == len(children):
+            self._report("PTL302", watched, f"unflatten of `{name}` puts the children back in another order "
+                         f"than its flatten gives them: flattened again, {difference}")
+        return False
+
+    @staticmethod
+    def _rebuilds_swapped(watched: _Watched, aux: Any, children: list) -> bool:
+        """Unflatten, given `(children, aux_data)` the other way round, rebuilds an object whose flatten
+        gives the same children: its parameters are swapped."""
+        try:
+            rebuilt = watched.unflatten(tuple(children), aux)
+            return watched.flatten is not None and _leaves_differ(children, list(watched.flatten(rebuilt)[0])) is None
+        except Exception:
+            return False
 
     def _try_rebuild(self, watched: _Watched, aux: Any, children: list) -> None:
         """Rebuild the node as JAX does with other leaves: None, and ShapeDtypeStructs (each child's
         structure kept), once its own children are known to rebuild it."""
         import jax
-
-        try:
-            watched.unflatten(aux, children)
-        except Exception:
-            return  # no rebuild works: a structural bug the linter reports (PTL3xx), not this one
         def shaped(leaf: Any) -> Any:  # what `jax.eval_shape` puts in an array's place
             return jax.ShapeDtypeStruct(leaf.shape, leaf.dtype) if hasattr(leaf, "shape") and hasattr(
                 leaf, "dtype") else leaf
@@ -257,6 +340,66 @@ def _eq_misbehaves(value: Any) -> str | None:
     if result is NotImplemented or isinstance(result, bool):
         return None
     return f"returns a {type(result).__name__}, not a bool"
+
+
+def _remembering(watched: _Watched, unflatten: Any) -> Any:
+    """The unflatten, noting the objects it makes (see _Watched.rebuilt_ids)."""
+    def unflatten_and_remember(aux, children):
+        node = unflatten(aux, children)
+        watched.rebuilt_ids[id(node)] = None
+        if len(watched.rebuilt_ids) > RECENT_OBJECTS:
+            del watched.rebuilt_ids[next(iter(watched.rebuilt_ids))]
+        return node
+    return unflatten_and_remember
+
+
+def _hashable(value: Any) -> bool:
+    """A value JAX would take as aux_data without complaint: a scalar, a string, None, or tuples of them."""
+    if isinstance(value, tuple):
+        return all(_hashable(item) for item in value)
+    return isinstance(value, (str, bytes, int, float, bool, type(None)))
+
+
+def _listed(values: list) -> str:
+    text = ", ".join(repr(value) for value in values)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _attributes(value: Any) -> list:
+    try:
+        return list(vars(value).values())
+    except TypeError:  # no __dict__: a NamedTuple or a class with __slots__
+        return list(value) if isinstance(value, tuple) else []
+
+
+def _leaves_differ(first: list, second: list) -> str | None:
+    """How two lists of children differ, compared as arrays where both are arrays (None: the same, or
+    not comparable: subtrees or tracers are never flattened here)."""
+    if len(first) != len(second):
+        return f"{len(first)} children became {len(second)}"
+    for number, (a, b) in enumerate(zip(first, second)):
+        if is_array(a) != is_array(b):
+            return f"child {number} was {describe(a)} and came back as {describe(b)}"
+    before, after = _comparable(first), _comparable(second)
+    if before is None or after is None:
+        return None
+    for number, (a, b) in enumerate(zip(before, after)):
+        if not _same_leaves([a], [b]):
+            return (f"child {number} was an array of shape {a.shape} ({_preview(a)}) and came back as one of shape "
+                    f"{b.shape} ({_preview(b)})")
+    return None
+
+
+def _preview(array: Any) -> str:
+    text = " ".join(str(array.ravel()[:4]).split())
+    return text if array.size <= 4 else text[:-1] + " ...]"
+
+
+def _wants_more(error: BaseException) -> bool:
+    """The error of a constructor or an unpacking that got fewer values than it needs."""
+    text = str(error)
+    return (isinstance(error, TypeError) and "required positional argument" in text) or (
+        isinstance(error, ValueError) and "not enough values to unpack" in text)
 
 
 def _comparable(children: list) -> list | None:
