@@ -337,3 +337,48 @@ def test_a_silent_structural_bug_is_confirmed_on_what_reproduce_builds(tmp_path)
     assert (row["code"], row["status"]) == ("PTL302", "confirmed"), row
     assert row["evidence"].startswith("jax.tree.map(lambda x: x, example) changed the leaves: leaf 0")
     assert row["evidence"].endswith("(on the objects reproduce() built)")
+
+
+SWAPPED_MODULE_FUNCTION = """\
+import jax
+import jax.numpy as jnp
+
+
+class Pair:
+    def __init__(self, a, b):
+        if a.shape != (3,):
+            raise ValueError("a must have 3 elements")
+        self.a, self.b = a, b
+
+
+class Other:
+    def __init__(self, *values):
+        self.values = values
+
+
+def _unflatten_pair(a, b):
+    return {built}(*a)
+
+
+jax.tree_util.register_pytree_node(Pair, lambda p: ((p.a, p.b), None), _unflatten_pair)
+
+
+def reproduce():
+    pair = Pair.__new__(Pair)  # built without its constructor: nothing to look at but the error
+    pair.a, pair.b = jnp.arange(3.0), jnp.zeros(3)
+    jax.tree.map(lambda x: x, pair)
+"""
+
+
+@pytest.mark.parametrize("built, status", [("Pair", "confirmed"), ("Other", "unconfirmed")])
+def test_an_error_the_rule_predicts_confirms_when_it_names_the_class(tmp_path, built, status):
+    """JAX calls the unflatten from its own machinery, and the error is raised in a module function that
+    is neither the finding's line nor a method of its class (which validates its arrays: the verifier cannot
+    build it): the rule's predicted error, naming the class, confirms; the same error about another class
+    does not."""
+    (tmp_path / "pairs.py").write_text(SWAPPED_MODULE_FUNCTION.format(built=built))
+    [row] = json.loads(verify("--format", "json", "--select", "PTL303", "pairs.py", cwd=tmp_path).stdout)
+    assert (row["code"], row["line"], row["status"]) == ("PTL303", 17, status), row
+    if status == "confirmed":
+        assert row["evidence"].startswith("reproduce() raised, with the error the rule predicts (`argument after * "
+                                          "must be an iterable`) about `Pair`, TypeError: ")

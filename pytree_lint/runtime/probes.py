@@ -15,6 +15,7 @@ Each rule's module says which it uses (`Rule.runtime`), beside its check. Nothin
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
@@ -38,14 +39,17 @@ class ExamplesProbe:
     # A structural finding (PTL3xx, PTL401): without examples, `reproduce()` may run its code path.
     structural: bool = False
     by_member: bool = False
+    # The errors the rule predicts (message parts): `reproduce()` raising one that names the finding's
+    # class confirms it wherever it is raised (JAX calls an unflatten from its own machinery).
+    signatures: tuple[str, ...] = ()
 
     def run(self, module: Any, finding: dict, examples_module: Any = None) -> Outcome:
         target = finding.get("target")
         hook = _examples_hook(module, examples_module, target)
         if hook is None:
             if self.structural and getattr(module, "reproduce", None) is not None:
-                with _instances_built(module, target) as built:
-                    ran = STRUCTURAL.run(module, finding)  # the code path the finding is about, run
+                with _instances_built(module, target) as built:  # the code path the finding is about, run
+                    ran = ReproduceProbe(ANY_ERROR, "line or method", self.signatures).run(module, finding)
                 if ran.status == "confirmed":
                     return ran
                 if built:  # a silent bug: what reproduce() built, looked at (the same object twice will do)
@@ -131,6 +135,7 @@ class ReproduceProbe:
 
     symptoms: tuple[str, ...]
     where: str
+    signatures: tuple[str, ...] = ()  # see ExamplesProbe.signatures
 
     def run(self, module: Any, finding: dict, examples_module: Any = None) -> Outcome:
         hook = getattr(module, "reproduce", None)
@@ -178,7 +183,12 @@ class ReproduceProbe:
             return None
         methods = _class_methods(module, target)
         inside = next((f for f in frames if f.name in methods), None)
-        return f"in `{target}.{inside.name}` (line {inside.lineno})" if inside is not None else None
+        if inside is not None:
+            return f"in `{target}.{inside.name}` (line {inside.lineno})"
+        signature = next((s for s in self.signatures if s in str(error)), None)
+        if signature is not None and target and re.search(rf"\b{re.escape(target)}\b", str(error)):
+            return f"with the error the rule predicts (`{signature}`) about `{target}`"
+        return None
 
 
 def _class_methods(module: Any, target: str | None) -> set[str]:
@@ -246,5 +256,6 @@ class StateProbe:
 
 Probe = ExamplesProbe | ReproduceProbe | TreeCallProbe | StateProbe
 # A structural finding (a flatten/unflatten contract, a child jit rejects) of a module with `reproduce()`
-# and no `examples()`: any error its code path raises passing the finding's line or a method of its class.
-STRUCTURAL = ReproduceProbe(("Exception",), where="line or method")
+# and no `examples()`: any error its code path raises passing the finding's line or a method of its class
+# (or, raised anywhere, one its rule predicts about its class).
+ANY_ERROR = ("Exception",)

@@ -54,7 +54,8 @@ class UnflattenArgumentsSwapped(Rule):
     code = "PTL303"
     name = "unflatten-arguments-swapped"
     summary = "unflatten is written `(children, aux_data)` instead of `(aux_data, children)`"
-    runtime = ExamplesProbe(probe_round_trip, structural=True)
+    runtime = ExamplesProbe(probe_round_trip, structural=True, signatures=(
+        "argument after * must be an iterable", "cannot unpack non-iterable"))
 
     def check(self, analysis):
         for registration in analysis.registrations:

@@ -47,7 +47,8 @@ class FlattenChildrenNotASequence(Rule):
     code = "PTL305"
     name = "flatten-children-not-a-sequence"
     summary = "flatten returns one array as the children instead of a tuple/list of children"
-    runtime = ExamplesProbe(probe_round_trip, structural=True)
+    runtime = ExamplesProbe(probe_round_trip, structural=True,
+                            signatures=("positional arguments but",))
 
     def check(self, analysis):
         for registration in analysis.registrations:

@@ -50,7 +50,8 @@ class FlattenDropsAField(Rule):
     code = "PTL306"
     name = "flatten-drops-a-field"
     summary = "flatten returns fewer children than unflatten or the constructor needs"
-    runtime = ExamplesProbe(probe_round_trip, structural=True)
+    runtime = ExamplesProbe(probe_round_trip, structural=True,
+                            signatures=("required positional argument",))
 
     def check(self, analysis):
         for registration in analysis.registrations:
