@@ -13,7 +13,7 @@ from collections.abc import Callable, Container
 from ..knowledge.jax import Mechanism
 from .jitted import JittedFunction
 from .kinds import Kind, Leaf
-from .model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of
+from .model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of, written_as
 from .record import record
 from .registrations import Registration
 from .values import Context, Evidence, Hop, ValueInference
@@ -52,14 +52,11 @@ class FlattenReturn:
 
 
 def _flatten_pair(value: ast.expr, function: FunctionInfo) -> tuple[ast.expr, ast.expr] | None:
-    """(children, aux) of a flatten return value: a 2-tuple display, directly or via one local."""
-    if isinstance(value, ast.Name):
-        bound = function.local_bindings.get(value.id, [])
-        if len(bound) == 1 and isinstance(bound[0], ast.expr):
-            value = bound[0]
+    """(children, aux) of a flatten return value: a 2-tuple display, as it is written (see written_as)."""
+    value = written_as(value, function)
     if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == 2:
         if not any(isinstance(e, ast.Starred) for e in value.elts):
-            return value.elts[0], value.elts[1]
+            return value.elts[0], value.elts[1]  # as written there: reports point at them (see display_elements)
     return None
 
 
@@ -272,4 +269,6 @@ class AuxSiteFinder:
                         and _passed_on(node, parent, function, traced)):
                     yield node
                 inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else function
-                pending.extend((child, node, inner) for child in reversed(child_nodes(node)))
+                # A conditional's value is its branch's: the branches are passed on where it is.
+                holder = parent if isinstance(node, ast.IfExp) else node
+                pending.extend((child, holder, inner) for child in reversed(child_nodes(node)))

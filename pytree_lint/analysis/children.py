@@ -15,7 +15,7 @@ from ..knowledge.python import NAMED_TUPLE
 from .aux import flatten_context, flatten_returns
 from .fields import declared_fields, sets_init_false
 from .kinds import Leaf
-from .model import ClassField, ClassInfo, FunctionInfo, ModuleIndex
+from .model import ClassField, ClassInfo, FunctionInfo, ModuleIndex, written_as
 from .record import record
 from .registrations import Registration
 from .structure import Structure
@@ -67,7 +67,7 @@ class ChildSiteFinder:
     def _flatten_children(self, registration: Registration, function: FunctionInfo, keyed: bool):
         subject = f"a child of `{registration.class_name}`"
         for returned in flatten_returns(function):
-            children = returned.children
+            children = written_as(returned.children, function)
             if not isinstance(children, (ast.Tuple, ast.List)) or id(returned.node) in self.swapped:
                 continue
             context = flatten_context(function, registration, returned.node)

@@ -530,6 +530,22 @@ def is_none(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
+def written_as(expr: ast.expr, function: FunctionInfo | None = None) -> ast.expr:
+    """The expression a value is written as where it is made: through a local name of `function` bound once
+    (`held = (self.x,); return held, None`) and a conditional whose two branches are written alike."""
+    for _ in range(8):  # a chain of names is short; a cycle (`a = b; b = a`) ends here
+        if isinstance(expr, ast.Name) and function is not None:
+            bound = function.local_bindings.get(expr.id, [])
+            if len(bound) == 1 and isinstance(bound[0], ast.expr):
+                expr = bound[0]
+                continue
+        if isinstance(expr, ast.IfExp) and ast.dump(expr.body) == ast.dump(expr.orelse):
+            expr = expr.body
+            continue
+        break
+    return expr
+
+
 def elements(node: ast.AST) -> list[ast.expr] | None:
     """The elements of a tuple or list display without starred elements (its length is known)."""
     if isinstance(node, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in node.elts):

@@ -263,8 +263,13 @@ class NnxClasses:
             return NnxValue(Status.UNKNOWN, "a value", expr)
         if is_none(expr):
             return NnxValue(Status.STATIC, "None", expr)
-        if isinstance(expr, ast.IfExp) and (taken := taken_branch(self.index, expr)) is not None:
-            return self.classify(taken, context, depth + 1)
+        if isinstance(expr, ast.IfExp):
+            taken = taken_branch(self.index, expr)
+            if taken is not None:
+                return self.classify(taken, context, depth + 1)
+            body, orelse = (self.classify(branch, context, depth + 1) for branch in (expr.body, expr.orelse))
+            # The join of the branches: what both make, else not known (NNX decides per object).
+            return body if body.status is orelse.status else NnxValue(Status.UNKNOWN, "a value", expr)
         if isinstance(expr, (ast.List, ast.ListComp, ast.Tuple, ast.Set, ast.Dict, ast.DictComp)):
             return self._container(expr, context, depth)
         if isinstance(expr, ast.Call):

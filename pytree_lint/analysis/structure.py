@@ -26,6 +26,7 @@ from .model import (
     keyword_arguments,
     nodes_of,
     walk_statements,
+    written_as,
 )
 from .record import record
 from .registrations import Registration
@@ -160,7 +161,7 @@ class Structure:
             for returned in flatten_returns(function):
                 children, aux = returned.children, returned.aux
                 context = flatten_context(function, registration, returned.node)
-                if not hashable_only(self.inference, children, context):
+                if not hashable_only(self.inference, written_as(children, function), context):
                     continue
                 array = array_in(self.inference, aux, context)
                 if array is not None:
@@ -193,10 +194,7 @@ class Structure:
 
     @staticmethod
     def _attribute_of(value: ast.expr, instance: str | None, function: FunctionInfo) -> str | None:
-        if isinstance(value, ast.Name):
-            bound = function.local_bindings.get(value.id, [])
-            if len(bound) == 1 and isinstance(bound[0], ast.expr):
-                value = bound[0]
+        value = written_as(value, function)
         if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == instance:
             return value.attr
         return None
@@ -497,10 +495,7 @@ def _stores_whole(constructor: Constructor, parameter: Parameter) -> bool:
 def display_elements(expr: ast.expr, function: FunctionInfo | None = None) -> list[ast.expr] | None:
     """The elements of a tuple or list display without starred elements (its length is known), written
     there or bound once to a local name of `function`."""
-    if isinstance(expr, ast.Name) and function is not None:
-        bound = function.local_bindings.get(expr.id, [])
-        expr = bound[0] if len(bound) == 1 and isinstance(bound[0], ast.expr) else expr
-    return elements(expr)
+    return elements(written_as(expr, function))
 
 
 def _literal_index(expr: ast.expr, names: set[str]) -> int | None:

@@ -92,7 +92,7 @@ def dropped_children(structure: Structure, registration: Registration) -> list[D
     found = []
     for function in (registration.flatten, registration.flatten_with_keys):
         for returned in flatten_returns(function) if function is not None else ():
-            children, aux = display_elements(returned.children), display_elements(returned.aux)
+            children, aux = display_elements(returned.children, function), display_elements(returned.aux, function)
             if children is None:
                 continue
             need = _children_needed(structure, unflatten, len(aux) if aux is not None else None)

@@ -45,6 +45,7 @@ import ast
 
 from ...analysis.jitted import array_parameter
 from ...analysis.kinds import Kind
+from ...analysis.model import written_as
 from ...analysis.values import Context, Elsewhere
 from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
 from ...knowledge.python import UNHASHABLE_BUILTINS
@@ -91,6 +92,7 @@ class UnhashableStaticArgument(Rule):
 def _unhashable(analysis, value: ast.expr, call: ast.Call) -> tuple[Kind, str, str] | None:
     """(kind, what the value is, where it comes from) for a container or array passed: written at the call,
     a parameter of the caller annotated as an array, or reaching the call through names and helpers."""
+    value = written_as(value)
     if _built_here(value):
         evidence = next((e for e in analysis.values.infer(value) if e.kind in UNHASHABLE and not e.trail), None)
         return (evidence.kind, evidence.what, analysis.located(value)) if evidence is not None else None
