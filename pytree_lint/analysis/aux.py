@@ -51,24 +51,26 @@ class FlattenReturn:
     node: ast.AST
 
 
-def _flatten_pair(value: ast.expr, function: FunctionInfo) -> tuple[ast.expr, ast.expr] | None:
+def _flatten_pair(value: ast.expr, function: FunctionInfo,
+                  index: ModuleIndex | None) -> tuple[ast.expr, ast.expr] | None:
     """(children, aux) of a flatten return value: a 2-tuple display, as it is written (see written_as)."""
-    value = written_as(value, function)
+    value = written_as(value, function, index)
     if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == 2:
         if not any(isinstance(e, ast.Starred) for e in value.elts):
             return value.elts[0], value.elts[1]  # as written there: reports point at them (see display_elements)
     return None
 
 
-def flatten_returns(function: FunctionInfo) -> list[FlattenReturn]:
-    """Each `(children, aux_data)` a flatten function returns."""
+def flatten_returns(function: FunctionInfo, index: ModuleIndex | None = None) -> list[FlattenReturn]:
+    """Each `(children, aux_data)` a flatten function returns (with the module's `index`, also through the
+    helpers, methods and properties that make it: see written_as)."""
     if function.is_lambda:
         statements = [(function.node.body, function.node)]
     else:
         statements = [(r.value, r) for r in function.return_statements if r.value is not None]
     found = []
     for value, statement in statements:
-        pair = _flatten_pair(value, function)
+        pair = _flatten_pair(value, function, index)
         if pair is not None:
             found.append(FlattenReturn(*pair, statement))
     return found
@@ -235,7 +237,7 @@ class AuxSiteFinder:
     def _flatten_sites(self, registration: Registration, function: FunctionInfo) -> list[AuxSite]:
         subject = f"aux_data of `{registration.class_name}`"
         sites = []
-        for returned in flatten_returns(function):
+        for returned in flatten_returns(function, self.index):
             if id(returned.node) in self.swapped:
                 continue
             context = flatten_context(function, registration, returned.node)

@@ -66,8 +66,8 @@ class ChildSiteFinder:
 
     def _flatten_children(self, registration: Registration, function: FunctionInfo, keyed: bool):
         subject = f"a child of `{registration.class_name}`"
-        for returned in flatten_returns(function):
-            children = written_as(returned.children, function)
+        for returned in flatten_returns(function, self.index):
+            children = written_as(returned.children, function, self.index)
             if not isinstance(children, (ast.Tuple, ast.List)) or id(returned.node) in self.swapped:
                 continue
             context = flatten_context(function, registration, returned.node)

@@ -9,6 +9,7 @@ body), every call in the module (one walk of the whole tree, made only when a ru
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Iterator
 from dataclasses import field
 from functools import cached_property
@@ -294,6 +295,7 @@ class ModuleIndex:
     project: ModuleView | None = None
     _mentioning: dict[tuple[str, ...], list[ast.stmt]] = field(default_factory=dict)
     _calls_in: dict[int, list[tuple[ast.Call, bool]]] = field(default_factory=dict)
+    _inlined: dict[int, ast.expr | None] = field(default_factory=dict)
 
     @classmethod
     def build(cls, tree: ast.Module, source: Source, project: ModuleView | None = None) -> ModuleIndex:
@@ -337,6 +339,81 @@ class ModuleIndex:
                 inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
                 pending.extend((child, inner) for child in reversed(child_nodes(node)))
         return calls
+
+    def inlined(self, expr: ast.Call | ast.Attribute, caller: FunctionInfo | None) -> ast.expr | None:
+        """What a call of a function or method of the module whose body only returns an expression (`def
+        pair(p): return p.x, p.y`), or a read of a property of the caller's instance (`self.pair`), is written
+        as at the call: the returned expression, its parameters replaced by the arguments. None for anything
+        else (a body that does more, star arguments, a callee the module does not define). Once per call."""
+        key = id(expr)
+        if key not in self._inlined:
+            self._inlined[key] = self._inline(expr, caller)
+        return self._inlined[key]
+
+    def _inline(self, expr: ast.Call | ast.Attribute, caller: FunctionInfo | None) -> ast.expr | None:
+        bound: dict[str, ast.expr] = {}
+        if isinstance(expr, ast.Attribute):
+            callee = self._method_of(expr.value, expr.attr, caller)
+            if callee is None or not PROPERTY_DECORATORS & set(callee.decorator_names):
+                return None
+            args: list[ast.expr] = []
+            keywords: list[ast.keyword] = []
+        else:
+            args, keywords = expr.args, expr.keywords
+            if any(isinstance(a, ast.Starred) for a in args) or any(k.arg is None for k in keywords):
+                return None
+            func = expr.func
+            if isinstance(func, ast.Name):
+                callee = self._function_named(func.id, caller)
+            elif isinstance(func, ast.Attribute):
+                callee = self._method_of(func.value, func.attr, caller)
+            else:
+                return None
+            if callee is None or PROPERTY_DECORATORS & set(callee.decorator_names):
+                return None
+        value = _returned_expression(callee)
+        if value is None or callee.star_param is not None or callee.node.args.kwarg is not None:
+            return None
+        parameters = callee.positional_params
+        if callee.cls is not None and not callee.is_staticmethod and parameters:
+            receiver = expr.value if isinstance(expr, ast.Attribute) else expr.func.value  # type: ignore[union-attr]
+            bound[parameters[0].name] = receiver  # `self` (or `cls`) is what the method is called on
+            parameters = parameters[1:]
+        if len(args) > len(parameters):
+            return None
+        given = {k.arg: k.value for k in keywords if k.arg is not None}
+        for position, parameter in enumerate(parameters + callee.keyword_only_params):
+            argument = args[position] if position < len(args) and position < len(parameters) else given.get(
+                parameter.name, parameter.default)
+            if argument is None:
+                return None
+            bound[parameter.name] = argument
+        return _Substituted(bound, expr).visit(copy.deepcopy(value))
+
+    def _function_named(self, name: str, caller: FunctionInfo | None) -> FunctionInfo | None:
+        """The def a name calls: a function nested in the caller, or the module's own."""
+        if caller is not None and not caller.is_lambda:
+            if name in caller.all_params:
+                return None
+            bound = caller.local_bindings.get(name)
+            if bound is not None:
+                return FunctionInfo(bound[0], parent=caller) if len(bound) == 1 and isinstance(
+                    bound[0], (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        found = self.module_function(name)
+        return found if found is not None and not found.is_lambda else None
+
+    def _method_of(self, receiver: ast.expr, name: str, caller: FunctionInfo | None) -> FunctionInfo | None:
+        """The method `receiver.name` runs: on the caller's instance (or class, in a classmethod), or on a
+        class of the module named directly (`Box.make(...)`)."""
+        if not isinstance(receiver, ast.Name):
+            return None
+        cls = None
+        if caller is not None and caller.cls is not None and caller.positional_params \
+                and receiver.id == caller.positional_params[0].name and not caller.is_staticmethod:
+            cls = caller.cls
+        elif caller is None or receiver.id not in caller.all_params:
+            cls = self.resolve_class(receiver)
+        return self.find_method(cls, name) if cls is not None else None
 
     def qualify(self, node: ast.AST) -> str | None:
         """The dotted name `node` refers to through the module's imports: a library's public name, or,
@@ -530,9 +607,11 @@ def is_none(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
-def written_as(expr: ast.expr, function: FunctionInfo | None = None) -> ast.expr:
+def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: ModuleIndex | None = None) -> ast.expr:
     """The expression a value is written as where it is made: through a local name of `function` bound once
-    (`held = (self.x,); return held, None`) and a conditional whose two branches are written alike."""
+    (`held = (self.x,); return held, None`), a conditional whose two branches are written alike, and, with
+    the module's `index`, a call of a function or method, or a property read, whose body only returns an
+    expression (see ModuleIndex.inlined)."""
     for _ in range(8):  # a chain of names is short; a cycle (`a = b; b = a`) ends here
         if isinstance(expr, ast.Name) and function is not None:
             bound = function.local_bindings.get(expr.id, [])
@@ -542,8 +621,46 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None) -> ast.expr
         if isinstance(expr, ast.IfExp) and ast.dump(expr.body) == ast.dump(expr.orelse):
             expr = expr.body
             continue
+        if index is not None and isinstance(expr, (ast.Call, ast.Attribute)):
+            inlined = index.inlined(expr, function)
+            if inlined is not None:
+                expr = inlined
+                continue
         break
     return expr
+
+
+PROPERTY_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})
+
+
+def _returned_expression(function: FunctionInfo) -> ast.expr | None:
+    """The expression a def returns when its body does nothing else (a docstring aside)."""
+    if function.is_lambda:
+        return None
+    body = function.node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and len(body) > 1:
+        body = body[1:]
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        return body[0].value
+    return None
+
+
+class _Substituted(ast.NodeTransformer):
+    """A returned expression with the callee's parameters replaced by the caller's arguments, every node
+    it copies placed at the call (findings about them point at the call)."""
+
+    def __init__(self, arguments: dict[str, ast.expr], call: ast.expr) -> None:
+        self.arguments = arguments
+        self.call = call
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if isinstance(node.ctx, ast.Load) and node.id in self.arguments:
+            return self.arguments[node.id]
+        return ast.copy_location(node, self.call)
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        super().generic_visit(node)
+        return ast.copy_location(node, self.call) if isinstance(node, ast.expr) else node
 
 
 def elements(node: ast.AST) -> list[ast.expr] | None:

@@ -158,10 +158,10 @@ class Structure:
         for function in (registration.flatten, registration.flatten_with_keys):
             if function is None:
                 continue
-            for returned in flatten_returns(function):
+            for returned in flatten_returns(function, self.index):
                 children, aux = returned.children, returned.aux
                 context = flatten_context(function, registration, returned.node)
-                if not hashable_only(self.inference, written_as(children, function), context):
+                if not hashable_only(self.inference, written_as(children, function, self.index), context):
                     continue
                 array = array_in(self.inference, aux, context)
                 if array is not None:
@@ -179,7 +179,7 @@ class Structure:
     def child_attributes(self, function: FunctionInfo, children: ast.expr, keyed: bool) -> list[str | None] | None:
         """The attribute each child is (`self.x` -> "x"; None for anything else), for a children display;
         None when the children are not a display of known length."""
-        display = display_elements(children, function)
+        display = display_elements(children, function, self.index)
         if display is None:
             return None
         instance = function.params[0].name if function.params else None
@@ -189,12 +189,13 @@ class Structure:
                 if not (isinstance(value, ast.Tuple) and len(value.elts) == 2):
                     return None
                 value = value.elts[1]
-            attributes.append(self._attribute_of(value, instance, function))
+            attributes.append(self._attribute_of(value, instance, function, self.index))
         return attributes
 
     @staticmethod
-    def _attribute_of(value: ast.expr, instance: str | None, function: FunctionInfo) -> str | None:
-        value = written_as(value, function)
+    def _attribute_of(value: ast.expr, instance: str | None, function: FunctionInfo,
+                      index: ModuleIndex) -> str | None:
+        value = written_as(value, function, index)
         if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == instance:
             return value.attr
         return None
@@ -202,14 +203,14 @@ class Structure:
     def flatten_children(self, function: FunctionInfo, keyed: bool) -> list[FlattenChildren]:
         """The children of each flatten return, with the attributes they are."""
         return [FlattenChildren(r.children, self.child_attributes(function, r.children, keyed), r.node)
-                for r in flatten_returns(function)]
+                for r in flatten_returns(function, self.index)]
 
     def child_count(self, registration: Registration) -> int | None:
         """How many children flatten returns, when every return says the same with a display."""
         counts = set()
         for function in (registration.flatten, registration.flatten_with_keys):
-            for returned in flatten_returns(function) if function is not None else ():
-                display = display_elements(returned.children, function)
+            for returned in flatten_returns(function, self.index) if function is not None else ():
+                display = display_elements(returned.children, function, self.index)
                 if display is None:
                     return None
                 counts.add(len(display))
@@ -492,10 +493,11 @@ def _stores_whole(constructor: Constructor, parameter: Parameter) -> bool:
     return bool(stored) and all(whole(value) for value in stored)
 
 
-def display_elements(expr: ast.expr, function: FunctionInfo | None = None) -> list[ast.expr] | None:
+def display_elements(expr: ast.expr, function: FunctionInfo | None = None,
+                     index: ModuleIndex | None = None) -> list[ast.expr] | None:
     """The elements of a tuple or list display without starred elements (its length is known), written
     there or bound once to a local name of `function`."""
-    return elements(written_as(expr, function))
+    return elements(written_as(expr, function, index))
 
 
 def _literal_index(expr: ast.expr, names: set[str]) -> int | None:

@@ -85,7 +85,7 @@ def bare_array_children(structure: Structure, registration: Registration,
                         function: FunctionInfo) -> list[BareArrayChildren]:
     """Each flatten return whose children are one array rather than a sequence of children."""
     found = []
-    for returned in flatten_returns(function):
+    for returned in flatten_returns(function, structure.index):
         children = returned.children
         if not isinstance(children, (ast.Name, ast.Attribute)):
             continue

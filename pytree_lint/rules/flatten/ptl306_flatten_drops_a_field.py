@@ -91,8 +91,9 @@ def dropped_children(structure: Structure, registration: Registration) -> list[D
         return []
     found = []
     for function in (registration.flatten, registration.flatten_with_keys):
-        for returned in flatten_returns(function) if function is not None else ():
-            children, aux = display_elements(returned.children, function), display_elements(returned.aux, function)
+        for returned in flatten_returns(function, structure.index) if function is not None else ():
+            children = display_elements(returned.children, function, structure.index)
+            aux = display_elements(returned.aux, function, structure.index)
             if children is None:
                 continue
             need = _children_needed(structure, unflatten, len(aux) if aux is not None else None)
