@@ -180,14 +180,14 @@ def _with_fixes(analysis, findings: list[Finding], plans: list) -> list[Finding]
     """The findings with their fixes made into edits by the libcst fix engine (one parse per file)."""
     from dataclasses import replace
 
-    from .analysis.model import first_line
+    from .analysis.model import first_line, is_inlined
     from .codemods import FixRequest, realise
 
     statements = analysis.index.tree.body
     starts = [first_line(statement) for statement in statements]
     requests, owners = [], []
     for number, plan in enumerate(plans):
-        span = analysis.span(plan.node) if plan is not None else None
+        span = analysis.span(plan.node) if plan is not None and not is_inlined(plan.node) else None
         if span is not None:
             statement = statements[bisect_right(starts, span[0][0]) - 1]
             requests.append(FixRequest(plan, span, (first_line(statement), statement.end_lineno)))

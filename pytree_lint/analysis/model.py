@@ -656,11 +656,24 @@ class _Substituted(ast.NodeTransformer):
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if isinstance(node.ctx, ast.Load) and node.id in self.arguments:
             return self.arguments[node.id]
-        return ast.copy_location(node, self.call)
+        return self._placed(node)
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
         super().generic_visit(node)
-        return ast.copy_location(node, self.call) if isinstance(node, ast.expr) else node
+        return self._placed(node) if isinstance(node, ast.expr) else node
+
+    def _placed(self, node: ast.expr) -> ast.expr:
+        setattr(node, _INLINED, True)
+        return ast.copy_location(node, self.call)
+
+
+_INLINED = "pytree_lint_inlined"
+
+
+def is_inlined(node: ast.AST) -> bool:
+    """A node `written_as` copied from a callee's return: it stands at the call, but is not its text (no
+    fix may edit it)."""
+    return getattr(node, _INLINED, False)
 
 
 def elements(node: ast.AST) -> list[ast.expr] | None:
