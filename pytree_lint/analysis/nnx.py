@@ -273,6 +273,9 @@ class NnxClasses:
         if isinstance(expr, (ast.List, ast.ListComp, ast.Tuple, ast.Set, ast.Dict, ast.DictComp)):
             return self._container(expr, context, depth)
         if isinstance(expr, ast.Call):
+            inlined = self.index.inlined(expr, context.function)  # a helper that returns a constructor call
+            if inlined is not None:
+                return self.classify(inlined, context, depth + 1)
             classified = self._call(expr, context, depth)
             if classified is not None:
                 return classified

@@ -22,6 +22,7 @@ from .model import (
     is_none,
     keyword_arguments,
     nodes_of,
+    written_as,
 )
 from .record import record
 
@@ -136,7 +137,10 @@ class TreeCalls:
                    for call, _in_function in self.index.calls_mentioning((function.name,)))
 
     def function_of(self, expr: ast.expr | None, call: TreeCall) -> FunctionInfo | None:
-        """The lambda or def a tree map applies: written there, a local def, or a module-level def."""
+        """The lambda or def a tree map applies: written there (or returned by a helper: see written_as), a
+        local def, or a module-level def."""
+        if expr is not None:
+            expr = written_as(expr, call.scope, self.index)
         if isinstance(expr, ast.Lambda):
             return FunctionInfo(expr)
         if not isinstance(expr, ast.Name):

@@ -33,7 +33,7 @@ import ast
 
 from ...analysis.aux import flatten_context, flatten_returns
 from ...analysis.kinds import Kind
-from ...analysis.model import FunctionInfo
+from ...analysis.model import FunctionInfo, written_as
 from ...analysis.record import record
 from ...analysis.registrations import Registration
 from ...analysis.structure import Structure
@@ -87,6 +87,8 @@ def bare_array_children(structure: Structure, registration: Registration,
     found = []
     for returned in flatten_returns(function, structure.index):
         children = returned.children
+        if isinstance(children, (ast.Call, ast.IfExp)):  # made by a helper or a method; a conditional
+            children = written_as(children, function, structure.index)
         if not isinstance(children, (ast.Name, ast.Attribute)):
             continue
         evidence = structure.inference.infer(children, flatten_context(function, registration, returned.node))
