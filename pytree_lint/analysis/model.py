@@ -369,9 +369,11 @@ class ModuleIndex:
                 callee = self._method_of(func.value, func.attr, caller)
             else:
                 return None
-            if callee is None or PROPERTY_DECORATORS & set(callee.decorator_names):
+            if callee is None:
+                return self._inline_elsewhere(expr, caller)
+            if PROPERTY_DECORATORS & set(callee.decorator_names):
                 return None
-        value = _returned_expression(callee)
+        value = returned_expression(callee)
         if value is None or callee.star_param is not None or callee.node.args.kwarg is not None:
             return None
         parameters = callee.positional_params
@@ -389,6 +391,28 @@ class ModuleIndex:
                 return None
             bound[parameter.name] = argument
         return _Substituted(bound, expr).visit(copy.deepcopy(value))
+
+    def _inline_elsewhere(self, call: ast.Call, caller: FunctionInfo | None) -> ast.expr | None:
+        """A call of another project module's function whose summary holds its returned expression."""
+        if isinstance(call.func, ast.Name) and caller is not None and (
+                call.func.id in caller.all_params or call.func.id in caller.local_bindings):
+            return None
+        definition = self.definition(call.func)
+        facts = definition.function if definition is not None else None
+        inline = facts.inline if facts is not None else None
+        if inline is None or len(call.args) > len(inline.positional):
+            return None
+        given = {k.arg: k.value for k in call.keywords if k.arg is not None}
+        bound = {name: call.args[position] if position < len(call.args) else given.get(name)
+                 for position, name in enumerate(inline.positional)}
+        bound.update((name, given.get(name)) for name in inline.keyword_only)
+        if any(argument is None for argument in bound.values()) or set(given) - set(bound):
+            return None
+        try:
+            value = ast.parse(inline.expression, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):  # a damaged summary: not inlined
+            return None
+        return _Substituted(bound, call).visit(value)  # type: ignore[arg-type]
 
     def _function_named(self, name: str, caller: FunctionInfo | None) -> FunctionInfo | None:
         """The def a name calls: a function nested in the caller, or the module's own."""
@@ -633,7 +657,7 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: Modu
 PROPERTY_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})
 
 
-def _returned_expression(function: FunctionInfo) -> ast.expr | None:
+def returned_expression(function: FunctionInfo) -> ast.expr | None:
     """The expression a def returns when its body does nothing else (a docstring aside)."""
     if function.is_lambda:
         return None

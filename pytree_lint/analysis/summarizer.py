@@ -9,7 +9,7 @@ from ..knowledge.python import PARTIAL
 from .fields import registered_by
 from .jitted import annotated_static_arrays, array_annotation, jit_factory, literal
 from .kinds import Kind
-from .model import FunctionInfo
+from .model import FunctionInfo, returned_expression
 from .project import NEVER_FOLLOWED, absolute
 from .summary import (
     KEPT_KINDS,
@@ -20,6 +20,7 @@ from .summary import (
     DecoratorCall,
     FieldFacts,
     FunctionFacts,
+    Inline,
     JitFacts,
     ModuleSummary,
     Value,
@@ -116,7 +117,8 @@ class Summarizer:
         return FunctionFacts(line[0] if line else 0, tuple(returns), field, registered_by(self.index, function),
                              tuple(p.name for p in function.params), decorators, jit_factory(self.index, function),
                              self._decorator_calls(function),
-                             tuple(p.name for p in function.params if array_annotation(self.analysis.values, p)))
+                             tuple(p.name for p in function.params if array_annotation(self.analysis.values, p)),
+                             _inline(function))
 
     def _decorator_calls(self, function: FunctionInfo) -> tuple[DecoratorCall, ...]:
         """Decorators written as calls (`@jit_static("n")`), with their literal arguments: one may be the
@@ -208,3 +210,19 @@ class Summarizer:
     def _argument(self, argument: ast.expr) -> list[Value]:
         evidence = [e for e in self.analysis.values.infer(argument) if e.kind is not Kind.INSTANCE]
         return self._kinds(evidence, argument)
+
+
+def _inline(function: FunctionInfo) -> Inline | None:
+    """The returned expression of a function whose body does nothing else, when it reads only its own
+    parameters (so it means the same written at a call in another module)."""
+    value = returned_expression(function)
+    arguments = function.node.args
+    if value is None or arguments.vararg is not None or arguments.kwarg is not None:
+        return None
+    positional = tuple(p.name for p in function.positional_params)
+    keyword_only = tuple(p.name for p in function.keyword_only_params)
+    names = {*positional, *keyword_only}
+    if any(isinstance(node, (ast.Lambda, ast.comprehension, ast.NamedExpr)) or (
+            isinstance(node, ast.Name) and node.id not in names) for node in ast.walk(value)):
+        return None
+    return Inline(ast.unparse(value), positional, keyword_only)

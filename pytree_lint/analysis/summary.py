@@ -20,7 +20,7 @@ from ..digest import content_digest
 from ..shapes import conforms
 from .kinds import Kind
 
-SUMMARY_VERSION = 10
+SUMMARY_VERSION = 11
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -83,6 +83,16 @@ class DecoratorCall(NamedTuple):
     keywords: dict = {}  # noqa: RUF012 - a NamedTuple default, never mutated
 
 
+class Inline(NamedTuple):
+    """A function whose body only returns an expression of its parameters (`def pair(p): return p.x, p.y`):
+    the expression's text and the parameters, positional then keyword-only, for calls in other modules to be
+    judged as that expression (ModuleIndex.inlined)."""
+
+    expression: str
+    positional: tuple[str, ...]
+    keyword_only: tuple[str, ...] = ()
+
+
 class FunctionFacts(NamedTuple):
     line: int
     returns: tuple[Value, ...] = ()
@@ -93,6 +103,7 @@ class FunctionFacts(NamedTuple):
     jit_factory: JitFactory | None = None
     decorator_calls: tuple[DecoratorCall, ...] = ()
     array_params: tuple[str, ...] = ()  # the parameters annotated as arrays (not admitting None)
+    inline: Inline | None = None
 
 
 class ClassFacts(NamedTuple):
@@ -158,10 +169,10 @@ class ModuleSummary:
                                          FieldFacts(*field_facts) if field_facts else None, registers,
                                          tuple(params), tuple(decorators), JitFactory(*factory) if factory else None,
                                          tuple(DecoratorCall(callee, tuple(args), dict(keywords))
-                                               for callee, args, keywords in decorator_calls), tuple(arrays))
+                                               for callee, args, keywords in decorator_calls), tuple(arrays),
+                                         Inline(inline[0], tuple(inline[1]), tuple(inline[2])) if inline else None)
                      for name, (line, returns, field_facts, registers, params, decorators, factory, decorator_calls,
-                                arrays)
-                     in data["functions"].items()}
+                                arrays, inline) in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library, host_state)
                    for name, (line, bases, library, host_state) in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
