@@ -30,6 +30,7 @@ from .model import (
     is_none,
     keyword_arguments,
     literal_string,
+    returned_expression,
 )
 from .record import record
 
@@ -185,8 +186,9 @@ def calls_of(index: ModuleIndex, jitted: dict[str, JittedFunction]) -> list[tupl
 
 
 class JittedFinder:
-    def __init__(self, index: ModuleIndex) -> None:
+    def __init__(self, index: ModuleIndex, values: ValueInference) -> None:
         self.index = index
+        self.values = values
         self._wrappers: dict[str, JittedFunction] = {}
 
     def _statics(self, node: ast.expr) -> Statics | None:
@@ -260,7 +262,39 @@ class JittedFinder:
                 statics = self._statics(decorator)
                 if statics is not None:
                     found[name] = self._build(name, function.node, statics, function)
+        self._add_forwarding_wrappers(found)
         return found
+
+    def _add_forwarding_wrappers(self, found: dict[str, JittedFunction]) -> None:
+        """A plain function that returns a call of a jitted function, passing its own parameters on
+        (`def run(x, n): return _step(x, n)`): each parameter that lands on a static position is static for
+        the wrapper's callers too. Wrappers of wrappers count (a chain of at most a few is followed)."""
+        for _ in range(4):
+            added = False
+            for name, function in self.index.functions.items():
+                if name in found or function.is_lambda:
+                    continue
+                call = returned_expression(function)
+                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in found
+                        and not found[call.func.id].wrapper):
+                    continue
+                jitted = found[call.func.id]
+                parameters = [p.name for p in function.params]
+                forwarded = {argument.value.id: argument.parameter for argument in jitted.arguments(call)
+                             if argument.static and isinstance(argument.value, ast.Name)
+                             and argument.value.id in parameters}
+                if forwarded:
+                    wrapper = found[name] = self._build(name, function.node, Statics(set(), set(forwarded), call),
+                                                        None, parameters)
+                    # An array parameter, of the wrapper or where it lands: PTL405 reports it where it is
+                    # declared static, not at each call.
+                    arrays = {p.name for p, _ in annotated_static_arrays(jitted, self.values)} | set(
+                        jitted.declared_arrays)
+                    wrapper.declared_arrays = tuple(p.name for p in function.params if p.name in forwarded and (
+                        forwarded[p.name] in arrays or array_annotation(self.values, p)))
+                    added = True
+            if not added:
+                return
 
     @staticmethod
     def _build(name: str, node: ast.AST, statics: Statics, function: FunctionInfo | None,

@@ -142,13 +142,13 @@ class ModuleAnalysis:
 
     @cached_property
     def jitted_functions(self) -> dict[str, JittedFunction]:
-        return JittedFinder(self.index).find()
+        return JittedFinder(self.index, self.values).find()
 
     @cached_property
     def jitted_calls(self) -> list[tuple[ast.Call, JittedFunction]]:
         """Each call of a jitted function of this module or imported from another project module, with the
         function."""
-        imported = {name: jitted for name, jitted in JittedFinder(self.index).imported().items()
+        imported = {name: jitted for name, jitted in JittedFinder(self.index, self.values).imported().items()
                     if name not in self.jitted_functions}
         return calls_of(self.index, {**self.jitted_functions, **imported})
 
