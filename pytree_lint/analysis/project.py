@@ -566,7 +566,7 @@ class ModuleView:
         """A project class declared a host-side state holder, by itself or through a base of another module."""
         return any(facts.host_state for _definition, facts, _bases in self._classes_and_bases(definition))
 
-    def jit(self, definition: Definition) -> JitFacts | None:
+    def jit(self, definition: Definition, hops: int = 0) -> JitFacts | None:
         """How a project function is jitted: in its own module, or by a decorator of another module, a
         `partial(jax.jit, ...)` (`@jit_static`) or a jit decorator factory (`@jit_static("n")`). Its static
         parameters annotated as arrays come with it (PTL405 reports them in its module)."""
@@ -586,7 +586,22 @@ class ModuleView:
                 positions, names = factory_statics(factory.function.jit_factory, factory.function.params,
                                                    list(call.args), call.keywords)
                 return _jit_facts(function, positions, names)
-        return None
+        forward = function.forward  # a plain wrapper of a jitted function: static where it passes on
+        if forward is None or hops >= MAX_HOPS:
+            return None
+        callee = self.definition(self._follow(forward.callee, 0, set()))
+        facts = self.jit(callee, hops + 1) if callee is not None else None
+        if facts is None or facts.wrapper:
+            return None
+        static = {parameter for keyword, position, parameter in forward.arguments
+                  if keyword in facts.static_names or position in facts.static_positions}
+        if not static:
+            return None
+        arrays = {parameter for keyword, position, parameter in forward.arguments if parameter in static and (
+            keyword in facts.static_arrays or (position is not None and position < len(facts.params)
+                                               and facts.params[position] in facts.static_arrays))}
+        wrapper = _jit_facts(function, set(), static)
+        return wrapper._replace(static_arrays=tuple(sorted(set(wrapper.static_arrays) | arrays)))
 
     def is_nnx_class(self, definition: Definition) -> bool:
         """A project class that is a Flax NNX pytree (through its bases, in any module)."""

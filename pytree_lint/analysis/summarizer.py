@@ -19,6 +19,7 @@ from .summary import (
     Construction,
     DecoratorCall,
     FieldFacts,
+    Forward,
     FunctionFacts,
     Inline,
     JitFacts,
@@ -118,7 +119,28 @@ class Summarizer:
                              tuple(p.name for p in function.params), decorators, jit_factory(self.index, function),
                              self._decorator_calls(function),
                              tuple(p.name for p in function.params if array_annotation(self.analysis.values, p)),
-                             _inline(function))
+                             _inline(function), self._forward(function))
+
+    def _forward(self, function: FunctionInfo) -> Forward | None:
+        """What a function passes on of its parameters to the project function whose call it returns."""
+        call = returned_expression(function)
+        if not isinstance(call, ast.Call) or not isinstance(call.func, (ast.Name, ast.Attribute)):
+            return None
+        if isinstance(call.func, ast.Name) and self.index.module_function(call.func.id) is not None:
+            callee: str | None = f"{self.module}.{call.func.id}"
+        else:
+            qualified = self.index.qualify(call.func)
+            callee = self.project_name(qualified) if qualified is not None else None
+        parameters = {p.name for p in function.params}
+        passed = []
+        for position, argument in enumerate(call.args):
+            if isinstance(argument, ast.Starred):
+                break
+            if isinstance(argument, ast.Name) and argument.id in parameters:
+                passed.append((None, position, argument.id))
+        passed.extend((k.arg, None, k.value.id) for k in call.keywords
+                      if k.arg is not None and isinstance(k.value, ast.Name) and k.value.id in parameters)
+        return Forward(callee, tuple(passed)) if callee is not None and passed else None
 
     def _decorator_calls(self, function: FunctionInfo) -> tuple[DecoratorCall, ...]:
         """Decorators written as calls (`@jit_static("n")`), with their literal arguments: one may be the

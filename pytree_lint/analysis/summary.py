@@ -20,7 +20,7 @@ from ..digest import content_digest
 from ..shapes import conforms
 from .kinds import Kind
 
-SUMMARY_VERSION = 11
+SUMMARY_VERSION = 12
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -93,6 +93,15 @@ class Inline(NamedTuple):
     keyword_only: tuple[str, ...] = ()
 
 
+class Forward(NamedTuple):
+    """A function that returns a call of a project function passing its own parameters on (`def run(x, n):
+    return step(x, n)`): the callee (absolute) and, per parameter passed, (keyword or None, position or None,
+    parameter). The callee's static parameters make the caller's static (ModuleView.jit)."""
+
+    callee: str
+    arguments: tuple[tuple[str | None, int | None, str], ...]
+
+
 class FunctionFacts(NamedTuple):
     line: int
     returns: tuple[Value, ...] = ()
@@ -104,6 +113,7 @@ class FunctionFacts(NamedTuple):
     decorator_calls: tuple[DecoratorCall, ...] = ()
     array_params: tuple[str, ...] = ()  # the parameters annotated as arrays (not admitting None)
     inline: Inline | None = None
+    forward: Forward | None = None
 
 
 class ClassFacts(NamedTuple):
@@ -170,9 +180,10 @@ class ModuleSummary:
                                          tuple(params), tuple(decorators), JitFactory(*factory) if factory else None,
                                          tuple(DecoratorCall(callee, tuple(args), dict(keywords))
                                                for callee, args, keywords in decorator_calls), tuple(arrays),
-                                         Inline(inline[0], tuple(inline[1]), tuple(inline[2])) if inline else None)
+                                         Inline(inline[0], tuple(inline[1]), tuple(inline[2])) if inline else None,
+                                         Forward(forward[0], tuple(tuple(a) for a in forward[1])) if forward else None)
                      for name, (line, returns, field_facts, registers, params, decorators, factory, decorator_calls,
-                                arrays, inline) in data["functions"].items()}
+                                arrays, inline, forward) in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library, host_state)
                    for name, (line, bases, library, host_state) in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))

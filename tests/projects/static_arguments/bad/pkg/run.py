@@ -1,4 +1,4 @@
-from .layers import crop, pad
+from .layers import crop, pad, padded
 from .train import step
 from .utils import make_config
 
@@ -18,3 +18,7 @@ def main(params, x):
 
 def cropped(x):
     return crop(x, widths=[1, 2])  # expect: PTL403
+
+
+def padded_twice(x):
+    return padded(x, [(2, 2)])  # expect: PTL403

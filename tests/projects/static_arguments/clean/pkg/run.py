@@ -1,4 +1,4 @@
-from .layers import crop, pad
+from .layers import crop, pad, padded
 from .train import step
 from .utils import make_config
 
@@ -19,3 +19,7 @@ def main(params, x, options):
 
 def cropped(x):
     return crop(x, widths=(1, 2))
+
+
+def padded_twice(x):
+    return padded(x, ((2, 2),))
