@@ -645,6 +645,12 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: Modu
         if isinstance(expr, ast.IfExp) and ast.dump(expr.body) == ast.dump(expr.orelse):
             expr = expr.body
             continue
+        if index is not None and isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) \
+                and expr.func.id in DISPLAY_BUILTINS and index.is_builtin(expr.func.id, function):
+            display = _as_display(expr)
+            if display is not None:
+                expr = display
+                continue
         if index is not None and isinstance(expr, (ast.Call, ast.Attribute)):
             inlined = index.inlined(expr, function)
             if inlined is not None:
@@ -652,6 +658,28 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: Modu
                 continue
         break
     return expr
+
+
+DISPLAY_BUILTINS = frozenset({"list", "tuple", "dict"})
+
+
+def _as_display(call: ast.Call) -> ast.expr | None:
+    """`list((a, b))`, `tuple([a, b])` and `dict(k=v)` as the display they build (placed at the call)."""
+    name = call.func.id  # type: ignore[attr-defined]
+    if name == "dict" and not call.args and all(k.arg is not None for k in call.keywords):
+        made: ast.expr = ast.Dict([ast.Constant(k.arg) for k in call.keywords], [k.value for k in call.keywords])
+    elif name != "dict" and len(call.args) == 1 and not call.keywords and isinstance(call.args[0],
+                                                                                     (ast.Tuple, ast.List)):
+        elts = call.args[0].elts
+        made = ast.List(elts, ast.Load()) if name == "list" else ast.Tuple(elts, ast.Load())
+    else:
+        return None
+    for node in ast.walk(made):
+        if not hasattr(node, "lineno"):
+            setattr(node, _INLINED, True)
+            ast.copy_location(node, call)
+    setattr(made, _INLINED, True)
+    return ast.copy_location(made, call)
 
 
 PROPERTY_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})

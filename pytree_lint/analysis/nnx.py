@@ -24,8 +24,8 @@ from .shims import taken_branch
 from .structure import self_attributes
 from .values import Context, ValueInference
 
-# Decorators that leave a class a plain Python class (`dataclasses.dataclass`, by its common spellings).
-PLAIN_DECORATORS = frozenset({"dataclass", "dataclasses.dataclass"})
+# The decorator that leaves a class a plain Python class.
+DATACLASS = "dataclasses.dataclass"
 # The in-place methods that put a value into a list or dict: `value` is their last argument.
 FILLING_METHODS = frozenset({"append", "insert", "extend", "update", "setdefault", "add"})
 
@@ -422,7 +422,7 @@ class NnxClasses:
             return NnxValue(Status.DATA, "an array", expr)
         if literal_string(expr) is not None or (isinstance(expr, ast.Constant) and not isinstance(expr.value, bytes)):
             return NnxValue(Status.STATIC, f"`{self.index.code(expr)}`", expr)
-        if evidence and all(e.kind in (Kind.SAFE, Kind.MUTABLE, Kind.VOLATILE) or _plain_instance(e)
+        if evidence and all(e.kind in (Kind.SAFE, Kind.MUTABLE, Kind.VOLATILE) or _plain_instance(self.index, e)
                             for e in evidence):
             return NnxValue(Status.STATIC, evidence[0].what, expr)
         return NnxValue(Status.UNKNOWN, "a value", expr)
@@ -434,12 +434,12 @@ def _a(code: str) -> str:
     return f"an `{name}`" if name[:1] in "AEIOU" else f"a `{name}`"
 
 
-def _plain_instance(evidence) -> bool:
+def _plain_instance(index: ModuleIndex, evidence) -> bool:
     """An object of a class of the module that no decorator or base can make a pytree: NNX sees one leaf
     with no data in it, a static value."""
     cls = evidence.cls
     return (evidence.kind is Kind.INSTANCE and cls is not None and not cls.bases
-            and all(dotted_name(d.func if isinstance(d, ast.Call) else d) in PLAIN_DECORATORS for d in cls.decorators))
+            and all(index.qualify(d.func if isinstance(d, ast.Call) else d) == DATACLASS for d in cls.decorators))
 
 
 def _is_attribute(node: ast.AST, owner: str | None, attribute: str) -> bool:

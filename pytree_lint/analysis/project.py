@@ -47,6 +47,8 @@ INSTALLED = frozenset({"site-packages", "dist-packages"})
 # forwards, with the same matches.
 CONSTRUCTED_REVERSED = re.compile(rb"\(\s*(\w*[A-Z])(?!\w)")
 MENTIONED = re.compile(rb"(?<![\w.])[A-Z]\w*")  # a capitalised name, as written or imported
+# Another name for a capitalised one: `import Mesh as M`, `from .mesh import Mesh as M`, `M = Mesh`.
+RENAMED = re.compile(rb"(?<![\w.])([A-Z]\w*)[ \t]+as[ \t]+(\w+)|^(\w+)[ \t]*=[ \t]*([A-Z]\w*)[ \t]*$", re.MULTILINE)
 SKIPPED_FOLDERS = frozenset({".git", ".hg", ".tox", ".nox", ".venv", "venv", "node_modules", "__pycache__",
                              "build", "dist", ".eggs", "site-packages"})
 
@@ -325,7 +327,12 @@ class Project:
                 data = read_regular(file)
             except OSError:
                 data = b""
-            names = sorted({name[::-1].decode() for name in CONSTRUCTED_REVERSED.findall(data[::-1])})
+            called = {name[::-1].decode() for name in CONSTRUCTED_REVERSED.findall(data[::-1])}
+            # A class called by another name is called: `M(...)` after `from .mesh import Mesh as M`.
+            for original, alias, alias_too, original_too in RENAMED.findall(data):
+                if (alias or alias_too).decode() in called:
+                    called.add((original or original_too).decode())
+            names = sorted(called)
             text = data.decode("utf-8", "replace")
             imports = sorted({match.group(1) or match.group(2) for match in IMPORTED_MODULE.finditer(text)})
             mentions = sorted({name.decode() for name in MENTIONED.findall(data)})

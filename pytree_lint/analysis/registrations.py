@@ -16,7 +16,7 @@ from ..knowledge.base import RUNS_INIT
 from ..knowledge.jax import MECHANISMS, Mechanism
 from ..knowledge.python import PARTIAL
 from .fields import Frameworks, StaticDeclaration, registered_by
-from .model import ClassInfo, FunctionInfo, ModuleIndex, Scope, literal_string
+from .model import ClassInfo, FunctionInfo, ModuleIndex, Scope, literal_string, written_as
 from .record import record
 
 
@@ -193,6 +193,7 @@ class RegistrationFinder:
         return cls
 
     def _meta_fields(self, cls: ClassInfo, meta_fields: ast.expr | None) -> list[StaticDeclaration]:
+        meta_fields = written_as(meta_fields, None, self.index) if meta_fields is not None else None
         if isinstance(meta_fields, (ast.List, ast.Tuple)):
             fields = []
             for value in meta_fields.elts:

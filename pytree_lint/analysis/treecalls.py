@@ -206,6 +206,7 @@ class TreeCalls:
             if len(values) != 1 or isinstance(values[0], ast.Name) or self._changed_in_place(tree.id, call):
                 return None
             tree = values[0]
+        tree = written_as(tree, call.scope, self.index)
         items = elements(tree)
         if items is not None:
             return list(enumerate(items))
