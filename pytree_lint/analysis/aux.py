@@ -130,9 +130,19 @@ def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, traced
                for other in nodes_of(function, ast.Call)
                for argument in [*other.args, *(k.value for k in other.keywords)]):
             return True
-        returned = any(isinstance(node.value, ast.Name) and node.value.id in names
-                       for node in nodes_of(function, (ast.Return, ast.Yield)))
+        returned = any(_holds_name(node.value, names) for node in nodes_of(function, (ast.Return, ast.Yield)))
     return returned and id(function) not in traced
+
+
+def _holds_name(value: ast.expr | None, names: set[str]) -> bool:
+    """`value` is one of `names`, or a display holding one (`return (image, held)`)."""
+    if isinstance(value, ast.Name):
+        return value.id in names
+    if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+        return any(_holds_name(element, names) for element in value.elts)
+    if isinstance(value, ast.Dict):
+        return any(_holds_name(element, names) for element in value.values)
+    return False
 
 
 def _handed_to_calls(statement: ast.stmt) -> set[int]:
