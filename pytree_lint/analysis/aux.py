@@ -184,17 +184,14 @@ def _carried(element: ast.expr) -> list[ast.expr]:
 
 
 def _holding_children(returned: FlattenReturn, element: ast.expr, context: Context,
-                      function: FunctionInfo) -> list[Evidence]:
+                      function: FunctionInfo, index: ModuleIndex) -> list[Evidence]:
     """aux_data that holds the object the children come from: the same attribute (`return self._args,
     (self._args, self._kwargs)`), a value computed from it, or the instance's `__dict__` when the children
     are its attributes. The children are the arrays jit traces, so this aux_data holds arrays."""
     if not context.instances:
         return []
     owner = context.instances[0][0]
-    children = returned.children
-    if isinstance(children, ast.Name):  # `children = (self.a, self.b)` then `return children, aux`
-        bound = function.local_bindings.get(children.id, [])
-        children = bound[0] if len(bound) == 1 and isinstance(bound[0], ast.expr) else children
+    children = written_as(returned.children, function, index)  # `children = (self.a, self.b)`, a helper
     sources = {name: node for name, node in _instance_attributes(children, owner).items() if name != "__dict__"}
     if not sources:
         return []
@@ -255,8 +252,8 @@ class AuxSiteFinder:
             elements = [e for e in aux.elts if not isinstance(e, ast.Starred)] if isinstance(aux, ast.Tuple) else [aux]
             for element in elements:
                 evidence = self.inference.infer(element, context)
-                sites.append(AuxSite(registration, element, [*_holding_children(returned, element, context, function),
-                                                             *evidence], subject))
+                held = _holding_children(returned, element, context, function, self.index)
+                sites.append(AuxSite(registration, element, [*held, *evidence], subject))
         return sites
 
     def _static_instances(self, registration: Registration) -> list[Evidence]:

@@ -17,7 +17,7 @@ from ..knowledge import nnx
 from ..knowledge.python import CONSTRUCTOR_METHODS
 from .kinds import Kind
 from .kinds import NnxStatus as Status
-from .model import ClassInfo, FunctionInfo, ModuleIndex, is_none, literal_string, nodes_of
+from .model import ClassInfo, FunctionInfo, ModuleIndex, is_none, literal_string, nodes_of, written_as
 from .names import dotted_name
 from .record import record
 from .shims import taken_branch
@@ -396,6 +396,8 @@ class NnxClasses:
     def _module_made(self, expr: ast.expr, context: Context) -> ast.expr | None:
         """The Module constructor call a wrapped callable is, directly or through a local name that no
         attribute also holds."""
+        if isinstance(expr, ast.Call):
+            expr = written_as(expr, context.function, self.index)  # a helper that returns the Module
         if isinstance(expr, ast.Call) and self.is_module_class(expr.func):
             return expr
         if isinstance(expr, ast.Name) and context.function is not None:
