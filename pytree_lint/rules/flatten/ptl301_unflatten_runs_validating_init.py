@@ -73,6 +73,7 @@ from ...analysis.model import (
     child_nodes,
     nodes_of,
     statement_blocks,
+    written_as,
 )
 from ...analysis.record import record
 from ...analysis.structure import Constructor, names_in, self_attributes
@@ -358,15 +359,18 @@ class _LeafChecks:
             if _is_compound(statement):
                 continue
             for call in nodes_of(statement, ast.Call):
-                found = self._call(method, call, names, self_name, depth)
-                if found is not None:
-                    return found
+                # A helper, method or property whose body returns the conversion: the conversion it returns.
+                written = written_as(call, method, self.index)
+                for made in (call, *(nodes_of(written, ast.Call) if written is not call else ())):
+                    found = self._call(method, made, names, self_name, depth)
+                    if found is not None:
+                        return found
         return None
 
     def _call(self, method: FunctionInfo, call: ast.Call, names: set[str], self_name: str | None,
               depth: int) -> Validation | None:
         qualified = self.index.qualify(call.func)
-        arguments = [*call.args, *(k.value for k in call.keywords)]
+        arguments = [written_as(a, method, self.index) for a in [*call.args, *(k.value for k in call.keywords)]]
         if not any(self._mentions(a, names, self_name) for a in arguments):
             return None
         if qualified in CONVERSIONS:
