@@ -43,12 +43,27 @@ class Case:
     def expected(self) -> set[tuple[str, int, str]]:
         return {(path, line, code) for path, text in self.files.items() for line, code in expected_in(text)}
 
+    def moved_here(self) -> dict[tuple[str, int, str], tuple[str, int, str]]:
+        """Findings that may be reported on a line a rewrite moved an expression to instead of the marked
+        line (a finding about that expression moves with it): `# moved here from line N: PTL401`."""
+        found = {}
+        for path, text in self.files.items():
+            for number, line in enumerate(text.splitlines(), start=1):
+                match = MOVED_HERE.search(line)
+                if match:
+                    for code in match.group("codes").split(","):
+                        found[(path, number, code.strip())] = (path, int(match.group("line")), code.strip())
+        return found
+
     def modules(self) -> list[str]:
         """The modules a rewrite works on: those with code (not an empty `__init__.py`)."""
         return [path for path, text in sorted(self.files.items()) if text.strip()]
 
     def with_files(self, **changes: str) -> Case:
         return Case(self.name, {**self.files, **changes})
+
+
+MOVED_HERE = re.compile(r"#\s*moved here from line (?P<line>\d+):\s*(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")
 
 
 def cases() -> list[Case]:
@@ -351,8 +366,16 @@ def intermediate_name(case: Case) -> list[Case]:
     def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
         name = _fresh(case.files[path], "held")
         hoisted = _statement(f"{name} = {code(place.expression)}\n")
-        new = module.visit(_Replace({place.expression: cst.Name(name)}, {place.statement: [hoisted]}))
-        return {path: new.code}
+        new = module.visit(_Replace({place.expression: cst.Name(name)}, {place.statement: [hoisted]})).code
+        if place.marked:  # a finding about the expression may now be reported where it is made
+            lines = new.splitlines(keepends=True)
+            marked = next(i for i, line in enumerate(lines) if line.lstrip().startswith(f"{name} = "))
+            codes = EXPECT.search(lines[marked + 1])
+            if codes is not None:
+                lines[marked] = lines[marked].rstrip("\n") + (
+                    f"  # moved here from line {marked + 2}: {codes.group('codes')}\n")
+            new = "".join(lines)
+        return {path: new}
     return _variants(case, make)
 
 

@@ -41,6 +41,12 @@ def findings(variant: Case, root: Path) -> set[tuple[str, int, str]]:
     return {(path, f.line, f.code) for path in variant.files for f in lint_file(str(root / path), EVERY_RULE)}
 
 
+def at_marked_lines(variant: Case, found: set[tuple[str, int, str]]) -> set[tuple[str, int, str]]:
+    """A finding on the line a rewrite moved an expression to counts for the marked line it came from."""
+    moved = variant.moved_here()
+    return {moved.get(finding, finding) for finding in found}
+
+
 def problems(kind: str, case: Case, root: Path) -> tuple[int, list[str]]:
     """How many variants the rewrite made, and what went wrong with them."""
     made = variants(kind, case)
@@ -54,7 +60,7 @@ def problems(kind: str, case: Case, root: Path) -> tuple[int, list[str]]:
                 ast.parse(text)
             except SyntaxError as error:
                 wrong.append(f"variant {number}: {path} does not parse ({error})\n{text}")
-        expected, found = variant.expected(), findings(variant, root / f"variant{number}")
+        expected, found = variant.expected(), at_marked_lines(variant, findings(variant, root / f"variant{number}"))
         if found != expected:
             changed = "\n".join(f"--- {p}\n{t}" for p, t in variant.files.items() if case.files.get(p) != t)
             wrong.append(f"variant {number}: missing {sorted(expected - found)}, extra {sorted(found - expected)}"
