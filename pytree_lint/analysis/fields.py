@@ -31,7 +31,16 @@ from ..knowledge.jax import MECHANISMS
 from ..knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ..knowledge.numpyro import AUX_FIELDS
 from ..knowledge.python import ANNOTATED, CLASS_VARIABLES
-from .model import ClassField, ClassInfo, FunctionInfo, ModuleIndex, is_name, keyword_arguments, literal_string
+from .model import (
+    ClassField,
+    ClassInfo,
+    FunctionInfo,
+    ModuleIndex,
+    is_name,
+    keyword_arguments,
+    literal_string,
+    written_as,
+)
 from .record import record
 
 if TYPE_CHECKING:
@@ -174,7 +183,8 @@ class Frameworks:
         if project_field is not None:
             return dict(project_field.metadata)
         keywords = keyword_arguments(call)
-        metadata = literal_metadata(keywords["metadata"]) if "metadata" in keywords else {}
+        metadata = literal_metadata(written_as(keywords["metadata"], self.index.enclosing_function(call), self.index)
+                                    ) if "metadata" in keywords else {}
         if qualified in FIXED_HELPERS:
             return {**metadata, **FIXED_HELPERS[qualified]}
         if qualified in FLAG_HELPERS:
