@@ -494,23 +494,28 @@ class ValueInference:
         return []
 
     def _helper(self, func: ast.expr, context: Context) -> FunctionInfo | None:
-        """The module's own function a call names (not shadowed by a local or parameter of the caller)."""
+        """The def a call names: one nested in the caller (bound once there), or the module's own (not shadowed
+        by a local or parameter of the caller)."""
         if not isinstance(func, ast.Name):
             return None
         caller = context.function
-        if caller is not None and (func.id in caller.local_bindings or func.id in caller.all_params):
+        if caller is not None and not caller.is_lambda and func.id in caller.local_bindings:
+            bound = caller.local_bindings[func.id]
+            nested = len(bound) == 1 and isinstance(bound[0], (ast.FunctionDef, ast.AsyncFunctionDef))
+            return FunctionInfo(bound[0], parent=caller) if nested else None  # type: ignore[arg-type]
+        if caller is not None and func.id in caller.all_params:
             return None
         helper = self.index.module_function(func.id)
         return helper if helper is not None and not helper.is_lambda else None
 
     def _returned(self, helper: FunctionInfo) -> list[Evidence]:
         """What a helper of the module returns, each value's trail continued by "which returns ..."."""
-        if (id(helper), "return") not in self._summaries:
+        if (id(helper.node), "return") not in self._summaries:
             # The helpers it calls first, callees before callers: each summary then finds the ones it needs
             # made, however long the chain, instead of nesting past _MAX_NESTED_SUMMARIES.
             for callee in self._callees_first(helper):
-                self._summary((id(callee), "return"), lambda callee=callee: self._returns(callee))
-        return self._summary((id(helper), "return"), lambda: self._returns(helper))
+                self._summary((id(callee.node), "return"), lambda callee=callee: self._returns(callee))
+        return self._summary((id(helper.node), "return"), lambda: self._returns(helper))
 
     def _returns(self, helper: FunctionInfo) -> list[Evidence]:
         found: list[Evidence] = []
@@ -524,7 +529,7 @@ class ValueInference:
         """The module's functions `helper` calls by name, directly or not, in post-order (callees before their
         callers, `helper` itself left out); each function's body is read once per inference."""
         order: list[FunctionInfo] = []
-        seen = {id(helper)}
+        seen = {id(helper.node)}
         stack = [(helper, iter(self._direct_callees(helper)))]
         while stack:
             function, callees = stack[-1]
@@ -533,17 +538,17 @@ class ValueInference:
                 stack.pop()
                 if function is not helper:
                     order.append(function)
-            elif id(callee) not in seen:
-                seen.add(id(callee))
+            elif id(callee.node) not in seen:
+                seen.add(id(callee.node))
                 stack.append((callee, iter(self._direct_callees(callee))))
         return order
 
     def _direct_callees(self, function: FunctionInfo) -> list[FunctionInfo]:
-        found = self._callees.get(id(function))
+        found = self._callees.get(id(function.node))
         if found is None:
             names = {node.func.id for node in ast.walk(function.node)
                      if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
-            found = self._callees[id(function)] = [
+            found = self._callees[id(function.node)] = [
                 callee for callee in map(self.index.module_function, sorted(names))
                 if callee is not None and not callee.is_lambda]
         return found
