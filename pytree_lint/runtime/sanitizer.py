@@ -9,7 +9,7 @@ when each test ends:
 
 - PTL101: an array in aux_data (JAX compares aux_data with `==`: a ValueError at the second jitted call);
 - PTL102: a list, dict or set in aux_data that is changed in place after the flatten (jit's cache keeps the
-  old trace: stale results);
+  old trace: stale results; not for `register_dataclass` classes, whose flattens are not seen);
 - PTL103: one object flattened twice, its leaves unchanged, giving aux_data that differ only by a fresh
   closure or a fresh identity-compared object (made anew by each flatten): a retrace per call;
 - PTL105: an object in aux_data whose `==` raises or returns an array;
@@ -22,7 +22,7 @@ when each test ends:
   the arrays as aux_data (PTL304); the keyed flatten gives other leaves than the plain one (PTL307).
 
 At the end each misuse is reported once, with the rule code, the class, the line that registered it and
-the test that showed it, as the CLI's text (and its JSON with `--pytree-sanitize-json FILE`); the run
+the test that showed it, as the CLI's text (and its JSON with `--pytree-sanitize-json=FILE`); the run
 fails when there is one. Classes registered by installed libraries (site-packages) are not watched.
 """
 
@@ -121,7 +121,7 @@ class Sanitizer:
         def check(node: Any) -> None:
             try:
                 children, aux = flatten(node)
-                self._check(watched, node, list(children), aux)
+                self._check(watched, node, list(children), aux, flattened=False)
             except Exception:  # the sanitizer never breaks the user's program
                 pass
 
@@ -175,9 +175,11 @@ class Sanitizer:
 
     # --- checks -----------------------------------------------------------------------------------------
 
-    def _check(self, watched: _Watched, node: Any, children: list, aux: Any) -> None:
+    def _check(self, watched: _Watched, node: Any, children: list, aux: Any, flattened: bool = True) -> None:
+        """What one flatten gave (`flattened` False: what an object holds as it is built, for a class JAX
+        flattens without calling Python; a container it holds may still be filled before any flatten)."""
         if id(node) not in watched.rebuilt_ids:
-            self._check_aux(watched, children, aux)
+            self._check_aux(watched, children, aux, flattened)
         leaves = _comparable(children)
         if leaves is not None:
             before = watched.recent.get(id(node))
@@ -190,7 +192,7 @@ class Sanitizer:
             watched.rebuilt = True
             self.pending_rebuilds.append((watched, node, aux, children))
 
-    def _check_aux(self, watched: _Watched, children: list, aux: Any) -> None:
+    def _check_aux(self, watched: _Watched, children: list, aux: Any, flattened: bool) -> None:
         """What one flatten put in aux_data (and, swapped, in the children)."""
         array = find_inside(aux, is_array)
         if array is not None and any(child is not None for child in children) \
@@ -207,7 +209,7 @@ class Sanitizer:
         if broken is not None:
             self._report("PTL105", watched, f"`==` of {broken[0]} (a `{type(broken[1]).__name__}`) in aux_data of "
                          f"`{watched.cls.__name__}` {_eq_misbehaves(broken[1])}; JAX compares aux_data with `==`")
-        if len(watched.containers) < WATCHED_CONTAINERS:
+        if flattened and len(watched.containers) < WATCHED_CONTAINERS:
             held = find_inside(aux, lambda value: isinstance(value, (list, dict, set)))
             if held is not None and all(held[1] is not other for other, *_ in watched.containers):
                 watched.containers.append((held[1], copy.copy(held[1]), held[0], self.test))
@@ -413,7 +415,8 @@ def _comparable(children: list) -> list | None:
         return None
     if sum(child.size for child in children) > MAX_COMPARED_ELEMENTS:
         return None
-    return [np.asarray(child) for child in children]
+    # Copies: a view of a device buffer would keep JAX from donating it (`donate_argnums`).
+    return [np.array(child, copy=True) for child in children]
 
 
 def _same_leaves(first: list, second: list) -> bool:
