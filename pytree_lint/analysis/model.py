@@ -427,8 +427,11 @@ class ModuleIndex:
         return found if found is not None and not found.is_lambda else None
 
     def _method_of(self, receiver: ast.expr, name: str, caller: FunctionInfo | None) -> FunctionInfo | None:
-        """The method `receiver.name` runs: on the caller's instance (or class, in a classmethod), or on a
-        class of the module named directly (`Box.make(...)`)."""
+        """The method `receiver.name` runs: on the caller's instance (or class, in a classmethod; or
+        `type(self)`), or on a class of the module named directly (`Box.make(...)`)."""
+        if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "type" \
+                and len(receiver.args) == 1 and not receiver.keywords and self.is_builtin("type", caller):
+            receiver = receiver.args[0]  # `type(self).make(...)`: a method of the instance's class
         if not isinstance(receiver, ast.Name):
             return None
         cls = None
