@@ -381,16 +381,11 @@ class ModuleIndex:
             receiver = expr.value if isinstance(expr, ast.Attribute) else expr.func.value  # type: ignore[union-attr]
             bound[parameters[0].name] = receiver  # `self` (or `cls`) is what the method is called on
             parameters = parameters[1:]
-        if len(args) > len(parameters):
+        arguments = _bound_arguments(args, keywords, [(p.name, p.default) for p in parameters],
+                                     [(p.name, p.default) for p in callee.keyword_only_params])
+        if arguments is None:
             return None
-        given = {k.arg: k.value for k in keywords if k.arg is not None}
-        for position, parameter in enumerate(parameters + callee.keyword_only_params):
-            argument = args[position] if position < len(args) and position < len(parameters) else given.get(
-                parameter.name, parameter.default)
-            if argument is None:
-                return None
-            bound[parameter.name] = argument
-        return _Substituted(bound, expr).visit(copy.deepcopy(value))
+        return _Substituted({**bound, **arguments}, expr).visit(copy.deepcopy(value))
 
     def _inline_elsewhere(self, call: ast.Call, caller: FunctionInfo | None) -> ast.expr | None:
         """A call of another project module's function whose summary holds its returned expression."""
@@ -400,13 +395,9 @@ class ModuleIndex:
         definition = self.definition(call.func)
         facts = definition.function if definition is not None else None
         inline = facts.inline if facts is not None else None
-        if inline is None or len(call.args) > len(inline.positional):
-            return None
-        given = {k.arg: k.value for k in call.keywords if k.arg is not None}
-        bound = {name: call.args[position] if position < len(call.args) else given.get(name)
-                 for position, name in enumerate(inline.positional)}
-        bound.update((name, given.get(name)) for name in inline.keyword_only)
-        if any(argument is None for argument in bound.values()) or set(given) - set(bound):
+        bound = _bound_arguments(call.args, call.keywords, [(name, None) for name in inline.positional],
+                                 [(name, None) for name in inline.keyword_only]) if inline is not None else None
+        if inline is None or bound is None:
             return None
         try:
             value = ast.parse(inline.expression, mode="eval").body
@@ -686,6 +677,20 @@ def _as_display(call: ast.Call) -> ast.expr | None:
 
 
 PROPERTY_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})
+
+
+def _bound_arguments(args: list[ast.expr], keywords: list[ast.keyword],
+                     positional: list[tuple[str, ast.expr | None]],
+                     keyword_only: list[tuple[str, ast.expr | None]]) -> dict[str, ast.expr] | None:
+    """Each parameter's argument at a call, or its default; None when the call would not bind every
+    parameter exactly (too many arguments, an unknown keyword, a parameter left without a value)."""
+    given = {k.arg: k.value for k in keywords if k.arg is not None}
+    if len(args) > len(positional) or set(given) - {name for name, _ in [*positional, *keyword_only]}:
+        return None
+    bound = {name: args[position] if position < len(args) else given.get(name, default)
+             for position, (name, default) in enumerate(positional)}
+    bound.update((name, given.get(name, default)) for name, default in keyword_only)
+    return None if any(argument is None for argument in bound.values()) else bound
 
 
 def returned_expression(function: FunctionInfo) -> ast.expr | None:

@@ -499,10 +499,18 @@ class ModuleView:
 
     def resolved(self, summary: ModuleSummary, values: tuple[Value, ...]) -> tuple[tuple[Value, ModuleSummary], ...]:
         """`values` of the module `summary` with their references replaced by what they stand for."""
-        found = [(value, summary) for value in values if value.refers is None]
         for value in values:
             if value.refers is not None:
-                found.extend(self._reference(value.refers))
+                self._reference(value.refers)
+        return self._joined(summary, values)
+
+    def _joined(self, summary: ModuleSummary | None,
+                values: tuple[Value, ...]) -> tuple[tuple[Value, ModuleSummary], ...]:
+        """`values` of `summary` joined with what their references, already followed, stand for."""
+        found = [(value, summary) for value in values if value.refers is None and summary is not None]
+        for value in values:
+            if value.refers is not None:
+                found.extend(self._referred.get(value.refers, ()))
         return _first_of_each_kind(found)
 
     def _reference(self, reference: str) -> tuple[tuple[Value, ModuleSummary], ...]:
@@ -522,11 +530,7 @@ class ModuleView:
                 following.add(current)
                 pending.extend(waiting)
                 continue
-            found = [(value, summary) for value in values if value.refers is None] if summary is not None else []
-            for value in values:
-                if value.refers is not None:
-                    found.extend(self._referred.get(value.refers, ()))
-            self._referred[current] = _first_of_each_kind(found)
+            self._referred[current] = self._joined(summary, values)
             following.discard(current)
             pending.pop()
         return self._referred[reference]

@@ -54,13 +54,16 @@ class Summarizer:
     def absolute(self, qualified: str) -> str:
         return absolute(qualified, self.module, self.is_package) or qualified
 
-    def project_name(self, qualified: str) -> str | None:
-        """The absolute name of a name of the project's own (a relative import, or the module's own top
-        package), else None: what the summary may refer to."""
+    def is_projects(self, qualified: str) -> bool:
+        """A name of the project's own: a relative import, or one of the module's own top package (never
+        jax's or numpy's, whose names are library names even in their own source)."""
         package = self.module.split(".", 1)[0]
-        if package in NEVER_FOLLOWED or not (qualified.startswith(".") or qualified.split(".", 1)[0] == package):
-            return None
-        return absolute(qualified, self.module, self.is_package)
+        return package not in NEVER_FOLLOWED and (qualified.startswith(".")
+                                                  or qualified.split(".", 1)[0] == package)
+
+    def project_name(self, qualified: str) -> str | None:
+        """The absolute name of a name of the project's own, else None: what the summary may refer to."""
+        return absolute(qualified, self.module, self.is_package) if self.is_projects(qualified) else None
 
     def summary(self, path: str, digest: str) -> ModuleSummary:
         index = self.index
@@ -87,8 +90,7 @@ class Summarizer:
         position = self.analysis.position(shown) or self.analysis.position(expr) or (0, 0)
         made = evidence.trail[-1].node if evidence.trail else expr
         return Value(evidence.kind.value, evidence.what, self.analysis.snippet(shown), position[0],
-                     evidence.leaf.value if evidence.leaf is not None else None, evidence.refers,
-                     made is not evidence.node and evidence.kind is not Kind.REFERENCE)
+                     evidence.leaf.value if evidence.leaf is not None else None, contained=made is not evidence.node)
 
     def _kinds(self, evidence: list[Evidence], expr: ast.expr) -> list[Value]:
         """The first evidence of each kind other modules care about, and the first few references."""
@@ -192,11 +194,8 @@ class Summarizer:
     def _constructions(self) -> list[Construction]:
         """Calls of classes imported from the project (`Mesh(coords=np.zeros(3))`), with what each argument is
         as far as the call's own text and the module's names show."""
-        package = self.module.split(".", 1)[0]
-        if package in NEVER_FOLLOWED:
-            return []
         imported = tuple(local for local, target in self.index.aliases.items()
-                         if local[:1].isupper() and (target.startswith(".") or target.split(".", 1)[0] == package))
+                         if local[:1].isupper() and self.is_projects(target))
         if not imported:
             return []
         found = []
@@ -222,11 +221,10 @@ class Summarizer:
 
     def _transformed(self) -> tuple[str, ...]:
         """The project classes this module imports that reach a transformation here."""
-        package = self.module.split(".", 1)[0]
-        if package in NEVER_FOLLOWED:
-            return ()
+        if self.module.split(".", 1)[0] in NEVER_FOLLOWED:
+            return ()  # before asking which classes reach a transformation: a walk of the whole module
         names = {self.absolute(name) for name in self.analysis.transformed_classes.imported_names()
-                 if name.startswith(".") or name.split(".", 1)[0] == package}
+                 if self.is_projects(name)}
         return tuple(sorted(names))
 
     def _argument(self, argument: ast.expr) -> list[Value]:

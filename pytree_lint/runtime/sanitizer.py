@@ -107,20 +107,20 @@ class Sanitizer:
             watched = self._watch(nodetype, entry.from_iter) if entry is not None else None
             if watched is not None:
                 watched.flatten = entry.to_iter
-                self._check_constructions(watched, entry.to_iter)
+                self._check_constructions(watched)
             return registered
 
         register_dataclass.__doc__ = original_dataclass.__doc__
         private.register_dataclass = register_dataclass
         public.register_dataclass = register_dataclass
 
-    def _check_constructions(self, watched: _Watched, flatten: Any) -> None:
+    def _check_constructions(self, watched: _Watched) -> None:
         """A `register_dataclass` class (flax.struct's): JAX flattens it without calling Python, so each
         object is checked as it is built (its unflatten builds objects too), with the flatten JAX keeps for
         Python's use."""
         def check(node: Any) -> None:
             try:
-                children, aux = flatten(node)
+                children, aux = watched.flatten(node)
                 self._check(watched, node, list(children), aux, flattened=False)
             except Exception:  # the sanitizer never breaks the user's program
                 pass
