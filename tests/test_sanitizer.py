@@ -77,6 +77,13 @@ def test_the_bad_fixtures_objects_show_their_misuses(tmp_path):
         ("bad_PTL101_equinox_static.py", 9, "PTL101"),  # the eqx.Module's class statement
         ("bad_PTL101_scipy_sparse_in_aux.py", 15, "PTL105"),
         ("bad_PTL105_elementwise_eq.py", 18, "PTL105"),
+        # jit traced again for objects with equal leaves: a closure or an equal-valued object made per object
+        ("bad_PTL103_framework_callables.py", 9, "PTL103"),
+        ("bad_PTL103_per_instance_callables.py", 27, "PTL103"),
+        ("bad_PTL103_per_instance_jit.py", 10, "PTL103"),
+        ("bad_PTL104_plain_config.py", 12, "PTL104"),
+        ("bad_PTL104_register_static.py", 7, "PTL104"),
+        ("bad_PTL103_identity_and_object.py", 6, "PTL103"),  # `object()` made by each flatten of one object
         ("bad_PTL301_validating_constructors.py", 11, "PTL301"),
         ("bad_PTL301_validating_constructors.py", 56, "PTL301"),
         # the flatten/unflatten contract, each class at the line that registers it
@@ -97,6 +104,13 @@ def test_the_bad_fixtures_objects_show_their_misuses(tmp_path):
     swapped = next(row for row in rows if row["path"] == "bad_PTL302_swapped_reads.py" and row["line"] == 23)
     assert swapped["message"].startswith("unflatten of `Point` puts the children back in another order than its "
                                          "flatten gives them: flattened again, child 0 was an array of shape (2,)")
+    retraced = next(row for row in rows if row["path"] == "bad_PTL104_plain_config.py")
+    assert retraced["message"] == (
+        "identity-compared aux_data of `Optimizer`: jit of `test_build_and_jit.<locals>.<lambda>` traced again for "
+        "an object of `Optimizer` whose leaves equal an earlier one's, its aux_data holding a new `Config` with the "
+        "same attributes (`Config` has no value equality, so equal ones compare unequal): jit retraces for every "
+        "new object (seen in test_objects.py::test_build_and_jit[bad_PTL104_plain_config])")
+    assert not any(row["path"] == "bad_PTL103_identity_and_object.py" and row["code"] == "PTL104" for row in rows)
     first = next(row for row in rows if row["path"] == "bad_PTL101_alias_lambda.py")
     assert first["message"].startswith("array in aux_data of `Lookup`: aux_data is a ndarray of shape (5,)")
     assert first["message"].endswith("(seen in test_objects.py::test_build_and_jit[bad_PTL101_alias_lambda])")
@@ -217,3 +231,77 @@ def test_what_the_sanitizer_keeps_neither_blocks_donation_nor_mistakes_a_build_f
         """))
     result, rows = sanitized(tmp_path, "test_model.py")
     assert result.returncode == 0 and rows == [], result.stdout[-3000:]
+
+
+def test_a_jitted_function_traced_again_for_equal_leaves(tmp_path):
+    """Each form of jit the project's code writes is watched, jit's cache still hits through the watch, and
+    only a retrace that a per-object closure or identity-compared object causes is reported: not one for a
+    static value that really changed, nor for a marker with no attributes."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "model.py").write_text(textwrap.dedent("""\
+        import dataclasses
+
+        import jax
+
+
+        class Settings:
+            def __init__(self, rate):
+                self.rate = rate
+
+
+        @jax.tree_util.register_dataclass
+        @dataclasses.dataclass
+        class Named:
+            x: jax.Array
+            name: str = dataclasses.field(metadata={"static": True})
+            settings: object = dataclasses.field(default=None, metadata={"static": True})
+        """))
+    (tmp_path / "test_model.py").write_text(textwrap.dedent("""\
+        import functools
+
+        import jax
+        import jax.numpy as jnp
+        from jax import jit
+
+        from model import Named, Settings
+
+        traces = []
+
+
+        @jax.jit(static_argnames="power")
+        def scaled(named, power):
+            traces.append(named.name)
+            return named.x ** power
+
+
+        @functools.partial(jit, static_argnums=1)
+        def shifted(named, by):
+            traces.append(by)
+            return named.x + by
+
+
+        def test_names_that_differ_retrace_rightly():
+            first = Named(jnp.ones(2), "a")
+            for _ in range(3):
+                scaled(first, power=2)
+            scaled(Named(jnp.ones(2), "b"), power=2)
+            shifted(first, 1)
+            shifted(first, 1)
+            assert traces == ["a", "b", 1]  # jit's cache hits through the sanitizer's watch
+
+
+        def test_settings_made_per_object():
+            for _ in range(2):
+                shifted(Named(jnp.ones(2), "a", Settings(0.1)), 2)
+
+
+        def test_a_marker_per_object():
+            for _ in range(2):
+                shifted(Named(jnp.ones(2), "a", object()), 3)
+        """))
+    result, rows = sanitized(tmp_path, "test_model.py")
+    assert [(row["line"], row["code"], row["message"]) for row in rows] == [(
+        11, "PTL104", "identity-compared aux_data of `Named`: jit of `shifted` traced again for an object of `Named` "
+        "whose leaves equal an earlier one's, its aux_data holding a new `Settings` with the same attributes "
+        "(`Settings` has no value equality, so equal ones compare unequal): jit retraces for every new object (seen "
+        "in test_model.py::test_settings_made_per_object)")], result.stdout[-3000:]

@@ -12,6 +12,9 @@ when each test ends:
   old trace: stale results; not for `register_dataclass` classes, whose flattens are not seen);
 - PTL103: one object flattened twice, its leaves unchanged, giving aux_data that differ only by a fresh
   closure or a fresh identity-compared object (made anew by each flatten): a retrace per call;
+- PTL103/PTL104: a jitted function traced again for arguments whose leaves equal those of an earlier trace,
+  because an object's aux_data holds a closure or an identity-compared object made anew for each object
+  (equal in content, unequal by `==`): jit's cache never hits for new objects;
 - PTL105: an object in aux_data whose `==` raises or returns an array;
 - PTL301: an unflatten that rebuilds the node from its own children but raises when JAX rebuilds it with
   None or ShapeDtypeStruct leaves (as `jax.eval_shape` and tree maps returning None do);
@@ -30,9 +33,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import inspect
 import os
 import sys
+import types
+import weakref
 from typing import Any
 
 import pytest
@@ -45,6 +51,9 @@ WATCHED_CONTAINERS = 16
 MAX_COMPARED_ELEMENTS = 4096
 # How many recently flattened objects of a class are remembered, to see one flattened again.
 RECENT_OBJECTS = 8
+# How many earlier traces of a jitted function are remembered, to see it traced again for equal leaves.
+RECENT_TRACES = 8
+_NOT_GIVEN = object()  # `jax.jit` called without a function: the decorator factory
 # Where installed libraries live: their classes are theirs to check, not the project's.
 LIBRARY_FOLDERS = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
 
@@ -75,6 +84,10 @@ class Sanitizer:
         self.found: dict[tuple[str, type], Any] = {}  # (code, class) -> its Finding
         self.test = "(collection)"
         self.pending_rebuilds: list[tuple[_Watched, Any, Any, list]] = []  # (class, node, aux, children)
+        # each function given to `jax.jit` -> the function jit gets instead (one per function: jit's own
+        # cache, keyed by the function, keeps hitting) and its earlier traces
+        self.traced: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+        self.jax_folder = ""  # where jax's own files are: its jitted primitives are not watched
 
     # --- registration -----------------------------------------------------------------------------------
 
@@ -113,6 +126,90 @@ class Sanitizer:
         register_dataclass.__doc__ = original_dataclass.__doc__
         private.register_dataclass = register_dataclass
         public.register_dataclass = register_dataclass
+        self._install_jit()
+
+    def _install_jit(self) -> None:
+        """Wrap `jax.jit` (as the project's code reads it, `jax.jit` or `from jax import jit`, and as
+        libraries' own jits call it) so that each trace of a function is compared with its earlier ones."""
+        import jax
+        from jax._src import api
+
+        original = api.jit
+        self.jax_folder = os.path.dirname(os.path.abspath(jax.__file__)) + os.sep
+
+        def jit(fun: Any = _NOT_GIVEN, /, **options: Any) -> Any:
+            if fun is _NOT_GIVEN:  # `@jax.jit(static_argnames=...)`
+                return lambda fun: jit(fun, **options)
+            return original(self._watching_traces(fun), **options)
+
+        jit.__doc__ = original.__doc__
+        api.jit = jax.jit = jit
+
+    def _watching_traces(self, fun: Any) -> Any:
+        """`fun`, run by jit only when it traces, noting what it was traced for (functions and partials of
+        them, not jax's own: a bound method is made anew at each read, and jit's cache would miss for it)."""
+        if not isinstance(fun, (types.FunctionType, functools.partial)):
+            return fun
+        code = getattr(fun, "__code__", None) or getattr(getattr(fun, "func", None), "__code__", None)
+        if code is None or code.co_filename.startswith(self.jax_folder):
+            return fun  # jax's own jitted primitives
+        watching = self.traced.get(fun)
+        if watching is None:
+            traces: list[tuple[Any, list, list]] = []
+
+            @functools.wraps(fun)
+            def watching(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    self._check_retrace(fun, traces, args, kwargs)
+                except Exception:  # the sanitizer never breaks the user's program
+                    pass
+                return fun(*args, **kwargs)
+
+            self.traced[fun] = watching
+        return watching
+
+    def _check_retrace(self, fun: Any, traces: list, args: tuple, kwargs: dict) -> None:
+        """This trace of `fun` against its earlier ones: the same leaves (the traced ones by shape and
+        dtype, the static ones by `==`) and a tree that differs only in a project class's aux_data, by what
+        each object made anew, is a retrace the class causes for every new object."""
+        import jax
+
+        leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
+        traced = [leaf.aval for leaf in leaves if isinstance(leaf, jax.core.Tracer)]
+        if not traced:
+            return  # run outside jit (`jax.disable_jit`), not traced
+        static = [leaf for leaf in leaves if not isinstance(leaf, jax.core.Tracer)]
+        for earlier, earlier_traced, earlier_static in traces:
+            if earlier_traced == traced and _all_equal(earlier_static, static):
+                difference = _aux_difference(earlier, treedef)
+                if difference is not None and difference[0] in self.watched:
+                    self._report_retrace(fun, self.watched[difference[0]], *difference[1:])
+        traces.append((treedef, traced, static))
+        if len(traces) > RECENT_TRACES:
+            del traces[0]
+
+    def _report_retrace(self, fun: Any, watched: _Watched, before: Any, after: Any) -> None:
+        """A retrace whose aux_data differ (among what may be static values that really changed) by a
+        closure or an identity-compared object made anew for each object: that alone retraces equal ones. (An
+        object without attributes, such as `object()`, is a marker whose identity is its meaning: equinox's
+        `StateIndex` gives each layer its own.)"""
+        made_anew = [(a, b) for a, b in _differing(before, after)
+                     if _same_closure(a, b) or (_same_contents(a, b) and _attributes(a))]
+        if not made_anew:
+            return  # a static value that really changed: a retrace is what it asks for
+        name = getattr(fun, "__qualname__", None) or getattr(getattr(fun, "func", None), "__qualname__", "?")
+        retraced = (f"jit of `{name}` traced again for an object of `{watched.cls.__name__}` whose leaves equal "
+                    "an earlier one's")
+        first, second = made_anew[0]
+        if _same_closure(first, second):
+            self._report("PTL103", watched, f"volatile aux_data of `{watched.cls.__name__}`: {retraced}, its "
+                         f"aux_data holding a new {_callable_name(first)} (made for each object, unequal to the "
+                         "last): jit retraces for every new object")
+        else:
+            made = type(first).__name__
+            self._report("PTL104", watched, f"identity-compared aux_data of `{watched.cls.__name__}`: {retraced}, "
+                         f"its aux_data holding a new `{made}` with the same attributes (`{made}` has no value "
+                         "equality, so equal ones compare unequal): jit retraces for every new object")
 
     def _check_constructions(self, watched: _Watched) -> None:
         """A `register_dataclass` class (flax.struct's): JAX flattens it without calling Python, so each
@@ -224,7 +321,8 @@ class Sanitizer:
             return  # PTL101/PTL105 say why `==` fails
         pairs = _differing(before, after)
         if pairs and all(_same_closure(a, b) or _same_contents(a, b) for a, b in pairs):
-            made = "closure" if _same_closure(*pairs[0]) else f"`{type(pairs[0][0]).__name__}` object"
+            made = _callable_name(pairs[0][0]) if _same_closure(*pairs[0]) else \
+                f"`{type(pairs[0][0]).__name__}` object"
             self._report("PTL103", watched, f"volatile aux_data of `{watched.cls.__name__}`: flattening the same "
                          f"object twice gives a new {made} each time, unequal to the last, so jit retraces at "
                          "every call")
@@ -442,15 +540,64 @@ def _differing(before: Any, after: Any) -> list[tuple[Any, Any]]:
     return [(before, after)]
 
 
+def _all_equal(first: list, second: list) -> bool:
+    try:
+        return len(first) == len(second) and all(a is b or bool(a == b) for a, b in zip(first, second))
+    except Exception:
+        return False
+
+
+def _aux_difference(first: Any, second: Any) -> tuple[type, Any, Any] | None:
+    """(class, aux_data, aux_data) of the first node where two trees of the same shape differ only by
+    aux_data (None: they are equal, or differ in shape)."""
+    first_node, second_node = first.node_data(), second.node_data()
+    if first_node is None or second_node is None:
+        return None  # leaves
+    first_children, second_children = first.children(), second.children()
+    if first_node[0] is not second_node[0] or len(first_children) != len(second_children):
+        return None
+    if not _all_equal([first_node[1]], [second_node[1]]):
+        return first_node[0], first_node[1], second_node[1]
+    for first_child, second_child in zip(first_children, second_children):
+        difference = _aux_difference(first_child, second_child)
+        if difference is not None:
+            return difference
+    return None
+
+
 def _same_closure(first: Any, second: Any) -> bool:
-    code = getattr(first, "__code__", None)
-    return code is not None and code is getattr(second, "__code__", None) and first is not second
+    """Two callables made by one expression: closures of one function (or wrappers of them, as `jax.jit`
+    makes), or partials of one function with equal arguments."""
+    if isinstance(first, functools.partial) and isinstance(second, functools.partial):
+        return first.func is second.func and _all_equal(list(first.args), list(second.args)) and \
+            _all_equal(sorted(first.keywords.items()), sorted(second.keywords.items()))
+    code = getattr(_unwrapped(first), "__code__", None)
+    return code is not None and code is getattr(_unwrapped(second), "__code__", None)
+
+
+def _unwrapped(made: Any) -> Any:
+    try:
+        return inspect.unwrap(made) if callable(made) else made
+    except ValueError:  # a cycle of `__wrapped__`
+        return made
+
+
+def _callable_name(made: Any) -> str:
+    if isinstance(made, functools.partial):
+        return f"`functools.partial` of `{getattr(made.func, '__name__', '?')}`"
+    name = _unwrapped(made).__code__.co_name
+    return f"closure of `{name}`" if _unwrapped(made) is made else f"`{type(made).__name__}` wrapping `{name}`"
 
 
 def _same_contents(first: Any, second: Any) -> bool:
-    """Two objects of one class with `==` by identity and equal attributes."""
+    """Two objects of one class with `==` by identity and equal attributes (not weakly referenced: an
+    object held as a weak key or in a weak set is there for its identity)."""
     if type(first) is not type(second) or type(first).__eq__ is not object.__eq__ or callable(first):
         return False
+    if weakref.getweakrefcount(first) or weakref.getweakrefcount(second):
+        return False
+    if type(first) is object:  # `object()`: nothing but an identity
+        return True
     try:
         return bool(vars(first) == vars(second))
     except Exception:
