@@ -167,6 +167,18 @@ class Frameworks:
         return (qualified in FIELD_HELPERS or self.is_configured_helper(qualified)
                 or self.project_field(call) is not None)
 
+    def _metadata_returned(self, function: str | None) -> dict[str, bool]:
+        """The literal metadata a project function returns (`def static(): return {"static": True}`)."""
+        project = self.index.project
+        definition = project.definition(function) if project is not None and function is not None else None
+        inline = definition.function.inline if definition is not None and definition.function is not None else None
+        if inline is None or inline.positional or inline.keyword_only:
+            return {}
+        try:
+            return literal_metadata(ast.parse(inline.expression, mode="eval").body)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):  # a damaged summary
+            return {}
+
     def project_field(self, call: ast.Call) -> FieldFacts | None:
         """The library field call a helper of another project module returns (`def static_field(**kw):
         return eqx.field(static=True, **kw)`), from its summary."""
@@ -181,7 +193,7 @@ class Frameworks:
             return None
         project_field = self.project_field(call) if qualified not in FIELD_HELPERS else None
         if project_field is not None:
-            return dict(project_field.metadata)
+            return {**project_field.metadata, **self._metadata_returned(project_field.metadata_from)}
         keywords = keyword_arguments(call)
         metadata = literal_metadata(written_as(keywords["metadata"], self.index.enclosing_function(call), self.index)
                                     ) if "metadata" in keywords else {}

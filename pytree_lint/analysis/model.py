@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Union
 
 from ..knowledge.python import SETATTR_CALLS
-from .names import AliasTable, dotted_name
+from .names import MEANT, AliasTable, dotted_name
 from .record import record
 from .source import Source
 
@@ -353,7 +353,7 @@ class ModuleIndex:
     def _inline(self, expr: ast.Call | ast.Attribute, caller: FunctionInfo | None) -> ast.expr | None:
         bound: dict[str, ast.expr] = {}
         if isinstance(expr, ast.Attribute):
-            callee = self._method_of(expr.value, expr.attr, caller)
+            callee = self.method_of(expr.value, expr.attr, caller)
             if callee is None or not PROPERTY_DECORATORS & set(callee.decorator_names):
                 return None
             args: list[ast.expr] = []
@@ -366,7 +366,7 @@ class ModuleIndex:
             if isinstance(func, ast.Name):
                 callee = self._function_named(func.id, caller)
             elif isinstance(func, ast.Attribute):
-                callee = self._method_of(func.value, func.attr, caller)
+                callee = self.method_of(func.value, func.attr, caller)
             else:
                 return None
             if callee is None:
@@ -403,7 +403,7 @@ class ModuleIndex:
             value = ast.parse(inline.expression, mode="eval").body
         except (SyntaxError, ValueError, RecursionError, MemoryError):  # a damaged summary: not inlined
             return None
-        return _Substituted(bound, call).visit(value)  # type: ignore[arg-type]
+        return _Substituted(bound, call, dict(inline.names)).visit(value)  # type: ignore[arg-type]
 
     def _function_named(self, name: str, caller: FunctionInfo | None) -> FunctionInfo | None:
         """The def a name calls: a function nested in the caller, or the module's own."""
@@ -417,7 +417,7 @@ class ModuleIndex:
         found = self.module_function(name)
         return found if found is not None and not found.is_lambda else None
 
-    def _method_of(self, receiver: ast.expr, name: str, caller: FunctionInfo | None) -> FunctionInfo | None:
+    def method_of(self, receiver: ast.expr, name: str, caller: FunctionInfo | None) -> FunctionInfo | None:
         """The method `receiver.name` runs: on the caller's instance (or class, in a classmethod; or
         `type(self)`), or on a class of the module named directly (`Box.make(...)`)."""
         if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "type" \
@@ -707,15 +707,19 @@ def returned_expression(function: FunctionInfo) -> ast.expr | None:
 
 class _Substituted(ast.NodeTransformer):
     """A returned expression with the callee's parameters replaced by the caller's arguments, every node
-    it copies placed at the call (findings about them point at the call)."""
+    it copies placed at the call (findings about them point at the call); from another module, each of its
+    names keeps what it stands for there (`names`, see names.MEANT)."""
 
-    def __init__(self, arguments: dict[str, ast.expr], call: ast.expr) -> None:
+    def __init__(self, arguments: dict[str, ast.expr], call: ast.expr, names: dict[str, str] | None = None) -> None:
         self.arguments = arguments
         self.call = call
+        self.names = names or {}
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if isinstance(node.ctx, ast.Load) and node.id in self.arguments:
             return self.arguments[node.id]
+        if node.id in self.names:
+            setattr(node, MEANT, self.names[node.id])
         return self._placed(node)
 
     def generic_visit(self, node: ast.AST) -> ast.AST:

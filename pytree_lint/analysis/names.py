@@ -25,6 +25,11 @@ def dotted_name(node: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
+# The attribute of a name copied from another module's code (a helper's returned expression, inlined at a
+# call): the absolute name it stands for there, whatever this module's imports say.
+MEANT = "pytree_lint_meant"
+
+
 def canonical(qualified: str) -> str:
     for private, public in CANONICAL_MODULES.items():
         if qualified == private or qualified.startswith(private + "."):
@@ -116,4 +121,13 @@ class AliasTable:
     def qualify(self, node: ast.AST) -> str | None:
         """The dotted library name `node` refers to, or None when it is not an imported name."""
         dotted = dotted_name(node)
-        return None if dotted is None else self.qualify_name(dotted)
+        if dotted is None:
+            return None
+        head = node
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        meant = getattr(head, MEANT, None)
+        if meant is not None:  # copied from another module: what it stands for there
+            rest = dotted.partition(".")[2]
+            return canonical(f"{meant}.{rest}" if rest else meant)
+        return self.qualify_name(dotted)

@@ -396,8 +396,8 @@ class NnxClasses:
     def _module_made(self, expr: ast.expr, context: Context) -> ast.expr | None:
         """The Module constructor call a wrapped callable is, directly or through a local name that no
         attribute also holds."""
-        if isinstance(expr, ast.Call):
-            expr = written_as(expr, context.function, self.index)  # a helper that returns the Module
+        if not isinstance(expr, ast.Name):  # a helper that returns the Module, a conditional of two alike
+            expr = written_as(expr, context.function, self.index)
         if isinstance(expr, ast.Call) and self.is_module_class(expr.func):
             return expr
         if isinstance(expr, ast.Name) and context.function is not None:

@@ -99,6 +99,7 @@ class Unflatten:
     """How an unflatten function uses its `(aux_data, children)` parameters."""
 
     cls: ClassInfo  # the registered class
+    function: FunctionInfo  # the unflatten
     aux: str | None
     children: str | None
     constructor_calls: list[ast.Call] = field(default_factory=list)
@@ -292,7 +293,31 @@ class Structure:
             self._unflattens[id(registration)] = self._read_unflatten(registration)
         return self._unflattens[id(registration)]
 
-    def _read_unflatten(self, registration: Registration) -> Unflatten | None:
+    def reads_children_first(self, registration: Registration) -> bool:
+        """Unflatten, read as if JAX passed `(children, aux_data)`, puts each child in the attribute flatten
+        returns it from, and read as JAX passes them puts none there: written `(children, aux_data)`,
+        whatever its parameters are called (`def tree_unflatten(cls, leaves, label): cls(leaves[0], label)`)."""
+        flatten = registration.flatten_with_keys or registration.flatten
+        written = self.unflatten(registration)
+        if flatten is None or written is None or len(written.function.params) != 2:
+            return False
+        orders = {tuple(children.attributes) for children in
+                  self.flatten_children(flatten, flatten is registration.flatten_with_keys) if children.attributes}
+        if len(orders) != 1:
+            return False
+        attributes = list(orders.pop())
+        if None in attributes:
+            return False
+
+        def filled(model: Unflatten | None) -> list[str | None]:
+            return [target.attribute if target else None
+                    for target in (self.children_targets(model, len(attributes)) if model is not None else ())]
+
+        return filled(self._read_unflatten(registration, children_first=True)) == attributes and \
+            not any(filled(written))
+
+    def _read_unflatten(self, registration: Registration, children_first: bool = False) -> Unflatten | None:
+        """The unflatten's model; `children_first`: with its parameters taken the other way round."""
         function = registration.unflatten
         if function is None or registration.cls is None:
             return None
@@ -302,7 +327,9 @@ class Structure:
             return None  # an instance method cannot be an unflatten function
         aux = params[0].name if len(params) >= 1 else None
         children = params[1].name if len(params) >= 2 else None
-        model = Unflatten(registration.cls, aux, children)
+        if children_first:
+            aux, children = children, aux
+        model = Unflatten(registration.cls, function, aux, children)
         cls_names = {registration.cls.name}
         if function.is_classmethod:
             cls_names.add(ClassInfo.name_of_cls(function) or "cls")
@@ -387,7 +414,11 @@ class Structure:
 
     def child_read(self, model: Unflatten, expr: ast.expr) -> tuple[int, ast.AST] | None:
         """(index, the expression or statement that reads it) when an expression is a child: `children[1]`,
-        or a name unpacked from the children (`y, x = children`)."""
+        or a name unpacked from the children (`y, x = children`), as written or where it is made (a helper
+        that returns `children[0]`, a conditional with alike branches)."""
+        if isinstance(expr, ast.Name) and expr.id in model.child_names:
+            return model.child_names[expr.id]
+        expr = written_as(expr, model.function, self.index)
         if isinstance(expr, ast.Name) and expr.id in model.child_names:
             return model.child_names[expr.id]
         index = _literal_index(expr, model.aliases)

@@ -9,7 +9,7 @@ from ..knowledge.python import PARTIAL
 from .fields import registered_by
 from .jitted import annotated_static_arrays, array_annotation, jit_factory, literal
 from .kinds import Kind
-from .model import FunctionInfo, returned_expression
+from .model import FunctionInfo, returned_expression, written_as
 from .project import NEVER_FOLLOWED, absolute
 from .summary import (
     KEPT_KINDS,
@@ -121,7 +121,39 @@ class Summarizer:
                              tuple(p.name for p in function.params), decorators, jit_factory(self.index, function),
                              self._decorator_calls(function),
                              tuple(p.name for p in function.params if array_annotation(self.analysis.values, p)),
-                             _inline(function), self._forward(function))
+                             self._inline(function), self._forward(function))
+
+    def _inline(self, function: FunctionInfo) -> Inline | None:
+        """The returned expression of a function whose body does nothing else, when it reads only its own
+        parameters and names the module imports or defines (each kept with what it stands for, so the
+        expression means the same written at a call in another module)."""
+        value = returned_expression(function)
+        arguments = function.node.args
+        if value is None or arguments.vararg is not None or arguments.kwarg is not None:
+            return None
+        positional = tuple(p.name for p in function.positional_params)
+        keyword_only = tuple(p.name for p in function.keyword_only_params)
+        parameters = {*positional, *keyword_only}
+        names: dict[str, str] = {}
+        for node in ast.walk(value):
+            if isinstance(node, (ast.Lambda, ast.comprehension, ast.NamedExpr)):
+                return None
+            if isinstance(node, ast.Name) and node.id not in parameters:
+                meant = self._module_name(node.id)
+                if meant is None:
+                    return None
+                names[node.id] = meant
+        return Inline(ast.unparse(value), positional, keyword_only, tuple(sorted(names.items())))
+
+    def _module_name(self, name: str) -> str | None:
+        """What a module-level name stands for, absolute: an import, or a class or function of the module."""
+        index = self.index
+        if name in index.classes or name in index.functions:
+            return f"{self.module}.{name}"
+        if index.aliases.is_module_local(name):
+            return None  # a module variable: its value is not carried along
+        qualified = index.aliases.qualify_name(name)
+        return self.absolute(qualified) if qualified is not None else None
 
     def _forward(self, function: FunctionInfo) -> Forward | None:
         """What a function passes on of its parameters to the project function whose call it returns."""
@@ -161,7 +193,11 @@ class Summarizer:
         qualified = self.index.qualify(call.func)
         if metadata is None or qualified is None:
             return None
-        return FieldFacts(self.absolute(qualified), metadata)
+        given = next((k.value for k in call.keywords if k.arg == "metadata"), None)
+        given = written_as(given, self.index.enclosing_function(call), self.index) if given is not None else None
+        made_by = self.index.qualify(given.func) if isinstance(given, ast.Call) and not (
+            given.args or given.keywords) else None
+        return FieldFacts(self.absolute(qualified), metadata, made_by and self.project_name(made_by))
 
     def _bindings(self) -> dict[str, tuple[Value, ...]]:
         """What the module's top-level names hold, for the modules that import them (only the names whose
@@ -232,17 +268,4 @@ class Summarizer:
         return self._kinds(evidence, argument)
 
 
-def _inline(function: FunctionInfo) -> Inline | None:
-    """The returned expression of a function whose body does nothing else, when it reads only its own
-    parameters (so it means the same written at a call in another module)."""
-    value = returned_expression(function)
-    arguments = function.node.args
-    if value is None or arguments.vararg is not None or arguments.kwarg is not None:
-        return None
-    positional = tuple(p.name for p in function.positional_params)
-    keyword_only = tuple(p.name for p in function.keyword_only_params)
-    names = {*positional, *keyword_only}
-    if any(isinstance(node, (ast.Lambda, ast.comprehension, ast.NamedExpr)) or (
-            isinstance(node, ast.Name) and node.id not in names) for node in ast.walk(value)):
-        return None
-    return Inline(ast.unparse(value), positional, keyword_only)
+

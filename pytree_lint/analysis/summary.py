@@ -20,7 +20,7 @@ from ..digest import content_digest
 from ..shapes import conforms
 from .kinds import Kind
 
-SUMMARY_VERSION = 12
+SUMMARY_VERSION = 13
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -58,10 +58,12 @@ class JitFacts(NamedTuple):
 
 
 class FieldFacts(NamedTuple):
-    """A field helper of the project: the library helper it calls and the metadata flags it passes."""
+    """A field helper of the project: the library helper it calls and the metadata flags it passes (also
+    those returned by a function of another project module it calls for its metadata, named absolute)."""
 
     helper: str
     metadata: dict[str, bool]
+    metadata_from: str | None = None
 
 
 class JitFactory(NamedTuple):
@@ -84,13 +86,15 @@ class DecoratorCall(NamedTuple):
 
 
 class Inline(NamedTuple):
-    """A function whose body only returns an expression of its parameters (`def pair(p): return p.x, p.y`):
-    the expression's text and the parameters, positional then keyword-only, for calls in other modules to be
-    judged as that expression (ModuleIndex.inlined)."""
+    """A function whose body only returns an expression of its parameters and of the module's imported or
+    defined names (`def pair(p): return p.x, p.y`, `def layer(n): return nnx.Linear(n, n)`): the expression's
+    text, the parameters (positional, then keyword-only) and what each of those names stands for (absolute),
+    for calls in other modules to be judged as that expression (ModuleIndex.inlined)."""
 
     expression: str
     positional: tuple[str, ...]
     keyword_only: tuple[str, ...] = ()
+    names: tuple[tuple[str, str], ...] = ()  # (name, the absolute name it stands for)
 
 
 class Forward(NamedTuple):
@@ -180,7 +184,8 @@ class ModuleSummary:
                                          tuple(params), tuple(decorators), JitFactory(*factory) if factory else None,
                                          tuple(DecoratorCall(callee, tuple(args), dict(keywords))
                                                for callee, args, keywords in decorator_calls), tuple(arrays),
-                                         Inline(inline[0], tuple(inline[1]), tuple(inline[2])) if inline else None,
+                                         Inline(inline[0], tuple(inline[1]), tuple(inline[2]),
+                                                tuple((name, meant) for name, meant in inline[3])) if inline else None,
                                          Forward(forward[0], tuple(tuple(a) for a in forward[1])) if forward else None)
                      for name, (line, returns, field_facts, registers, params, decorators, factory, decorator_calls,
                                 arrays, inline, forward) in data["functions"].items()}

@@ -22,7 +22,16 @@ from ..knowledge.genjax import PYTREE_MAKING_DECORATORS
 from ..knowledge.jax_dataclasses import LIBRARY as JAX_DATACLASSES
 from .fields import Frameworks, declared_fields, parse_string_annotation
 from .kinds import Kind, Leaf
-from .model import ClassInfo, FunctionInfo, ModuleIndex, Param, is_none, keyword_arguments, live_bindings
+from .model import (
+    PROPERTY_DECORATORS,
+    ClassInfo,
+    FunctionInfo,
+    ModuleIndex,
+    Param,
+    is_none,
+    keyword_arguments,
+    live_bindings,
+)
 from .record import record
 from .shims import taken_branch
 
@@ -490,6 +499,9 @@ class ValueInference:
         if helper is not None:
             return self._returned(helper)
         if isinstance(func, ast.Attribute):
+            method = self.index.method_of(func.value, func.attr, context.function)
+            if method is not None and not PROPERTY_DECORATORS & set(method.decorator_names):
+                return self._returned(method)  # `self.m()`, `cls.m()`, `Class.m()`, `type(self).m()`
             return self._method_call(func, expr, context)
         return []
 
@@ -521,8 +533,10 @@ class ValueInference:
         found: list[Evidence] = []
         for statement in helper.return_statements:
             if statement.value is not None:
+                context = Context(helper, ((helper.self_name, helper.cls),) if helper.self_name and helper.cls
+                                  else (), statement)
                 found.extend(_built_by(e, helper).through(f"{helper.name}()", "returns", statement.value)
-                             for e in self.infer(statement.value, Context(helper, statement=statement)))
+                             for e in self.infer(statement.value, context))
         return found
 
     def _callees_first(self, helper: FunctionInfo) -> list[FunctionInfo]:
@@ -684,6 +698,8 @@ class ValueInference:
         if not found and method is not None and not method.decorator_names:
             found.append(Evidence(Kind.SAFE, method.node, f"the bound method `{cls.name}.{attr}`",
                                   leaf=Leaf.CALLABLE))
+        elif not found and method is not None and PROPERTY_DECORATORS & set(method.decorator_names):
+            found.extend(self._returned(method))  # a property: what its getter returns
         declared = [owner.fields[attr] for owner in self.index.class_and_bases(cls) if attr in owner.fields]
         for class_field in declared[:1]:
             found.extend(self._field_default(class_field, holder))

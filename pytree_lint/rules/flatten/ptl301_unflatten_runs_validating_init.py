@@ -358,10 +358,11 @@ class _LeafChecks:
                 continue
             if _is_compound(statement):
                 continue
-            for call in nodes_of(statement, ast.Call):
+            for node in nodes_of(statement, (ast.Call, ast.Attribute)):
                 # A helper, method or property whose body returns the conversion: the conversion it returns.
-                written = written_as(call, method, self.index)
-                for made in (call, *(nodes_of(written, ast.Call) if written is not call else ())):
+                written = written_as(node, method, self.index)
+                called = [node] if isinstance(node, ast.Call) else []
+                for made in (*called, *(nodes_of(written, ast.Call) if written is not node else ())):
                     found = self._call(method, made, names, self_name, depth)
                     if found is not None:
                         return found

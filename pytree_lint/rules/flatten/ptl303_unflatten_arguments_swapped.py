@@ -4,7 +4,9 @@ What it does:
     Finds an unflatten function written `(children, aux_data)`: its first parameter is named like the
     children (`children`, `leaves`, `xs`, `flat`, ...) and its second is not, or its second is named like
     aux_data (`aux`, `aux_data`, `metadata`, `meta`, `static`) and its first is not, or, with neutral
-    names, the first is star-unpacked into the constructor (`cls(*a)`) while the second is used whole.
+    names, the first is star-unpacked into the constructor (`cls(*a)`) while the second is used whole, or
+    the first fills the attributes flatten returns as children and the second fills none of them
+    (`cls(a[0], b)` for a flatten returning `(self.x,), self.label`).
 
 Why is this bad:
     JAX calls `unflatten(aux_data, children)`, whatever the parameters are called (measured, jax 0.10.2).
@@ -28,8 +30,8 @@ Known false positives:
     `leaves`, ... second) are never reported, whatever the body does with them.
 
 Known limits:
-    Judged by the names and by star-unpacking; an unflatten with other names that reads its parameters
-    some other way is not reported.
+    Judged by the names, by star-unpacking and by the attributes flatten's children come from; an unflatten
+    with other names that reads its parameters some other way is not reported.
 
 Fix safety:
     `--fix` swaps the two parameters in the signature (names and annotations), so each name holds what
@@ -42,7 +44,7 @@ from __future__ import annotations
 import ast
 
 from ...analysis.fixes import Codemod, FixPlan
-from ...analysis.model import FunctionInfo, child_nodes
+from ...analysis.model import FunctionInfo, Param, child_nodes
 from ...analysis.record import record
 from ...analysis.registrations import Registration
 from ...runtime.probes import ExamplesProbe
@@ -59,7 +61,7 @@ class UnflattenArgumentsSwapped(Rule):
 
     def check(self, analysis):
         for registration in analysis.registrations:
-            swapped = swapped_unflatten(registration)
+            swapped = swapped_unflatten(analysis.structure, registration)
             if swapped is not None:
                 function = registration.unflatten
                 first, second = swapped.first, swapped.second
@@ -71,12 +73,18 @@ class UnflattenArgumentsSwapped(Rule):
                              fix=swap_parameters_fix(analysis, function) if analysis.fixes_requested else None)
 
 
-def swapped_unflatten(registration: Registration) -> SwappedParameters | None:
-    """The parameters of the registration's unflatten, when it is written `(children, aux_data)`."""
+def swapped_unflatten(structure, registration: Registration) -> SwappedParameters | None:
+    """The parameters of the registration's unflatten, when it is written `(children, aux_data)`: by their
+    names, by what it star-unpacks, or by where it puts what flatten gives."""
     function = registration.unflatten
     if function is None or (function.cls is not None and not (function.is_classmethod or function.is_staticmethod)):
         return None
-    return swapped_parameters(function)
+    swapped = swapped_parameters(function)
+    if swapped is None and len(function.params) == 2 and not named_as_jax_passes(*function.params) \
+            and structure.reads_children_first(registration):
+        first, second = function.params
+        swapped = SwappedParameters(first.name, second.name)
+    return swapped
 
 
 # How unflatten parameters are named, to tell `(aux_data, children)` from `(children, aux_data)`.
@@ -101,12 +109,17 @@ def swapped_parameters(function: FunctionInfo) -> SwappedParameters | None:
     if len(params) != 2:
         return None
     first, second = (p.name for p in params)
-    if first in AUX_NAMES or second in CHILDREN_NAMES:
+    if named_as_jax_passes(*params):
         return None
     by_name = first in CHILDREN_NAMES or second in AUX_NAMES
     body = function.node.body
     by_use = _star_passed(body, first) and not _star_passed(body, second)
     return SwappedParameters(first, second) if by_name or by_use else None
+
+
+def named_as_jax_passes(first: Param, second: Param) -> bool:
+    """`(aux, ...)` or `(..., children)`: never reported, whatever the body does with them."""
+    return first.name in AUX_NAMES or second.name in CHILDREN_NAMES
 
 
 def _star_passed(body: list[ast.stmt] | ast.expr, name: str) -> bool:

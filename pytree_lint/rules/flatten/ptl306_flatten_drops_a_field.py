@@ -55,7 +55,7 @@ class FlattenDropsAField(Rule):
 
     def check(self, analysis):
         for registration in analysis.registrations:
-            if swapped_unflatten(registration) is not None:
+            if swapped_unflatten(analysis.structure, registration) is not None:
                 continue  # one finding per root cause: unflatten reads aux_data as the children (PTL303)
             for dropped in dropped_children(analysis.structure, registration):
                 count, need = dropped.count, dropped.need

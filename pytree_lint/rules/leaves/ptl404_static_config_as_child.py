@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import ast
 
-from ...analysis.model import ClassInfo, FunctionInfo, ModuleIndex
+from ...analysis.model import ClassInfo, FunctionInfo, ModuleIndex, nodes_of, written_as
 from ...analysis.record import record
 from ...knowledge.jax import SHAPE_ERROR, SHAPE_MODULES, SHAPE_PARAMETERS
 from ...knowledge.python import NOT_TRACED_METHODS
@@ -93,7 +93,7 @@ class ConfigurationUses:
                              for attribute in self._attributes(expression, instance, method))
 
         builtin_range = self.index.is_builtin("range", method)
-        for node in method.nodes(ast.Call, ast.If, ast.While, ast.IfExp):
+        for node in self._uses(method):
             if not isinstance(node, ast.Call):
                 record(node.test, self._compared(node.test), "`TracerBoolConversionError`")
             elif isinstance(node.func, ast.Name) and node.func.id == "range" and builtin_range:
@@ -103,6 +103,19 @@ class ConfigurationUses:
                 shape = self._shape_arguments(node)
                 if shape is not None:
                     record(node, shape[0], shape[1])
+        return found
+
+    def _uses(self, method: FunctionInfo) -> list[ast.AST]:
+        """The calls and tests of a method, and those of the helpers, methods and properties it calls whose
+        body returns one expression, written at the call (their parameters are the call's arguments)."""
+        found = []
+        for node in method.nodes(ast.Call, ast.If, ast.While, ast.IfExp, ast.Attribute):
+            if not isinstance(node, ast.Attribute):
+                found.append(node)
+            if isinstance(node, (ast.Call, ast.Attribute)):
+                written = written_as(node, method, self.index)
+                if written is not node:
+                    found.extend(nodes_of(written, (ast.Call, ast.IfExp)))
         return found
 
     def _shape_arguments(self, call: ast.Call) -> tuple[list[ast.expr], str] | None:
