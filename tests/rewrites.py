@@ -45,14 +45,16 @@ class Case:
 
     def moved_here(self) -> dict[tuple[str, int, str], tuple[str, int, str]]:
         """Findings that may be reported on a line a rewrite moved an expression to instead of the marked
-        line (a finding about that expression moves with it): `# moved here from line N: PTL401`."""
+        line (a finding about that expression moves with it): `# moved here from line N: PTL401`, and from
+        another file `# moved here from pkg/model.py line N: PTL401`."""
         found = {}
         for path, text in self.files.items():
             for number, line in enumerate(text.splitlines(), start=1):
                 match = MOVED_HERE.search(line)
                 if match:
+                    marked = match.group("path") or path
                     for code in match.group("codes").split(","):
-                        found[(path, number, code.strip())] = (path, int(match.group("line")), code.strip())
+                        found[(path, number, code.strip())] = (marked, int(match.group("line")), code.strip())
         return found
 
     def modules(self) -> list[str]:
@@ -63,7 +65,8 @@ class Case:
         return Case(self.name, {**self.files, **changes})
 
 
-MOVED_HERE = re.compile(r"#\s*moved here from line (?P<line>\d+):\s*(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")
+MOVED_HERE = re.compile(r"#\s*moved here from (?:(?P<path>[\w/.]+\.py) )?line (?P<line>\d+):\s*"
+                        r"(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")
 
 
 def cases() -> list[Case]:
@@ -213,9 +216,10 @@ MOVABLE = (cst.Call, cst.BinaryOperation, cst.Subscript, cst.Attribute, cst.Dict
 
 
 @cache
-def places(module: cst.Module) -> list[Place]:
+def places(module: cst.Module, whole: bool = False) -> list[Place]:
     """Sub-expressions that are evaluated once, unconditionally, when their statement runs: call arguments,
-    display elements and dict values, assigned and returned values' parts; marked statements first."""
+    display elements and dict values, assigned and returned values' parts (`whole`: the values themselves
+    too); marked statements first."""
     found: list[Place] = []
     pending: list[tuple] = []
 
@@ -255,7 +259,7 @@ def places(module: cst.Module) -> list[Place]:
             owner = self.classes[-2] if self.functions and len(self.classes) >= 2 else None
             marked = EXPECT.search(code(node)) is not None
             for root in roots:
-                for expression in _unconditional_parts(root):
+                for expression in _unconditional_parts(root, whole):
                     pending.append((expression, node, function, tuple(self.functions), owner, marked))
             return False
 
@@ -266,13 +270,13 @@ def places(module: cst.Module) -> list[Place]:
     return sorted(found, key=lambda place: not place.marked)
 
 
-def _unconditional_parts(root: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+def _unconditional_parts(root: cst.BaseExpression, whole: bool = False) -> Iterator[cst.BaseExpression]:
     """Parts of `root` evaluated whenever it is (no branch of an `if`/`and`/`or`, no lambda or comprehension
-    body), largest first, that are worth moving (no plain name or literal)."""
+    body), largest first, that are worth moving (no plain name or literal); `whole`: `root` too."""
     pending = [root]
     while pending:
         node = pending.pop(0)
-        if node is not root and isinstance(node, MOVABLE) and not _yields(node):
+        if (whole or node is not root) and isinstance(node, MOVABLE) and not _yields(node):
             yield node
         if isinstance(node, cst.Call):
             # A registration's lambdas are its flatten and unflatten: where they are written is where findings go.
@@ -319,7 +323,8 @@ class _Replace(cst.CSTTransformer):
     def on_leave(self, original, updated):
         updated = self.replacements.get(original, updated)
         if original in self.before:
-            return cst.FlattenSentinel([*self.before[original], updated])
+            kept = [] if isinstance(updated, cst.RemovalSentinel) else [updated]
+            return cst.FlattenSentinel([*self.before[original], *kept])
         if original in self.class_members and isinstance(updated, cst.ClassDef):
             body = updated.body
             return updated.with_changes(body=body.with_changes(body=[*body.body, *self.class_members[original]]))
@@ -339,12 +344,12 @@ def _fresh(module_text: str, stem: str) -> str:
 
 
 def _variants(case: Case, make: Callable[[str, cst.Module, Place], dict[str, str] | None],
-              want: Callable[[Place], bool] = lambda place: True) -> list[Case]:
+              want: Callable[[Place], bool] = lambda place: True, whole: bool = False) -> list[Case]:
     """Up to MAX_SITES variants, one per place where `make` applies, over the case's modules."""
     made: list[Case] = []
     for path in case.modules():
         module = parse(case.files[path])
-        for place in places(module):
+        for place in places(module, whole):
             if len(made) >= MAX_SITES:
                 return made
             if not want(place):
@@ -390,44 +395,85 @@ def conditional(case: Case) -> list[Case]:
 
 @rewrite("module-level helper")
 def module_helper(case: Case) -> list[Case]:
+    return _variants(case, _in_module_function(case, "make_value"))
+
+
+def _in_module_function(case: Case, stem: str) -> Callable[[str, cst.Module, Place], dict[str, str] | None]:
+    """The expression made by a new function of its module, given the locals it reads."""
     def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
-        name, arguments = _fresh(case.files[path], "make_value"), _locals_of(place)
+        name, arguments = _fresh(case.files[path], stem), _locals_of(place)
         helper = _statement(f"def {name}({', '.join(arguments)}):\n    return {code(place.expression)}\n")
         call = cst.parse_expression(f"{name}({', '.join(arguments)})")
         anchor = place.top
-        return {path: module.visit(_Replace({place.expression: call}, {anchor: [helper]})).code}
-    return _variants(case, make)
+        new = module.visit(_Replace({place.expression: call}, {anchor: [helper]})).code
+        return {path: _moved_mark(new, new, name, path) if place.marked else new}
+    return make
 
 
 @rewrite("nested function")
 def nested_helper(case: Case) -> list[Case]:
+    return _variants(case, _in_nested_function(case, "make_value"))
+
+
+def _in_nested_function(case: Case, stem: str) -> Callable[[str, cst.Module, Place], dict[str, str] | None]:
+    """The expression made by a function nested where it is, reading the enclosing function's locals."""
     def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
         if place.function is None:
             return None
-        name = _fresh(case.files[path], "make_value")
+        name = _fresh(case.files[path], stem)
         helper = _statement(f"def {name}():\n    return {code(place.expression)}\n")
         call = cst.parse_expression(f"{name}()")
-        return {path: module.visit(_Replace({place.expression: call}, {place.statement: [helper]})).code}
-    return _variants(case, make)
+        new = module.visit(_Replace({place.expression: call}, {place.statement: [helper]})).code
+        return {path: _moved_mark(new, new, name, path) if place.marked else new}
+    return make
 
 
 @rewrite("helper in another module")
 def other_module_helper(case: Case) -> list[Case]:
+    return _variants(case, _in_other_module(case, "make_value", "values_made_elsewhere"))
+
+
+def _in_other_module(case: Case, stem: str, other: str, classes: frozenset[str] = frozenset()
+                     ) -> Callable[[str, cst.Module, Place], dict[str, str] | None]:
+    """The expression made by a function of a new module of the package, given the locals it reads; the
+    module's `classes` it names are imported inside that function (its module imports the new one first)."""
     def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
         arguments = _locals_of(place)
         imported = imported_names(module)
-        if not names_in(place.expression) - set(arguments) <= imported | set(dir(builtins)):
+        read = names_in(place.expression) - set(arguments)
+        if not read <= imported | set(dir(builtins)) | classes:
             return None  # it reads a name of its module: the helper would import its importer
-        package, other = path.rsplit("/", 1)[0], "values_made_elsewhere"
+        package, stem_module = path.rsplit("/", 1)
+        own = sorted(read & classes - imported)
+        lazy = [f"    from .{stem_module[:-3]} import {', '.join(own)}"] if own else []
         helper = "\n".join([*module_import_lines(module), "", "",
-                            f"def make_value({', '.join(arguments)}):",
+                            f"def {stem}({', '.join(arguments)}):", *lazy,
                             f"    return {code(place.expression)}", ""])
-        call = cst.parse_expression(f"make_value({', '.join(arguments)})")
-        importing = _statement(f"from .{other} import make_value\n")
+        call = cst.parse_expression(f"{stem}({', '.join(arguments)})")
+        importing = _statement(f"from .{other} import {stem}\n")
         anchor = _first_definition(module)
-        new = module.visit(_Replace({place.expression: call}, {anchor: [importing]}))
-        return {path: new.code, f"{package}/{other}.py": helper}
-    return _variants(case, make)
+        new = module.visit(_Replace({place.expression: call}, {anchor: [importing]})).code
+        if place.marked:
+            helper = _moved_mark(helper, new, stem, path)
+        return {path: new, f"{package}/{other}.py": helper}
+    return make
+
+
+def _moved_mark(helper_text: str, caller_text: str, name: str, caller_path: str) -> str:
+    """`helper_text` with its `return` line of function `name` marked `# moved here from ...` the line of
+    `caller_text` (the file `caller_path`) whose `# expect:` comment is on the line calling `name`: a finding
+    about the moved expression may be reported where it is now made."""
+    marked = next(((number, match.group("codes")) for number, line in enumerate(caller_text.splitlines(), 1)
+                   if f"{name}(" in line and not line.lstrip().startswith("def ")
+                   and (match := EXPECT.search(line))), None)
+    if marked is None:
+        return helper_text  # the comment is on another line of the statement: nothing to say where it went
+    lines = helper_text.splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.lstrip().startswith(f"def {name}("))
+    returned = next(i for i in range(start, len(lines)) if lines[i].lstrip().startswith("return "))
+    where = "" if helper_text is caller_text else f"{caller_path} "
+    lines[returned] = lines[returned].rstrip("\n") + f"  # moved here from {where}line {marked[0]}: {marked[1]}\n"
+    return "".join(lines)
 
 
 def _method_helper(decorator: str, receiver: str, first: str | None) -> Rewrite:
@@ -777,6 +823,334 @@ def _first_definition(module: cst.Module) -> cst.CSTNode:
             continue
         return statement
     return module.body[-1]
+
+
+# --- where the registered object is built (rewrite 6) -----------------------------------------------------------
+
+def _classes(case: Case) -> frozenset[str]:
+    """The classes the case's modules define."""
+    found = set()
+    for path in case.modules():
+        found.update(statement.name.value for statement in parse(case.files[path]).body
+                     if isinstance(statement, cst.ClassDef))
+    return frozenset(found)
+
+
+def _construction(classes: frozenset[str]) -> Callable[[Place], bool]:
+    """A call of a class the case defines, outside the runtime hooks (`examples()`, `reproduce()`)."""
+    def wanted(place: Place) -> bool:
+        expression = place.expression
+        return isinstance(expression, cst.Call) and code(expression.func).rsplit(".", 1)[-1] in classes and not (
+            place.functions and place.functions[0].name.value in HOOKS)
+    return wanted
+
+
+@rewrite("construction in a module-level function")
+def construction_in_function(case: Case) -> list[Case]:
+    classes = _classes(case)
+    return _variants(case, _in_module_function(case, "build_object"), _construction(classes), whole=True)
+
+
+@rewrite("construction in a factory in another module")
+def construction_in_other_module(case: Case) -> list[Case]:
+    classes = _classes(case)
+    return _variants(case, _in_other_module(case, "build_object", "objects_built_elsewhere", classes),
+                     _construction(classes), whole=True)
+
+
+@rewrite("construction in a nested function")
+def construction_in_nested_function(case: Case) -> list[Case]:
+    classes = _classes(case)
+    return _variants(case, _in_nested_function(case, "build_object"), _construction(classes), whole=True)
+
+
+@rewrite("construction in a loop body")
+def construction_in_loop(case: Case) -> list[Case]:
+    """The statement that builds the object runs in `for _ in range(1):` (module level or a function's body)."""
+    def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
+        statement = place.statement
+        counter = _fresh(case.files[path], "_repeat")
+        loop = cst.For(target=cst.Name(counter), iter=cst.parse_expression("range(1)"),
+                       body=cst.IndentedBlock(body=[statement]))
+        return {path: module.visit(_Replace({statement: loop})).code}
+    return _variants(case, make, _construction(_classes(case)), whole=True)
+
+
+# --- where an object is changed in place (rewrite 7) ------------------------------------------------------------
+
+MUTATORS = {"append", "extend", "insert", "update", "add", "setdefault", "pop", "remove", "clear", "discard"}
+
+
+@dataclass(frozen=True)
+class Change:
+    """A statement that changes an object in place (`x.items.append(v)`, `x.table[k] = v`, `x.flags |= s`),
+    the name the object is reached through, and the class that name holds."""
+
+    statement: cst.SimpleStatementLine
+    root: str
+    klass: str
+    functions: tuple[cst.FunctionDef, ...]  # the enclosing defs, outermost first
+    top: cst.CSTNode  # the module-level statement that holds it
+
+
+def _changed_root(small: cst.BaseSmallStatement) -> cst.Name | None:
+    """The name at the root of what an in-place change changes, when it goes through an attribute."""
+    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) \
+            and isinstance(small.value.func, cst.Attribute) and small.value.func.attr.value in MUTATORS:
+        target = small.value.func.value
+    elif isinstance(small, cst.Assign) and len(small.targets) == 1 \
+            and isinstance(small.targets[0].target, cst.Subscript):
+        target = small.targets[0].target.value
+    elif isinstance(small, cst.AugAssign) and isinstance(small.target, (cst.Attribute, cst.Subscript)):
+        target = small.target.value if isinstance(small.target, cst.Subscript) else small.target
+    else:
+        return None
+    if not isinstance(target, cst.Attribute):
+        return None  # a change of a plain local or module-level container: no object of a class to annotate
+    while isinstance(target, (cst.Attribute, cst.Subscript)):
+        target = target.value
+    return target if isinstance(target, cst.Name) else None
+
+
+def changes(module: cst.Module, classes: frozenset[str]) -> list[Change]:
+    """The in-place changes of objects of the module's classes: through `self` in a method of the class, or
+    through a name bound to `Class(...)` in the same function (or at module level)."""
+    found: list[Change] = []
+
+    class Finder(cst.CSTVisitor):
+        def __init__(self, top: cst.CSTNode) -> None:
+            self.top = top
+            self.functions: list[cst.FunctionDef] = []
+            self.classes: list[str | None] = [None]
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            self.classes.append(node.name.value)
+            return True
+
+        def leave_ClassDef(self, node: cst.ClassDef) -> None:
+            self.classes.pop()
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            self.functions.append(node)
+            self.classes.append(None)
+            return True
+
+        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.functions.pop()
+            self.classes.pop()
+
+        def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+            root = _changed_root(node.body[0]) if len(node.body) == 1 else None
+            if root is None:
+                return False
+            owner = self.classes[-2] if self.functions and len(self.classes) >= 2 else None
+            params = self.functions[-1].params.params if self.functions else ()
+            if owner in classes and params and params[0].name.value == root.value == "self":
+                klass = owner
+            else:
+                scope = self.functions[-1].body if self.functions else module
+                klass = _built_as(scope, root.value, classes)
+            if klass is not None:
+                found.append(Change(node, root.value, klass, tuple(self.functions), self.top))
+            return False
+
+    for top in module.body:
+        top.visit(Finder(top))
+    return found
+
+
+def _built_as(scope: cst.CSTNode, name: str, classes: frozenset[str]) -> str | None:
+    """The class `name` is bound to by `name = Class(...)` in `scope` (its only binding there)."""
+    built = []
+
+    class Binder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is scope
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if any(_target_names(t.target) == {name} for t in node.targets):
+                value = node.value
+                built.append(code(value.func).rsplit(".", 1)[-1] if isinstance(value, cst.Call) else None)
+
+    scope.visit(Binder())
+    return built[0] if len(built) == 1 and built[0] in classes else None
+
+
+class _NameSwap(cst.CSTTransformer):
+    """Every read of one name (never an attribute's name or a keyword) written as another."""
+
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
+        return updated.with_changes(value=self.new) if updated.value == self.old else updated
+
+
+def _change_variants(case: Case, elsewhere: bool) -> list[Case]:
+    """The first in-place change moved into `def change_in_place(obj: Class, ...)`: a function of its module,
+    or (`elsewhere`) of a new module of the package that imports the class only for the annotation."""
+    classes = _classes(case)
+    for path in case.modules():
+        module = parse(case.files[path])
+        for change in changes(module, classes):
+            small = change.statement.body[0]
+            local = set().union(*(bound_in(f) for f in change.functions)) if change.functions else set()
+            arguments = sorted((names_in(small) & local) - {change.root})
+            name = _fresh(case.files[path], "change_in_place")
+            moved = code(small.visit(_NameSwap(change.root, "obj")))
+            # A string annotation: the helper may come before the class (and, elsewhere, imports it only
+            # for type checkers).
+            helper = f"def {name}(obj: \"{change.klass}\", {', '.join(arguments)}):\n    {moved}\n".replace(", )", ")")
+            call = cst.parse_statement(f"{name}({', '.join([change.root, *arguments])})\n")
+            called = change.statement.with_changes(body=call.body)  # the `# expect:` comment stays here
+            if not elsewhere:
+                new = module.visit(_Replace({change.statement: called}, {change.top: [_statement(helper)]}))
+                return [case.with_files(**{path: new.code})]
+            if not names_in(small) - {change.root, *arguments} <= imported_names(module) | set(dir(builtins)):
+                continue  # it reads a name of its module: the helper would import its importer
+            package, stem = path.rsplit("/", 1)
+            other = "changes_elsewhere"
+            text = "\n".join(["from __future__ import annotations", "", "from typing import TYPE_CHECKING", "",
+                              *module_import_lines(module), "", "if TYPE_CHECKING:",
+                              f"    from .{stem[:-3]} import {change.klass}", "", "", helper])
+            importing = _statement(f"from .{other} import {name}\n")
+            new = module.visit(_Replace({change.statement: called}, {_first_definition(module): [importing]}))
+            return [case.with_files(**{path: new.code, f"{package}/{other}.py": text})]
+    return []
+
+
+@rewrite("in-place change in a helper")
+def change_in_helper(case: Case) -> list[Case]:
+    return _change_variants(case, elsewhere=False)
+
+
+@rewrite("in-place change in another module")
+def change_in_other_module(case: Case) -> list[Case]:
+    return _change_variants(case, elsewhere=True)
+
+
+# --- one module split in two (rewrite 9) -------------------------------------------------------------------
+
+@rewrite("classes in a module of their own")
+def classes_moved(case: Case) -> list[Case]:
+    """A module's classes move to `<module>_classes.py` (with the module's imports), and the module imports
+    them back: their registrations, the functions that build and use them, stay where they were. Only where
+    the classes read nothing else of their module (or the new module would import its importer)."""
+    for path in case.modules():
+        if path.endswith("__init__.py"):
+            continue
+        text = case.files[path]
+        module = parse(text)
+        classes = [s for s in module.body if isinstance(s, cst.ClassDef)]
+        rest = [s for s in module.body if not isinstance(s, cst.ClassDef)]
+        if not classes or not any(not _is_import(s) for s in rest):
+            continue
+        names = {c.name.value for c in classes}
+        if _global_reads(text, names) - imported_names(module) - names - set(dir(builtins)):
+            continue
+        package, stem = path.rsplit("/", 1)
+        other = _fresh(" ".join(case.files), f"{stem[:-3]}_classes")
+        moved = "\n".join([*module_import_lines(module), "", "", *(code(c) for c in classes)])
+        importing = _statement(f"from .{other} import {', '.join(sorted(names))}\n")
+        kept = module.visit(_Replace({c: cst.RemovalSentinel.REMOVE for c in classes},
+                                     {_first_definition(module): [importing]}))
+        return [case.with_files(**{path: kept.code, f"{package}/{other}.py": moved})]
+    return []
+
+
+def _is_import(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(small, (cst.Import, cst.ImportFrom)) or (isinstance(small, cst.Expr)
+                                                              and isinstance(small.value, cst.SimpleString))
+        for small in statement.body)
+
+
+def _global_reads(text: str, classes: set[str]) -> set[str]:
+    """The module-level names the bodies of `classes` read (Python's own symbol tables say which)."""
+    import symtable
+
+    found: set[str] = set()
+    pending = [table for table in symtable.symtable(text, "module", "exec").get_children()
+               if table.get_name() in classes]
+    while pending:
+        table = pending.pop()
+        found.update(symbol.get_name() for symbol in table.get_symbols()
+                     if symbol.is_referenced() and (symbol.is_global() or (
+                         table.get_type() == "class" and not symbol.is_assigned() and not symbol.is_imported())))
+        pending.extend(table.get_children())
+    return found
+
+
+@rewrite("typing aliases in a renamed module")
+def typing_renamed(case: Case) -> list[Case]:
+    """The project's typing module (`pkg/typing.py`, `Array = jnp.ndarray`) renamed `type_aliases.py`, every
+    import of it following; or, with no such module, a module's own aliases of library types moved there."""
+    for path in case.modules():
+        package, stem = path.rsplit("/", 1)
+        if stem != "typing.py":
+            continue
+        target = f"{package}/type_aliases.py"
+        files = {p: t for p, t in case.files.items() if p != path}
+        files[target] = case.files[path]
+        dotted = package.replace("/", ".")
+        for other in case.modules():
+            if other != path:
+                renamer = _ModuleRenamer(f"{dotted}.typing", f"{dotted}.type_aliases", other)
+                files[other] = parse(case.files[other]).visit(renamer).code
+        return [Case(case.name, files)]
+    for path in case.modules():
+        module = parse(case.files[path])
+        aliases = [s for s in module.body if _is_type_alias(s, imported_names(module, libraries_only=True))]
+        if not aliases or path.endswith("__init__.py"):
+            continue
+        package = path.rsplit("/", 1)[0]
+        names = sorted(code(s.body[0].targets[0].target) for s in aliases)
+        moved = "\n".join([*module_import_lines(module), "", *(code(s) for s in aliases)])
+        importing = _statement(f"from .type_aliases import {', '.join(names)}\n")
+        kept = module.visit(_Replace({s: cst.RemovalSentinel.REMOVE for s in aliases},
+                                     {_first_definition(module): [importing]}))
+        return [case.with_files(**{path: kept.code, f"{package}/type_aliases.py": moved})]
+    return []
+
+
+def _is_type_alias(statement: cst.CSTNode, libraries: set[str]) -> bool:
+    """`Array = jax.Array`, `Scalar = Union[float, jnp.ndarray]`: a module-level name for library types."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1
+            and isinstance(statement.body[0].targets[0].target, cst.Name)):
+        return False
+    value = statement.body[0].value
+    return isinstance(value, (cst.Attribute, cst.Subscript, cst.BinaryOperation)) and bool(names_in(value)) \
+        and names_in(value) <= libraries
+
+
+class _ModuleRenamer(cst.CSTTransformer):
+    """Imports of one module of the package follow it to its new name (`from .typing import Array`,
+    `from pkg.typing import Array`)."""
+
+    def __init__(self, old: str, new: str, importer: str) -> None:
+        self.old, self.new = old, new
+        self.importer_package = ".".join(importer[:-3].split("/")[:-1])
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
+        if updated.module is None:
+            return updated
+        dots = len(updated.relative)
+        base = self.importer_package.split(".")
+        absolute = ".".join([*base[:len(base) - (dots - 1)], code(updated.module)]) if dots else code(updated.module)
+        if absolute != self.old:
+            return updated
+        new_name = self.new.rsplit(".", 1)[-1] if dots else self.new
+        if dots:
+            return updated.with_changes(module=cst.Name(new_name) if "." not in code(updated.module) else
+                                        cst.parse_expression(code(updated.module).rsplit(".", 1)[0] + "." + new_name))
+        return updated.with_changes(module=cst.parse_expression(new_name))
 
 
 # Variants made before, by the inputs that decide them (this file, conftest.py, libcst, the rewrite, the case):

@@ -13,7 +13,7 @@ from collections.abc import Callable, Container
 from ..knowledge.jax import Mechanism
 from .jitted import JittedFunction
 from .kinds import Kind, Leaf
-from .model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of, written_as
+from .model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of, returned_expression, written_as
 from .record import record
 from .registrations import Registration
 from .values import Context, Evidence, Hop, ValueInference
@@ -256,6 +256,33 @@ class AuxSiteFinder:
                 sites.append(AuxSite(registration, element, [*held, *evidence], subject))
         return sites
 
+    def _builders(self, cls) -> list[str]:
+        """The names of the module's functions, and of the functions it imports, whose body only returns a
+        `cls(...)` (another module's, one that imports `cls` from here)."""
+        names = [function.name for function in self.index.functions.values()
+                 if isinstance(value := returned_expression(function), ast.Call)
+                 and self.index.resolve_class(value.func) is cls]
+        project = self.index.project
+        if project is not None:
+            made = f"{project.module}.{cls.name}"
+            for local, _target in self.index.aliases.items():
+                definition = self.index.definition(ast.Name(local))
+                inline = definition.function.inline if definition is not None and definition.function else None
+                if inline is not None and any(meant == made for _name, meant in inline.names):
+                    names.append(local)
+        return names
+
+    def _builds(self, call: ast.Call, cls, function: ast.AST) -> bool:
+        """`call` builds a `cls` for the function it is in: `cls(...)` (unless the function only returns it:
+        its callers build it), or a call of a builder (see _builders)."""
+        if self.index.resolve_class(call.func) is cls:
+            body = getattr(function, "body", None)
+            only_returns = isinstance(body, list) and len(body) == 1 and isinstance(body[0], ast.Return) \
+                and body[0].value is call
+            return not only_returns
+        written = written_as(call, self.index.enclosing_function(call), self.index)
+        return written is not call and isinstance(written, ast.Call) and self.index.resolve_class(written.func) is cls
+
     def _static_instances(self, registration: Registration) -> list[Evidence]:
         """A `register_static` class built inside a function (or lambda) and passed on (to a call, or stored
         on an object) is a new aux object on every call; one that is only returned is never compared with
@@ -267,15 +294,17 @@ class AuxSiteFinder:
         return [Evidence(Kind.INSTANCE, registration.node, f"a `{cls.name}`", cls=cls)]
 
     def _passed_constructions(self, cls):
-        """`cls(...)` calls inside functions whose object may be passed in (see _passed_on)."""
+        """`cls(...)` calls inside functions whose object may be passed in (see _passed_on). A helper whose
+        body only returns the object (`def build(): return Units("m")`, here or in another module) builds it
+        where it is called: its calls are judged, not its own `return`."""
         jitted = {id(j.function.node) for j in self.jitted().values() if j.function is not None}
-        for statement in self.index.statements_mentioning((cls.name,)):
+        for statement in self.index.statements_mentioning((cls.name, *self._builders(cls))):
             traced = jitted | _handed_to_calls(statement)
             pending: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(statement, None, None)]
             while pending:
                 node, parent, function = pending.pop()
-                if (isinstance(node, ast.Call) and function is not None and self.index.resolve_class(node.func) is cls
-                        and _passed_on(node, parent, function, traced)):
+                if isinstance(node, ast.Call) and function is not None and self._builds(node, cls, function) \
+                        and _passed_on(node, parent, function, traced):
                     yield node
                 inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else function
                 # A conditional's value is its branch's: the branches are passed on where it is.

@@ -540,10 +540,15 @@ class ModuleIndex:
         return None
 
     def resolve_class(self, node: ast.AST) -> ClassInfo | None:
-        """The module-level class a Name refers to (not shadowed by an import)."""
-        if isinstance(node, ast.Name) and self.aliases.is_module_local(node.id):
-            return self.classes.get(node.id)
-        return None
+        """The module-level class a Name refers to (not shadowed by an import; copied from another module's
+        code, the class of this module it stands for there)."""
+        if not isinstance(node, ast.Name):
+            return None
+        meant = getattr(node, MEANT, None)
+        if meant is not None:
+            module, _, name = meant.rpartition(".")
+            return self.classes.get(name) if self.project is not None and module == self.project.module else None
+        return self.classes.get(node.id) if self.aliases.is_module_local(node.id) else None
 
 
 def _always_rebinds(statements: list[ast.stmt], name: str) -> bool:
@@ -600,7 +605,10 @@ def live_bindings(entries):
 
 
 def arguments_in_order(call: ast.Call) -> list[ast.expr | ast.keyword]:
-    """A call's positional and keyword arguments in the order they are written."""
+    """A call's positional and keyword arguments in the order they are written (a call `written_as` copied
+    from a helper's return holds the caller's arguments, whose positions say nothing of that order)."""
+    if is_inlined(call):
+        return [*call.args, *call.keywords]
     return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
 
 
@@ -693,12 +701,15 @@ def _bound_arguments(args: list[ast.expr], keywords: list[ast.keyword],
     return None if any(argument is None for argument in bound.values()) else bound
 
 
-def returned_expression(function: FunctionInfo) -> ast.expr | None:
-    """The expression a def returns when its body does nothing else (a docstring aside)."""
+def returned_expression(function: FunctionInfo, imports: bool = False) -> ast.expr | None:
+    """The expression a def returns when its body does nothing else (a docstring aside; `imports`: the
+    imports before it too, `from .model import Config` where importing at the top would be a cycle)."""
     if function.is_lambda:
         return None
     body = function.node.body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and len(body) > 1:
+        body = body[1:]
+    while imports and len(body) > 1 and isinstance(body[0], (ast.Import, ast.ImportFrom)):
         body = body[1:]
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
         return body[0].value

@@ -19,7 +19,7 @@ import ast
 from functools import cached_property
 
 from ..knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS
-from .model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes, nodes_of
+from .model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes, nodes_of, written_as
 from .record import record
 from .values import Holder
 
@@ -101,11 +101,40 @@ class Mutations:
         receiver is seen holding an instance of the class (a construction, an annotation naming it): other
         calls of the same name (`paths.append(p)` on a list) are not."""
         function = self._functions.get(id(site.function)) if site.function is not None else None
+        if function is not None and function.cls is None:
+            return self._helper_while_building(site, function)
         if function is None or function.cls is None or function.name in CONSTRUCTOR_METHODS:
             return False
-        verdicts = [self._receiver(call, function.cls) for call in self._method_calls(function.name)]
+        return self._called_on_fresh_objects(function)
+
+    def _called_on_fresh_objects(self, method: FunctionInfo) -> bool:
+        """The module calls the method, and only on objects its callers have just built."""
+        verdicts = [self._receiver(call, method.cls) for call in self._method_calls(method.name)]
         ours = [fresh for fresh in verdicts if fresh is not None]
         return bool(ours) and all(ours)
+
+    def _helper_while_building(self, site: Mutation, helper: FunctionInfo) -> bool:
+        """A change through a parameter of a module function (`def fill(model: "MLP", n): model.items.append(n)`)
+        that the module calls only on the object a constructor builds (`fill(self, n)` in `__init__`), or
+        from a method called only on objects just built: the object is being built."""
+        root = site.receiver
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        positions = [p.name for p in helper.positional_params]
+        if not isinstance(root, ast.Name) or root.id not in positions:
+            return False
+        position = positions.index(root.id)
+        calls = [call for call, _ in self.index.calls_mentioning((helper.name,))
+                 if isinstance(call.func, ast.Name) and call.func.id == helper.name]
+        for call in calls:
+            caller = self.index.enclosing_function(call)
+            argument = call.args[position] if position < len(call.args) else None
+            if caller is None or caller.cls is None or not isinstance(argument, ast.Name) \
+                    or argument.id != caller.self_name:
+                return False
+            if caller.name not in CONSTRUCTOR_METHODS and not self._called_on_fresh_objects(caller):
+                return False
+        return bool(calls)
 
     def _method_calls(self, name: str) -> list[ast.Call]:
         """The module's `x.<name>(...)` calls, found once per name (every mutation site of a method asks)."""
@@ -128,7 +157,8 @@ class Mutations:
         param = caller.all_params.get(base.id)
         if param is not None and param.annotation is not None and self._names_class(param.annotation, cls):
             return False
-        bound = [v for v in caller.local_bindings.get(base.id, []) if isinstance(v, ast.expr)]
+        bound = [written_as(v, caller, self.index) if isinstance(v, ast.Call) else v
+                 for v in caller.local_bindings.get(base.id, []) if isinstance(v, ast.expr)]
         made = [v.elt if isinstance(v, (ast.ListComp, ast.SetComp)) else v.value if isinstance(v, ast.DictComp)
                 else v for v in bound] if element else bound
         built = [isinstance(v, ast.Call) and self._builds(v, caller, cls) for v in made]
@@ -170,19 +200,34 @@ class Mutations:
 
     def _instance_of(self, owner: ast.expr, function: FunctionInfo | None, cls: ClassInfo) -> bool:
         """`owner` is an instance of `cls` (or of a class related to it by inheritance in the module):
-        the `self` of one of its methods, or a name bound to a constructor call."""
+        the `self` of one of its methods, a parameter annotated with it, or a name bound to a constructor
+        call."""
         if not isinstance(owner, ast.Name):
             return False
         if function is not None and function.cls is not None and owner.id == function.self_name:
             return self._related(function.cls, cls)
+        param = function.all_params.get(owner.id) if function is not None else None
+        if param is not None and param.annotation is not None and owner.id not in function.local_bindings:
+            return self._names_class(_unquoted(param.annotation), cls)  # `def grow(model: "MLP", ...)`
         bound = function.local_bindings.get(owner.id, []) if function is not None else []
         if not bound and self.index.aliases.is_module_local(owner.id):
             bound = self.index.bindings.get(owner.id, [])
+        made = [written_as(value, function, self.index) if isinstance(value, ast.Call) else value for value in bound]
         return any(isinstance(value, ast.Call) and (built := self.index.resolve_class(value.func)) is not None
-                   and self._related(built, cls) for value in bound)
+                   and self._related(built, cls) for value in made)  # built here, or by a helper returning it
 
     def _related(self, one: ClassInfo, other: ClassInfo) -> bool:
         return other in self.index.class_and_bases(one) or one in self.index.class_and_bases(other)
+
+
+def _unquoted(annotation: ast.expr) -> ast.AST:
+    """An annotation, parsed when it is written as a string (`"MLP"`, for a class defined later)."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return annotation
+    return annotation
 
 
 def _unaliased(receiver: ast.expr, function: FunctionInfo | None) -> ast.expr:

@@ -333,7 +333,7 @@ class Structure:
         cls_names = {registration.cls.name}
         if function.is_classmethod:
             cls_names.add(ClassInfo.name_of_cls(function) or "cls")
-        calls = nodes_of(function.node.body, ast.Call)
+        calls = self.calls_in(function)
         for call in calls:
             func = call.func
             if isinstance(func, ast.Name) and func.id in cls_names:
@@ -349,6 +349,16 @@ class Structure:
         if children is not None:
             self._children_reads(function, model)
         return model
+
+    def calls_in(self, function: FunctionInfo) -> list[ast.Call]:
+        """The calls of a function's body, and those of the helpers, methods and properties it calls whose
+        body returns one expression, written at the call (`return build(cls, children)`)."""
+        calls = nodes_of(function.node.body, ast.Call)
+        for call in list(calls):
+            written = written_as(call, function, self.index)
+            if written is not call:
+                calls.extend(nodes_of(written, ast.Call))
+        return calls
 
     def _is_new(self, call: ast.Call) -> bool:
         """`object.__new__(cls)`, `cls.__new__(cls)`."""

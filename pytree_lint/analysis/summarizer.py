@@ -125,9 +125,9 @@ class Summarizer:
 
     def _inline(self, function: FunctionInfo) -> Inline | None:
         """The returned expression of a function whose body does nothing else, when it reads only its own
-        parameters and names the module imports or defines (each kept with what it stands for, so the
-        expression means the same written at a call in another module)."""
-        value = returned_expression(function)
+        parameters, builtins and names the module imports or defines (each kept with what it stands for, so
+        the expression means the same written at a call in another module)."""
+        value = returned_expression(function, imports=True)
         arguments = function.node.args
         if value is None or arguments.vararg is not None or arguments.kwarg is not None:
             return None
@@ -140,9 +140,10 @@ class Summarizer:
                 return None
             if isinstance(node, ast.Name) and node.id not in parameters:
                 meant = self._module_name(node.id)
-                if meant is None:
+                if meant is not None:
+                    names[node.id] = meant
+                elif not self.index.is_builtin(node.id):  # a builtin means the same at the call
                     return None
-                names[node.id] = meant
         return Inline(ast.unparse(value), positional, keyword_only, tuple(sorted(names.items())))
 
     def _module_name(self, name: str) -> str | None:

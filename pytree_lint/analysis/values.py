@@ -483,18 +483,22 @@ class ValueInference:
         func = expr.func
         if isinstance(func, ast.Name) and self.index.is_builtin(func.id, context.function):
             return self._builtin_call(func.id, expr, context)
+        cls = self.index.resolve_class(func)
+        if cls is not None:
+            return [Evidence(Kind.INSTANCE, expr, f"a new `{cls.name}`", cls=cls, constructed=True)]
         qualified = self.index.qualify(func)
         if qualified is not None:
             definition = self.index.project.definition(qualified) if self.index.project is not None else None
             if definition is not None:
-                return self._returned_elsewhere(definition, expr)
+                returned = self._returned_elsewhere(definition, expr)
+                inlined = None if returned else self.index.inlined(expr, context.function)
+                # Nothing known of what it returns there (an object of a class of this module it imports):
+                # its returned expression, written here with the call's arguments.
+                return returned if inlined is None else self.infer(inlined, context)
             reference = self.project_name(qualified) if self.project_name is not None else None
             if reference is not None:
                 return [Evidence(Kind.REFERENCE, expr, f"what `{reference}` returns", refers=f"{reference}()")]
             return self._library_call(qualified, expr, context)
-        cls = self.index.resolve_class(func)
-        if cls is not None:
-            return [Evidence(Kind.INSTANCE, expr, f"a new `{cls.name}`", cls=cls, constructed=True)]
         helper = self._helper(func, context)
         if helper is not None:
             return self._returned(helper)

@@ -44,7 +44,7 @@ from __future__ import annotations
 import ast
 
 from ...analysis.fixes import Codemod, FixPlan
-from ...analysis.model import FunctionInfo, Param, child_nodes
+from ...analysis.model import FunctionInfo, Param
 from ...analysis.record import record
 from ...analysis.registrations import Registration
 from ...runtime.probes import ExamplesProbe
@@ -79,7 +79,7 @@ def swapped_unflatten(structure, registration: Registration) -> SwappedParameter
     function = registration.unflatten
     if function is None or (function.cls is not None and not (function.is_classmethod or function.is_staticmethod)):
         return None
-    swapped = swapped_parameters(function)
+    swapped = swapped_parameters(function, structure.calls_in(function))
     if swapped is None and len(function.params) == 2 and not named_as_jax_passes(*function.params) \
             and structure.reads_children_first(registration):
         first, second = function.params
@@ -102,9 +102,9 @@ class SwappedParameters:
     second: str
 
 
-def swapped_parameters(function: FunctionInfo) -> SwappedParameters | None:
+def swapped_parameters(function: FunctionInfo, calls: list[ast.Call]) -> SwappedParameters | None:
     """The two parameter names of an unflatten written `(children, aux_data)`: named so, or, with
-    neutral names, the first is star-passed to a call (`cls(*a)`) and the second is not."""
+    neutral names, the first is star-passed to one of its `calls` (`cls(*a)`) and the second is not."""
     params = function.params
     if len(params) != 2:
         return None
@@ -112,8 +112,7 @@ def swapped_parameters(function: FunctionInfo) -> SwappedParameters | None:
     if named_as_jax_passes(*params):
         return None
     by_name = first in CHILDREN_NAMES or second in AUX_NAMES
-    body = function.node.body
-    by_use = _star_passed(body, first) and not _star_passed(body, second)
+    by_use = _star_passed(calls, first) and not _star_passed(calls, second)
     return SwappedParameters(first, second) if by_name or by_use else None
 
 
@@ -122,18 +121,11 @@ def named_as_jax_passes(first: Param, second: Param) -> bool:
     return first.name in AUX_NAMES or second.name in CHILDREN_NAMES
 
 
-def _star_passed(body: list[ast.stmt] | ast.expr, name: str) -> bool:
-    """Is `*name` passed to a call inside `body` (`cls(*name)`)? Unpacking by assignment proves nothing:
+def _star_passed(calls: list[ast.Call], name: str) -> bool:
+    """Is `*name` passed to one of the calls (`cls(*name)`)? Unpacking by assignment proves nothing:
     aux_data is unpacked as often as the children."""
-    pending: list[ast.AST] = list(body) if isinstance(body, list) else [body]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.Call) and any(isinstance(a, ast.Starred) and isinstance(a.value, ast.Name)
-                                              and a.value.id == name for a in node.args):
-            return True
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            pending.extend(child_nodes(node))
-    return False
+    return any(isinstance(a, ast.Starred) and isinstance(a.value, ast.Name) and a.value.id == name
+               for call in calls for a in call.args)
 
 
 def swap_parameters_fix(analysis, function: FunctionInfo) -> FixPlan | None:
