@@ -10,71 +10,18 @@ ignored: the cache only ever saves time.
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
-import sys
 import time
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TypeGuard
 
+from .cachedir import code_fingerprint, default_directory, write_json
 from .config import Config
-from .digest import ABSENT, content_digest, hasher
+from .digest import ABSENT, content_digest
 from .diskio import read_regular
 from .shapes import conforms
-
-
-def default_directory() -> Path:
-    override = os.environ.get("PYTREE_LINT_CACHE_DIR")
-    if override:
-        return Path(override)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    return base / "pytree-lint"
-
-
-@lru_cache(maxsize=1)
-def code_fingerprint() -> str:
-    """A hash of this package's source files, by name, size and modification time (each process asks, so
-    it only stats them): results cached by one build of the linter stay with it, and an edited checkout
-    invalidates them."""
-    digest = hasher()
-    pending = [Path(__file__).parent]
-    while pending:
-        with os.scandir(pending.pop()) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                if entry.is_dir() and entry.name != "__pycache__":
-                    pending.append(Path(entry.path))
-                elif entry.name.endswith(".py"):
-                    stat = entry.stat()
-                    digest.update(f"{entry.path}|{stat.st_size}|{stat.st_mtime_ns}\0".encode())
-    return digest.hexdigest()
-
-
-_WRITES = itertools.count()
-
-
-def write_json(path: Path, data) -> None:
-    """Write JSON atomically (a temporary file renamed): parallel runs and flake8's workers never read half
-    a file. The temporary name is unique to the process, the write and a random part (tempfile's import
-    alone would cost a first keystroke 4 ms). A failure is ignored: the caches only ever save time."""
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.{next(_WRITES)}.{os.urandom(4).hex()}.tmp")
-    try:
-        text = json.dumps(data)  # `json.dump` would stream through the pure-Python encoder
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except (OSError, TypeError, ValueError):
-        try:
-            os.remove(temporary)
-        except OSError:
-            pass
 
 
 @cache

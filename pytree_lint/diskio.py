@@ -1,14 +1,24 @@
-"""Reading and writing the user's files. Only regular files are read: a FIFO, a socket or a device named
-`*.py` (or `pyproject.toml`) would block the run on its first read, or never end; it is refused instead,
-with an error naming the file, like any file that cannot be read. A file is rewritten by a temporary file
-beside it renamed over it, so a failed write (a full disk, `ulimit -f`) leaves it as it was."""
+"""Reading and writing the user's files, and a Python file's bytes as its text. Only regular files are
+read: a FIFO, a socket or a device named `*.py` (or `pyproject.toml`) would block the run on its first read,
+or never end; it is refused instead, with an error naming the file, like any file that cannot be read. A
+file is rewritten by a temporary file beside it renamed over it, so a failed write (a full disk, `ulimit
+-f`) leaves it as it was."""
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import stat
+import tokenize
+
+# Larger files are generated code, not something a person registers pytrees in by hand.
+MAX_FILE_BYTES = 16 * 2**20
+
+
+class LintError(Exception):
+    """A file that could not be linted; the message is the reason, for the user."""
 
 
 def read_regular(path: str | os.PathLike) -> bytes:
@@ -45,3 +55,35 @@ def replace_atomically(path: str | os.PathLike, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.remove(temporary)
         raise
+
+
+def python_text(data: bytes) -> str:
+    """A Python file's bytes as text, honouring a PEP 263 coding cookie and a UTF-8 BOM; LintError for
+    what is no Python source to lint (too large, binary, undecodable)."""
+    if len(data) > MAX_FILE_BYTES:
+        raise LintError(f"file too large to lint ({len(data) / 2**20:.1f} MiB; the limit is "
+                        f"{MAX_FILE_BYTES // 2**20} MiB)")
+    if b"\0" in data:
+        raise LintError("not a Python source file (it contains NUL bytes)")
+    return _decoded(data)[0]
+
+
+def _decoded(data: bytes) -> tuple[str, str]:
+    """The text and the encoding it was read with (what writing it back must use)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding), encoding
+    except (SyntaxError, LookupError, UnicodeDecodeError) as error:
+        raise LintError(f"cannot decode the file: {error}") from None
+
+
+def read_source(path: str) -> tuple[str, str]:
+    """A file's text and its encoding (a PEP 263 cookie or BOM is kept on writing back)."""
+    return _decoded(read_file(path))
+
+
+def read_file(path: str) -> bytes:
+    try:
+        return read_regular(path)
+    except OSError as error:
+        raise LintError(f"cannot read the file: {error.strerror or error}") from None

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import ast
 import gc
-import io
-import tokenize
 from bisect import bisect_right
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,14 +17,13 @@ from typing import TYPE_CHECKING
 
 from .analysis.source import Source, line_starts, parse, python_lines
 from .config import DEFAULT_CONFIG, Config
-from .diskio import read_regular
+from .diskio import LintError, python_text, read_file
+from .knowledge.triggers import REGISTRATION_TRIGGERS
 from .noqa import skips_file, suppressed
 
 if TYPE_CHECKING:
     from .rules import Rule
 
-# Larger files are generated code, not something a person registers pytrees in by hand.
-MAX_FILE_BYTES = 16 * 2**20
 # Half the prefilter's words contain "tree", and most files never write it (20 of jax.numpy's 24 modules):
 # those words are searched for only in files that do.
 COMMON_PART = "tree"
@@ -67,20 +64,20 @@ class Finding:
         return (self.path, self.cell or 0, self.line, self.column, self.code, self.message)
 
 
-class LintError(Exception):
-    """A file that could not be linted; the message is the reason, for the user."""
-
-
 class InternalError(LintError):
     """A bug of ours met while linting a file: reported as such (exit status 2, flake8's plugin failure),
     never as a file without findings."""
 
 
 def load_analysis() -> None:
-    """Import the rules and the analysis now: before forking workers that all need them (each would import
-    them again), rather than on the first file linted."""
-    from .analysis import module, project  # noqa: F401
+    """Import the rules and the analysis (before forking workers that all need them, rather than on the
+    first file linted), and give the project model its summarizer: the analysis that reads a module for
+    the rules also summarises it for the modules that import it."""
+    from .analysis.project import Project
+    from .analysis.summarizer import Summarizer
     from .rules import ALL_RULES  # noqa: F401
+
+    Project.summarize = Summarizer.run
 
 
 def selected_rules(config: Config) -> list[Rule]:
@@ -97,8 +94,6 @@ def prefilter(text: str, rules: list[Rule], config: Config) -> list[Rule]:
     has_common_part = COMMON_PART in text
     present = {word for word in words if (has_common_part or COMMON_PART not in word) and word in text}
     # How the project's static-field helpers are spelled where they are used (`static_field(...)`).
-    from .rules.base import REGISTRATION_TRIGGERS
-
     helpers = [name.rsplit(".", 1)[-1] for name in config.static_field_functions]
     uses_helpers = any(helper in text for helper in helpers)
     return [rule for rule in rules if rule.concerns(present)
@@ -115,6 +110,7 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
     """
     from .analysis.project import project_view
 
+    load_analysis()
     selected = selected_rules(config)
     rules = prefilter(text, selected, config)
     view = project_view(path)
@@ -248,38 +244,6 @@ def fixed_until_stable(text: str, path: str, config: Config, found: list[Finding
         count += made
     raise LintError(f"its fixes did not settle after {MAX_FIX_PASSES} passes (a bug in pytree-lint; "
                     "please report it with this file)")
-
-
-def python_text(data: bytes) -> str:
-    """A Python file's bytes as text, honouring a PEP 263 coding cookie and a UTF-8 BOM; LintError for
-    what is no Python source to lint (too large, binary, undecodable)."""
-    if len(data) > MAX_FILE_BYTES:
-        raise LintError(f"file too large to lint ({len(data) / 2**20:.1f} MiB; the limit is "
-                        f"{MAX_FILE_BYTES // 2**20} MiB)")
-    if b"\0" in data:
-        raise LintError("not a Python source file (it contains NUL bytes)")
-    return _decoded(data)[0]
-
-
-def _decoded(data: bytes) -> tuple[str, str]:
-    """The text and the encoding it was read with (what writing it back must use)."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding), encoding
-    except (SyntaxError, LookupError, UnicodeDecodeError) as error:
-        raise LintError(f"cannot decode the file: {error}") from None
-
-
-def read_source(path: str) -> tuple[str, str]:
-    """A file's text and its encoding (a PEP 263 cookie or BOM is kept on writing back)."""
-    return _decoded(read_file(path))
-
-
-def read_file(path: str) -> bytes:
-    try:
-        return read_regular(path)
-    except OSError as error:
-        raise LintError(f"cannot read the file: {error.strerror or error}") from None
 
 
 def unused_noqa(data: bytes, path: str, config: Config = DEFAULT_CONFIG) -> list[tuple[int, int, tuple[str, ...]]]:

@@ -33,9 +33,9 @@ from .model import (
     returned_expression,
 )
 from .record import record
+from .summary import JitFactory
 
 if TYPE_CHECKING:
-    from .summary import JitFactory
     from .values import ValueInference
 
 
@@ -111,8 +111,6 @@ def jit_factory(index: ModuleIndex, function: FunctionInfo) -> JitFactory | None
     if not ((qualified in JIT and not call.args) or (
             qualified == PARTIAL and len(call.args) == 1 and index.qualify(call.args[0]) in JIT)):
         return None
-    from .summary import JitFactory  # the record summaries store; imported late, with them
-
     star = function.star_param.arg if function.star_param is not None else None
     passed_on = next((k.value.id for k in call.keywords if k.arg is None and isinstance(k.value, ast.Name)), None)
     parameters = {p.name for p in function.params}

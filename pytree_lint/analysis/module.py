@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 import re
 from functools import cached_property
-from typing import TYPE_CHECKING
 
+from ..knowledge import Convention
 from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
+from ..knowledge.triggers import NNX_TRIGGERS, REGISTRATION_TRIGGERS
 from .aux import AuxSite, AuxSiteFinder
 from .children import ChildAttribute, ChildSite, ChildSiteFinder
 from .classes import ClassSemantics
@@ -18,6 +19,7 @@ from .jitted import JittedFinder, JittedFunction, StaticArray, calls_of, static_
 from .keys import LookupKeys
 from .model import ModuleIndex
 from .mutations import Mutations
+from .nnx import NnxClasses
 from .project import ModuleView
 from .registrations import Registration, RegistrationFinder
 from .source import Source, Span
@@ -26,10 +28,6 @@ from .subtrees import SubtreeTypes
 from .transformed import TransformedClasses
 from .treecalls import NoneInFirstTree, TreeCall, TreeCalls
 from .values import Elsewhere, Evidence, ValueInference
-
-if TYPE_CHECKING:
-    from .nnx import NnxClasses
-
 
 # How messages cite a place (located() below writes them): "at line 12" in the same module (in a notebook,
 # "cell 3, line 4" for another cell), "(pkg/masks.py:7)" in another module of the project.
@@ -79,8 +77,6 @@ class ModuleAnalysis:
     @cached_property
     def nnx(self) -> NnxClasses:
         """The Flax NNX classes of the module, their attributes classified as data or static."""
-        from .nnx import NnxClasses
-
         return NnxClasses(self.index, self.values)
 
     @cached_property
@@ -162,9 +158,6 @@ class ModuleAnalysis:
     def project_words(self) -> set[str]:
         """The rule triggers this module's imports from the project stand for, though its text spells none:
         a class, decorator or field helper another module makes a pytree library's, a jitted function."""
-        from ..knowledge import Convention
-        from ..rules.base import NNX_TRIGGERS, REGISTRATION_TRIGGERS
-
         words: set[str] = set()
         project = self.index.project
         if project is None:

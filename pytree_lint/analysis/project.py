@@ -23,11 +23,13 @@ from typing import TYPE_CHECKING, ClassVar
 from ..digest import ABSENT, content_digest
 from ..diskio import read_regular
 from ..knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
+from .jitted import factory_statics, through_signature
 from .names import canonical
 from .record import record
+from .summary import ClassFacts, Construction, FunctionFacts, JitFacts, ModuleSummary, SummaryStore, Value
 
-if TYPE_CHECKING:  # imported when a module is first summarised: most files never need one
-    from .summary import ClassFacts, Construction, FunctionFacts, JitFacts, ModuleSummary, SummaryStore, Value
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 # Names under these heads mean what knowledge/ says, even when their source is in the project.
@@ -93,9 +95,6 @@ def _inside_package(folder: Path) -> bool:
 def _jit_facts(function: FunctionFacts, positions: set[int], names: set[str]) -> JitFacts:
     """A function's jit facts from the static positions and names its decorator gives (JAX maps each to the
     other through the signature)."""
-    from .jitted import through_signature
-    from .summary import JitFacts
-
     positions, names = through_signature(positions, names, function.params)
     return JitFacts(tuple(sorted(positions)), tuple(sorted(names)), function.params, False,
                     tuple(p for p in function.array_params if p in names))
@@ -141,6 +140,9 @@ class Project:
     """One project's modules, read and summarised on demand; one instance per project folder per process."""
 
     _instances: ClassVar[dict[Path, Project]] = {}
+    # How a module's source becomes its summary: `Summarizer.run`, which reads it with the analysis the rules
+    # use, which asks the project in turn (engine.load_analysis wires the two).
+    summarize: ClassVar[Callable[[bytes, str, str, bool, str], ModuleSummary | None] | None] = None
 
     def __init__(self, root: Path, store: SummaryStore | None = None) -> None:
         self.root = root
@@ -162,7 +164,6 @@ class Project:
     @property
     def store(self) -> SummaryStore:
         if self._store is None:
-            from .summary import SummaryStore
             self._store = SummaryStore()
         return self._store
 
@@ -268,8 +269,9 @@ class Project:
         cached = self.store.get(digest, module, is_package)
         if cached is not None:
             return cached
-        from .summary import summarize
-        summary = summarize(data, str(file), module, is_package, digest)
+        if Project.summarize is None:
+            raise RuntimeError("no summarizer: call engine.load_analysis() first")
+        summary = Project.summarize(data, str(file), module, is_package, digest)
         if summary is not None:
             self.store.put(summary)
         return summary
@@ -592,8 +594,6 @@ class ModuleView:
         for call in function.decorator_calls:  # `@jit_static("n")`: a jit decorator factory of the project
             factory = self.definition(self.resolve_in(definition.summary, call.name))
             if factory is not None and factory.function is not None and factory.function.jit_factory is not None:
-                from .jitted import factory_statics
-
                 positions, names = factory_statics(factory.function.jit_factory, factory.function.params,
                                                    list(call.args), call.keywords)
                 return _jit_facts(function, positions, names)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import ast
 
+from ..diskio import LintError, python_text
 from ..knowledge.jax import JIT
 from ..knowledge.python import PARTIAL
 from .fields import registered_by
 from .jitted import annotated_static_arrays, array_annotation, jit_factory, literal
 from .kinds import Kind
 from .model import FunctionInfo, returned_expression, written_as
+from .module import ModuleAnalysis
 from .project import NEVER_FOLLOWED, absolute
+from .source import Source, parse
 from .summary import (
     KEPT_KINDS,
     KEPT_REFERENCES,
@@ -39,10 +42,7 @@ class Summarizer:
 
     @classmethod
     def run(cls, data: bytes, path: str, module: str, is_package: bool, digest: str) -> ModuleSummary | None:
-        from ..engine import LintError, python_text
-        from .module import ModuleAnalysis
-        from .source import Source, parse
-
+        """The summary of a module's source (None when it is no Python this interpreter can parse)."""
         try:
             text = python_text(data)
             tree = parse(text)
@@ -267,6 +267,4 @@ class Summarizer:
     def _argument(self, argument: ast.expr) -> list[Value]:
         evidence = [e for e in self.analysis.values.infer(argument) if e.kind is not Kind.INSTANCE]
         return self._kinds(evidence, argument)
-
-
 

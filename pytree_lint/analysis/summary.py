@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from ..cachedir import code_fingerprint, default_directory, write_json
 from ..digest import content_digest
 from ..shapes import conforms
 from .kinds import Kind
@@ -208,8 +209,6 @@ class SummaryStore:
     failure to read or write is ignored: the store only ever saves time."""
 
     def __init__(self, directory: Path | None = None, enabled: bool = True) -> None:
-        from ..cache import code_fingerprint, default_directory
-
         self.directory = (directory if directory is not None else default_directory()) / "summaries"
         self.enabled = enabled and os.environ.get(NO_SUMMARY_CACHE) is None
         self._salt = f"{SUMMARY_VERSION}|{code_fingerprint()}".encode()
@@ -231,7 +230,7 @@ class SummaryStore:
 
     def put(self, summary: ModuleSummary) -> None:
         if self.enabled:
-            _write_json(self._path(summary.digest, summary.module, summary.is_package), summary.to_json())
+            write_json(self._path(summary.digest, summary.module, summary.is_package), summary.to_json())
 
     # what each file of a project calls and imports (Project._names_and_imports) -----------------------------
     def _index_path(self, root: Path) -> Path:
@@ -251,7 +250,7 @@ class SummaryStore:
 
     def save_index(self, root: Path, index: dict[str, list]) -> None:
         if self.enabled:
-            _write_json(self._index_path(root), index)
+            write_json(self._index_path(root), index)
 
 
 def valid_summary(data) -> bool:
@@ -267,16 +266,3 @@ _SUMMARY_SHAPE = {
     "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "constructions": tuple[Construction, ...],
     "bindings": dict[str, tuple[Value, ...]], "transformed": tuple[str, ...],
 }
-
-
-def _write_json(path: Path, data: dict) -> None:
-    from ..cache import write_json  # the caches' one atomic writer (imported late: cache reads the config)
-
-    write_json(path, data)
-
-
-def summarize(data: bytes, path: str, module: str, is_package: bool, digest: str) -> ModuleSummary | None:
-    """The summary of a module's source (None when it is no Python this interpreter can parse)."""
-    from .summarizer import Summarizer
-
-    return Summarizer.run(data, path, module, is_package, digest)

@@ -10,17 +10,14 @@ import sys
 from .. import __version__
 from ..cache import ResultCache
 from ..config import Config, ConfigError, ConfigLoader
-from ..diskio import replace_atomically
+from ..diskio import LintError, read_file, read_source, replace_atomically
 from ..engine import (
     Finding,
     FindingFix,
-    LintError,
     apply_fixes,
     fixed_until_stable,
     lint_bytes,
     load_analysis,
-    read_file,
-    read_source,
     unused_noqa,
 )
 from ..files import collect_files

@@ -138,7 +138,7 @@ def source_lines(path: str, cell: int | None = None) -> list[str]:
     """The lines of a file as saved (its encoding honoured), or of a notebook's cell; none when it is gone
     or unreadable since it was linted (what shows it is then left out)."""
     from ..analysis.source import python_lines
-    from ..engine import LintError, read_file, read_source
+    from ..diskio import LintError, read_file, read_source
 
     try:
         if cell is None:

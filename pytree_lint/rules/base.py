@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from ..analysis.record import record
+from ..knowledge.triggers import REGISTRATION_TRIGGERS
 
 if TYPE_CHECKING:
     import ast
@@ -13,24 +14,6 @@ if TYPE_CHECKING:
     from ..analysis.fixes import FixPlan
     from ..analysis.module import ModuleAnalysis
     from ..runtime.probes import Probe
-
-# Text a module must contain to register a pytree: through jax.tree_util, or with a library's static
-# fields (flax, equinox, jax_dataclasses, penzai, netket, jax_md, simple_pytree, numpyro, tjax, genjax,
-# distrax, jax.tree.static).
-REGISTRATION_TRIGGERS = ("register_pytree", "register_dataclass", "register_static", "flax", "equinox",
-                         "jax_dataclasses", "penzai", "netket", "jax_md", "simple_pytree", "numpyro",
-                         "pytree_aux_fields", "tree.static", "tjax", "genjax", "distrax")
-# Text a module must contain to hold a Flax NNX class (`from flax import nnx`, `flax.nnx.Module`), unless its
-# imports from the project stand for one.
-NNX_TRIGGERS = ("nnx",)
-# Text a module must contain to call a tree function (PTL201-PTL203): `jax.tree.map`, `tree_util.tree_leaves`, ...
-TREE_CALL_TRIGGERS = ("tree_map", "tree.map", "tree_leaves", "tree.leaves", "tree_reduce", "tree.reduce",
-                      "tree_flatten", "tree.flatten", "tree_structure", "tree.structure", "tree_all", "tree.all",
-                      "map_with_path", "leaves_with_path", "flatten_with_path")
-# How a class whose fields can be jit leaves is declared (PTL402): a NamedTuple, or a decorator or base
-# naming a dataclass, pytree node, struct or module (register_dataclass contains "dataclass").
-RECORD_CLASS_WORDS = ("NamedTuple", "dataclass", "PyTreeNode", "Pytree", "Struct", "Module")
-
 
 @record
 class Report:

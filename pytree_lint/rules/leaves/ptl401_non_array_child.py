@@ -47,9 +47,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...knowledge.triggers import REGISTRATION_TRIGGERS
 from ...runtime.observe import Outcome, first_line, run_calls
 from ...runtime.probes import ExamplesProbe
-from ..base import REGISTRATION_TRIGGERS, Report, Rule
+from ..base import Report, Rule
 
 
 def probe_non_array_child(examples: list[Any], target: str | None) -> Outcome:

@@ -42,8 +42,9 @@ Known limits:
 
 from __future__ import annotations
 
+from ...knowledge.triggers import RECORD_CLASS_WORDS
 from ...runtime.probes import ReproduceProbe
-from ..base import RECORD_CLASS_WORDS, Report, Rule
+from ..base import Report, Rule
 
 
 class NonArrayFieldIntoJit(Rule):

@@ -53,8 +53,9 @@ from ...analysis.model import ClassInfo, FunctionInfo, ModuleIndex, nodes_of, wr
 from ...analysis.record import record
 from ...knowledge.jax import SHAPE_ERROR, SHAPE_MODULES, SHAPE_PARAMETERS
 from ...knowledge.python import NOT_TRACED_METHODS
+from ...knowledge.triggers import REGISTRATION_TRIGGERS
 from ...runtime.probes import ReproduceProbe
-from ..base import REGISTRATION_TRIGGERS, Report, Rule
+from ..base import Report, Rule
 
 ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 EQUALITIES = (ast.Eq, ast.NotEq)

@@ -36,8 +36,9 @@ Known limits:
 from __future__ import annotations
 
 from ...analysis.kinds import NnxStatus as Status
+from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.probes import ReproduceProbe
-from ..base import NNX_TRIGGERS, Report, Rule
+from ..base import Report, Rule
 from .common import wrap
 
 WRAPPERS = {"list": "List", "tuple": "List", "dict": "Dict"}

@@ -39,9 +39,10 @@ from __future__ import annotations
 import ast
 
 from ...analysis.kinds import NnxStatus as Status
+from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.observe import hidden_params
 from ...runtime.probes import StateProbe
-from ..base import NNX_TRIGGERS, Report, Rule
+from ..base import Report, Rule
 from .common import wrap
 
 WRAPPERS = {"list": "List", "dict": "Dict"}

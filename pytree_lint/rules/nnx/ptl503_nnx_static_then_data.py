@@ -39,8 +39,9 @@ from __future__ import annotations
 
 from ...analysis.kinds import NnxStatus as Status
 from ...analysis.model import is_none
+from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.probes import ReproduceProbe
-from ..base import NNX_TRIGGERS, Report, Rule
+from ..base import Report, Rule
 from .common import wrap
 
 

@@ -35,9 +35,10 @@ Known limits:
 
 from __future__ import annotations
 
+from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.observe import Outcome, is_array, nnx_param_paths
 from ...runtime.probes import StateProbe
-from ..base import NNX_TRIGGERS, Report, Rule
+from ..base import Report, Rule
 from .common import wrap
 
 

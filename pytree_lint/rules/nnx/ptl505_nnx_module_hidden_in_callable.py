@@ -32,9 +32,10 @@ Known limits:
 
 from __future__ import annotations
 
+from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.observe import hidden_params
 from ...runtime.probes import StateProbe
-from ..base import NNX_TRIGGERS, Report, Rule
+from ..base import Report, Rule
 
 
 class NnxModuleHiddenInCallable(Rule):

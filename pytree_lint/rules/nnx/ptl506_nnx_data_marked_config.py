@@ -44,8 +44,9 @@ from ...analysis.kinds import Kind
 from ...analysis.kinds import NnxStatus as Status
 from ...analysis.model import is_none
 from ...analysis.values import Context
+from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.probes import ReproduceProbe
-from ..base import NNX_TRIGGERS, Report, Rule
+from ..base import Report, Rule
 
 
 class NnxDataMarkedConfig(Rule):

@@ -36,9 +36,10 @@ from typing import Any
 
 from ...analysis.treecalls import TreeCall
 from ...knowledge.jax import SHAPE_FUNCTIONS
+from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.observe import Outcome, TreeCallRecord, describe, jax_module
 from ...runtime.probes import TreeCallProbe
-from ..base import TREE_CALL_TRIGGERS, Report, Rule
+from ..base import Report, Rule
 
 
 def _shape_tuples(tree: Any) -> list[tuple]:

@@ -36,9 +36,10 @@ from typing import Any
 
 from ...analysis.model import FunctionInfo, is_name, nodes_of
 from ...analysis.treecalls import TreeCall, none_test_of
+from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.observe import Outcome, TreeCallRecord, jax_module
 from ...runtime.probes import TreeCallProbe
-from ..base import TREE_CALL_TRIGGERS, Report, Rule
+from ..base import Report, Rule
 
 
 def _none_paths(tree: Any) -> list[str]:

@@ -34,9 +34,10 @@ from typing import Any
 
 from ...analysis.record import record
 from ...knowledge.python import DICT_VIEWS, ITERATOR_NAMES, SILENT_LEAF_ITERABLES
+from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.observe import Outcome, TreeCallRecord, describe, jax_module
 from ...runtime.probes import TreeCallProbe
-from ..base import TREE_CALL_TRIGGERS, Report, Rule
+from ..base import Report, Rule
 
 
 def _iterator_type(tree: Any) -> str | None:

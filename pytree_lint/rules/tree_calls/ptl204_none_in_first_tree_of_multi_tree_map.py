@@ -38,8 +38,9 @@ Known limits:
 
 from __future__ import annotations
 
+from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.probes import ReproduceProbe
-from ..base import TREE_CALL_TRIGGERS, Report, Rule
+from ..base import Report, Rule
 
 
 class NoneInFirstTreeOfMultiTreeMap(Rule):
