@@ -1,5 +1,5 @@
 """Where pytree-lint keeps its caches, which build of it wrote them, and how a cache file is written: shared
-by the per-file result cache (cache.py) and the module summaries (analysis/summary.py)."""
+by the per-file result cache (cache.py) and the module summaries (analysis/project/summary.py)."""
 
 from __future__ import annotations
 

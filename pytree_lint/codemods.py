@@ -17,7 +17,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from .analysis.fixes import Codemod, FixPlan
-from .analysis.source import Span, python_lines
+from .analysis.syntax.source import Span, python_lines
 
 Edit = tuple[int, int, int, int, str]  # (line, column, end line, end column, replacement): 1-based lines
 

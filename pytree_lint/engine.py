@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .analysis.source import Source, line_starts, parse, python_lines
+from .analysis.syntax.source import Source, line_starts, parse, python_lines
 from .config import DEFAULT_CONFIG, Config
 from .diskio import LintError, python_text, read_file
 from .knowledge.triggers import REGISTRATION_TRIGGERS
@@ -73,8 +73,8 @@ def load_analysis() -> None:
     """Import the rules and the analysis (before forking workers that all need them, rather than on the
     first file linted), and give the project model its summarizer: the analysis that reads a module for
     the rules also summarises it for the modules that import it."""
-    from .analysis.project import Project
-    from .analysis.summarizer import Summarizer
+    from .analysis.project.modules import Project
+    from .analysis.project.summarizer import Summarizer
     from .rules import ALL_RULES  # noqa: F401
 
     Project.summarize = Summarizer.run
@@ -108,7 +108,7 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
     `fixes`: give each finding that a rule can mend its fix (it costs a libcst parse of the file).
     Names the module imports from its project (the project of `path`) are followed into their modules.
     """
-    from .analysis.project import project_view
+    from .analysis.project.modules import project_view
 
     load_analysis()
     selected = selected_rules(config)
@@ -176,7 +176,7 @@ def _with_fixes(analysis, findings: list[Finding], plans: list) -> list[Finding]
     """The findings with their fixes made into edits by the libcst fix engine (one parse per file)."""
     from dataclasses import replace
 
-    from .analysis.model import first_line, is_inlined
+    from .analysis.syntax.model import first_line, is_inlined
     from .codemods import FixRequest, realise
 
     statements = analysis.index.tree.body

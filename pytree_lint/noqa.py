@@ -6,7 +6,7 @@ import io
 import re
 import tokenize
 
-from .analysis.source import python_lines
+from .analysis.syntax.source import python_lines
 
 # flake8's own pattern (flake8/defaults.py).
 NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)

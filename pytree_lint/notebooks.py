@@ -20,7 +20,7 @@ import tokenize
 import warnings
 from dataclasses import dataclass, replace
 
-from .analysis.source import python_lines
+from .analysis.syntax.source import python_lines
 from .config import Config
 from .engine import Finding, FindingFix, LintError, apply_fixes, lint_text
 

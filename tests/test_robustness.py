@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytree_lint import LintError, lint_source
-from pytree_lint.analysis.source import parse
+from pytree_lint.analysis.syntax.source import parse
 from pytree_lint.faces.cli import main
 from pytree_lint.faces.flake8 import Plugin
 from pytree_lint.rules import ArrayInAuxData

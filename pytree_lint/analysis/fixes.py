@@ -15,9 +15,9 @@ import ast
 import enum
 from functools import cached_property
 
-from .model import FunctionInfo, ModuleIndex, is_name, nodes_of
-from .mutations import changed_in_place, receiver_name
+from .pytrees.mutations import changed_in_place, receiver_name
 from .record import record
+from .syntax.model import FunctionInfo, ModuleIndex, is_name, nodes_of
 
 
 class Codemod(enum.Enum):

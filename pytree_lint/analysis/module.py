@@ -9,25 +9,25 @@ from functools import cached_property
 from ..knowledge import Convention
 from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
 from ..knowledge.triggers import NNX_TRIGGERS, REGISTRATION_TRIGGERS
-from .aux import AuxSite, AuxSiteFinder
-from .children import ChildAttribute, ChildSite, ChildSiteFinder
-from .classes import ClassSemantics
-from .containers import HeldContainer, held_containers
-from .fields import Frameworks, StaticDeclaration
 from .fixes import FixSafety
-from .jitted import JittedFinder, JittedFunction, StaticArray, calls_of, static_arrays
-from .keys import LookupKeys
-from .model import ModuleIndex
-from .mutations import Mutations
-from .nnx import NnxClasses
-from .project import ModuleView
-from .registrations import Registration, RegistrationFinder
-from .source import Source, Span
-from .structure import Structure, Swap
-from .subtrees import SubtreeTypes
-from .transformed import TransformedClasses
-from .treecalls import NoneInFirstTree, TreeCall, TreeCalls
-from .values import Elsewhere, Evidence, ValueInference
+from .project.modules import ModuleView
+from .pytrees.aux import AuxSite, AuxSiteFinder
+from .pytrees.children import ChildAttribute, ChildSite, ChildSiteFinder
+from .pytrees.classes import ClassSemantics
+from .pytrees.containers import HeldContainer, held_containers
+from .pytrees.fields import Frameworks, StaticDeclaration
+from .pytrees.jitted import JittedFinder, JittedFunction, StaticArray, calls_of, static_arrays
+from .pytrees.keys import LookupKeys
+from .pytrees.mutations import Mutations
+from .pytrees.nnx import NnxClasses
+from .pytrees.registrations import Registration, RegistrationFinder
+from .pytrees.structure import Structure, Swap
+from .pytrees.subtrees import SubtreeTypes
+from .pytrees.transformed import TransformedClasses
+from .pytrees.treecalls import NoneInFirstTree, TreeCall, TreeCalls
+from .syntax.model import ModuleIndex
+from .syntax.source import Source, Span
+from .values.inference import Elsewhere, Evidence, ValueInference
 
 # How messages cite a place (located() below writes them): "at line 12" in the same module (in a notebook,
 # "cell 3, line 4" for another cell), "(pkg/masks.py:7)" in another module of the project.

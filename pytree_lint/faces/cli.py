@@ -22,7 +22,7 @@ from ..engine import (
 )
 from ..files import collect_files
 from ..notebooks import fix_notebook
-from .formats import FORMATS, HUMAN_FORMATS, full
+from .formats import FORMATS, HUMAN_FORMATS, full, write_report
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 16
@@ -41,7 +41,7 @@ def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
     entry = cache.get(key) if cache is not None else None
     if entry is not None and cache.unchanged(entry.get("dependencies", {})):
         return path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry
-    from ..analysis.project import Project  # imported when a file is linted, not for a cached run
+    from ..analysis.project.modules import Project  # imported when a file is linted, not for a cached run
 
     findings, error = [], None
     project = Project.for_file(path)
@@ -249,41 +249,6 @@ def _print_rules(argv: list[str]) -> int:
     return 0 if write_report(RULES_BY_CODE[argv[1].upper()].documentation() + "\n") else 2
 
 
-def positive_seconds(text: str) -> float:
-    """A duration option (`verify --timeout`, `server --time-budget`): a positive, finite number of seconds."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < seconds < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, not {text}")
-    return seconds
-
-
-def write_report(text: str, output_file: str | None = None) -> bool:
-    """Write the report; a closed pipe (`pytree-lint rule PTL101 | head`) ends the output quietly. False
-    (the reason said) when the output file cannot be written."""
-    if output_file is not None:
-        try:
-            with open(output_file, "w", encoding="utf-8") as handle:
-                handle.write(text)
-        except OSError as error:
-            print(f"pytree-lint: error: cannot write {output_file}: {error.strerror or error}", file=sys.stderr)
-            return False
-        return True
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # Python flushes stdout again at exit: point it at devnull so that does not raise too.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except OSError as error:  # a full disk, a quota: the report is lost, and the run says so
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        print(f"pytree-lint: error: cannot write the report to stdout: {error.strerror or error}", file=sys.stderr)
-        return False
-    return True
-
-
 def _statistics(findings: list[Finding]) -> str:
     """flake8's `--statistics`: one line per rule, the count first."""
     from ..rules import RULES_BY_CODE
@@ -362,7 +327,7 @@ def _main(argv: list[str]) -> int:
             findings = []
             cache = None if options.no_cache else ResultCache(fixes)
             if options.no_cache:  # the project summaries too (the worker processes inherit it)
-                from ..analysis.summary import NO_SUMMARY_CACHE
+                from ..analysis.project.summary import NO_SUMMARY_CACHE
 
                 os.environ[NO_SUMMARY_CACHE] = "1"
             for path, found, error in run(files, loader, jobs, cache, fixes):

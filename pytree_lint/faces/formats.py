@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
+import sys
 
 from .. import __version__
 
@@ -137,7 +139,7 @@ class _Sources:
 def source_lines(path: str, cell: int | None = None) -> list[str]:
     """The lines of a file as saved (its encoding honoured), or of a notebook's cell; none when it is gone
     or unreadable since it was linted (what shows it is then left out)."""
-    from ..analysis.source import python_lines
+    from ..analysis.syntax.source import python_lines
     from ..diskio import LintError, read_file, read_source
 
     try:
@@ -233,3 +235,38 @@ def sarif(findings) -> str:
 # that are not findings (unused noqa comments, statistics); the others are for tools.
 HUMAN_FORMATS = frozenset({"concise", "text", "full"})
 FORMATS = {"concise": text, "text": text, "full": full, "json": as_json, "sarif": sarif, "github": github}
+
+
+def positive_seconds(text: str) -> float:
+    """A duration option (`verify --timeout`, `server --time-budget`): a positive, finite number of seconds."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, not {text}")
+    return seconds
+
+
+def write_report(text: str, output_file: str | None = None) -> bool:
+    """Write the report; a closed pipe (`pytree-lint rule PTL101 | head`) ends the output quietly. False
+    (the reason said) when the output file cannot be written."""
+    if output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as error:
+            print(f"pytree-lint: error: cannot write {output_file}: {error.strerror or error}", file=sys.stderr)
+            return False
+        return True
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python flushes stdout again at exit: point it at devnull so that does not raise too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as error:  # a full disk, a quota: the report is lost, and the run says so
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"pytree-lint: error: cannot write the report to stdout: {error.strerror or error}", file=sys.stderr)
+        return False
+    return True

@@ -27,14 +27,13 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
 from ..analysis.module import citations
-from ..analysis.source import python_lines
+from ..analysis.syntax.source import python_lines
 from ..config import CONFIG_FILE_NAMES, DEFAULT_CONFIG, Config, ConfigError, ConfigLoader
 from ..engine import Finding, InternalError, LintError, apply_fixes
 from ..noqa import suppression_edit
 from ..notebooks import cells_as_module, in_cell
 from ..rules import RULES_BY_CODE
-from .cli import positive_seconds
-from .formats import HELP_URI, cited_file, source_lines
+from .formats import HELP_URI, cited_file, positive_seconds, source_lines
 from .server_transport import StrictProtocol, serve_stdio
 from .server_worker import LintWorker, Overrun
 

@@ -25,7 +25,7 @@ class Overrun(Exception):
 
 def _serve(connection: Connection) -> None:
     """The worker process: lint what the server sends, one document at a time."""
-    from ..analysis.project import Project
+    from ..analysis.project.modules import Project
     from ..engine import lint_text, load_analysis
 
     load_analysis()

@@ -16,7 +16,7 @@ class Convention(enum.Enum):
     JAX_DATACLASSES = "jax_dataclasses"  # an outermost `Static[...]` annotation, or `static_field()`
     NUMPYRO = "numpyro"  # the name is listed in the class's `pytree_aux_fields`
     NONE = "none"  # nothing static by declaration: chex (every field is a child), distrax (split by value)
-    NNX = "nnx"  # flax.nnx: decided per attribute by its value (analysis/nnx.py)
+    NNX = "nnx"  # flax.nnx: decided per attribute by its value (analysis/pytrees/nnx.py)
 
 
 RUNS_INIT = frozenset({"__init__", "__post_init__"})

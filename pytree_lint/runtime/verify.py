@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..config import ConfigError, ConfigLoader
 from ..engine import Finding, LintError, lint_file
-from ..faces.cli import positive_seconds, write_report
+from ..faces.formats import positive_seconds, write_report
 from ..files import collect_files
 from .observe import STATUSES
 

@@ -54,8 +54,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ...analysis.kinds import Equality, Kind
-from ...analysis.model import is_literal_int
+from ...analysis.syntax.model import is_literal_int
+from ...analysis.values.kinds import Equality, Kind
 from ...runtime.observe import Outcome, aux_values, describe, first_line, held, is_array, is_metadata_error, run_calls
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule

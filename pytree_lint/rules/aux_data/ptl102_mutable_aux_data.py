@@ -58,10 +58,10 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ...analysis.containers import HeldContainer
 from ...analysis.fixes import Codemod, FixPlan
-from ...analysis.kinds import Kind
-from ...analysis.values import Evidence
+from ...analysis.pytrees.containers import HeldContainer
+from ...analysis.values.inference import Evidence
+from ...analysis.values.kinds import Kind
 from ...runtime.observe import (
     PROBE_SENTINEL,
     Outcome,

@@ -42,8 +42,8 @@ Known limits:
 
 from __future__ import annotations
 
-from ...analysis.kinds import Kind, Leaf
-from ...analysis.values import Evidence
+from ...analysis.values.inference import Evidence
+from ...analysis.values.kinds import Kind, Leaf
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 from .probes import probe_retrace
@@ -76,7 +76,7 @@ def _changed_in_place(analysis, site) -> set[int]:
 
 def _identity_by_design(analysis, site, evidence: Evidence) -> bool:
     """An object made per instance whose attribute the module uses as a lookup key (`state[leaf.marker]`):
-    each object owning its entry is the design (see analysis/keys.py)."""
+    each object owning its entry is the design (see analysis/pytrees/keys.py)."""
     return evidence.what.startswith("`object(") and any(
         analysis.lookup_keys.is_key(name) for name in site.attributes(evidence))
 

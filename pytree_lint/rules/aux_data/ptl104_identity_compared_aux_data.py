@@ -43,7 +43,7 @@ Known limits:
 
 from __future__ import annotations
 
-from ...analysis.kinds import Equality, Kind
+from ...analysis.values.kinds import Equality, Kind
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 from .probes import probe_retrace

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...analysis.kinds import Equality, Kind
+from ...analysis.values.kinds import Equality, Kind
 from ...runtime.observe import Outcome, aux_values, describe, first_line
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule

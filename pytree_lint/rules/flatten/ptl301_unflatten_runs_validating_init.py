@@ -66,7 +66,9 @@ import os
 from dataclasses import replace
 from typing import Any
 
-from ...analysis.model import (
+from ...analysis.pytrees.structure import Constructor, names_in, self_attributes
+from ...analysis.record import record
+from ...analysis.syntax.model import (
     DEFINITIONS,
     FunctionInfo,
     arguments_in_order,
@@ -75,8 +77,6 @@ from ...analysis.model import (
     statement_blocks,
     written_as,
 )
-from ...analysis.record import record
-from ...analysis.structure import Constructor, names_in, self_attributes
 from ...knowledge.jax import CHECKIFY_CHECKS
 from ...knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSIONS, SCALAR_ANNOTATIONS
 from ...runtime.observe import Outcome, first_line, jax_module

@@ -44,9 +44,9 @@ from __future__ import annotations
 import ast
 
 from ...analysis.fixes import Codemod, FixPlan
-from ...analysis.model import FunctionInfo, Param
+from ...analysis.pytrees.registrations import Registration
 from ...analysis.record import record
-from ...analysis.registrations import Registration
+from ...analysis.syntax.model import FunctionInfo, Param
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 from .probes import probe_round_trip

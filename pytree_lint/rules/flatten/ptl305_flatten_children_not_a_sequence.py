@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import ast
 
-from ...analysis.aux import flatten_context, flatten_returns
-from ...analysis.kinds import Kind
-from ...analysis.model import FunctionInfo, written_as
+from ...analysis.pytrees.aux import flatten_context, flatten_returns
+from ...analysis.pytrees.registrations import Registration
+from ...analysis.pytrees.structure import Structure
 from ...analysis.record import record
-from ...analysis.registrations import Registration
-from ...analysis.structure import Structure
-from ...analysis.values import Evidence
+from ...analysis.syntax.model import FunctionInfo, written_as
+from ...analysis.values.inference import Evidence
+from ...analysis.values.kinds import Kind
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 from .probes import probe_round_trip

@@ -36,10 +36,10 @@ from __future__ import annotations
 
 import ast
 
-from ...analysis.aux import flatten_returns
+from ...analysis.pytrees.aux import flatten_returns
+from ...analysis.pytrees.registrations import Registration
+from ...analysis.pytrees.structure import Structure, Unflatten, display_elements
 from ...analysis.record import record
-from ...analysis.registrations import Registration
-from ...analysis.structure import Structure, Unflatten, display_elements
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 from .probes import probe_round_trip

@@ -43,10 +43,10 @@ from __future__ import annotations
 
 import ast
 
-from ...analysis.jitted import array_parameter
-from ...analysis.kinds import Kind
-from ...analysis.model import written_as
-from ...analysis.values import Context, Elsewhere
+from ...analysis.pytrees.jitted import array_parameter
+from ...analysis.syntax.model import written_as
+from ...analysis.values.inference import Context, Elsewhere
+from ...analysis.values.kinds import Kind
 from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
 from ...knowledge.python import UNHASHABLE_BUILTINS
 from ...runtime.probes import ReproduceProbe

@@ -49,8 +49,8 @@ from __future__ import annotations
 
 import ast
 
-from ...analysis.model import ClassInfo, FunctionInfo, ModuleIndex, nodes_of, written_as
 from ...analysis.record import record
+from ...analysis.syntax.model import ClassInfo, FunctionInfo, ModuleIndex, nodes_of, written_as
 from ...knowledge.jax import SHAPE_ERROR, SHAPE_MODULES, SHAPE_PARAMETERS
 from ...knowledge.python import NOT_TRACED_METHODS
 from ...knowledge.triggers import REGISTRATION_TRIGGERS

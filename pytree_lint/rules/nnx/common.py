@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ...analysis.fixes import Codemod, FixPlan
 
 if TYPE_CHECKING:
-    from ...analysis.nnx import NnxValue
+    from ...analysis.pytrees.nnx import NnxValue
 
 
 def wrap(analysis, value: NnxValue, name: str, safe: bool, why: str = "") -> FixPlan | None:

@@ -35,7 +35,7 @@ Known limits:
 
 from __future__ import annotations
 
-from ...analysis.kinds import NnxStatus as Status
+from ...analysis.values.kinds import NnxStatus as Status
 from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.probes import ReproduceProbe
 from ..base import Report, Rule

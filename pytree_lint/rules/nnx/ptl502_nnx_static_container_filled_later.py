@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import ast
 
-from ...analysis.kinds import NnxStatus as Status
+from ...analysis.values.kinds import NnxStatus as Status
 from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.observe import hidden_params
 from ...runtime.probes import StateProbe

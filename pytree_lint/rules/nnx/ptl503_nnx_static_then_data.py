@@ -37,8 +37,8 @@ Known limits:
 
 from __future__ import annotations
 
-from ...analysis.kinds import NnxStatus as Status
-from ...analysis.model import is_none
+from ...analysis.syntax.model import is_none
+from ...analysis.values.kinds import NnxStatus as Status
 from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.probes import ReproduceProbe
 from ..base import Report, Rule

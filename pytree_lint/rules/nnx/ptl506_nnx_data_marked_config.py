@@ -40,10 +40,10 @@ from __future__ import annotations
 import ast
 
 from ...analysis.fixes import Codemod, FixPlan
-from ...analysis.kinds import Kind
-from ...analysis.kinds import NnxStatus as Status
-from ...analysis.model import is_none
-from ...analysis.values import Context
+from ...analysis.syntax.model import is_none
+from ...analysis.values.inference import Context
+from ...analysis.values.kinds import Kind
+from ...analysis.values.kinds import NnxStatus as Status
 from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.probes import ReproduceProbe
 from ..base import Report, Rule

@@ -41,7 +41,7 @@ Fix safety:
 
 from __future__ import annotations
 
-from ...analysis.kinds import Kind
+from ...analysis.values.kinds import Kind
 from ..aux_data.ptl102_mutable_aux_data import MutableAuxData, container_name, immutable_container_fix
 from ..base import Report, Rule
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ...analysis.treecalls import TreeCall
+from ...analysis.pytrees.treecalls import TreeCall
 from ...knowledge.jax import SHAPE_FUNCTIONS
 from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.observe import Outcome, TreeCallRecord, describe, jax_module

@@ -34,8 +34,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ...analysis.model import FunctionInfo, is_name, nodes_of
-from ...analysis.treecalls import TreeCall, none_test_of
+from ...analysis.pytrees.treecalls import TreeCall, none_test_of
+from ...analysis.syntax.model import FunctionInfo, is_name, nodes_of
 from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.observe import Outcome, TreeCallRecord, jax_module
 from ...runtime.probes import TreeCallProbe

@@ -10,9 +10,10 @@ from __future__ import annotations
 import ast
 from bisect import bisect_left
 
-from ..knowledge.jax import TREE_FUNCTIONS
-from ..knowledge.python import MUTATING_METHODS
-from .model import (
+from ...knowledge.jax import TREE_FUNCTIONS
+from ...knowledge.python import MUTATING_METHODS
+from ..record import record
+from ..syntax.model import (
     FUNCTIONS,
     FunctionInfo,
     ModuleIndex,
@@ -24,7 +25,6 @@ from .model import (
     nodes_of,
     written_as,
 )
-from .record import record
 
 TREE_MODULES = frozenset({"jax.tree", "jax.tree_util"})
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import ast
 
-from ..knowledge.jax import CANONICAL_MODULES
-from ..knowledge.python import BUILTIN_NAMES
+from ...knowledge.jax import CANONICAL_MODULES
+from ...knowledge.python import BUILTIN_NAMES
 
 
 def dotted_name(node: ast.AST) -> str | None:

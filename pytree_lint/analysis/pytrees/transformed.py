@@ -16,15 +16,15 @@ import ast
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from ..knowledge.jax import TRACING_CALLS, TRANSFORMATIONS
-from ..knowledge.python import PARTIAL
+from ...knowledge.jax import TRACING_CALLS, TRANSFORMATIONS
+from ...knowledge.python import PARTIAL
+from ..record import record
+from ..syntax.model import ClassInfo, FunctionInfo, nodes_of
+from ..values.inference import Context
 from .fields import parse_string_annotation
-from .model import ClassInfo, FunctionInfo, nodes_of
-from .record import record
-from .values import Context
 
 if TYPE_CHECKING:
-    from .module import ModuleAnalysis
+    from ..module import ModuleAnalysis
 
 _WORDS = tuple(sorted({name.rsplit(".", 1)[-1] for name in TRANSFORMATIONS | TRACING_CALLS}))
 

@@ -13,16 +13,16 @@ import ast
 from dataclasses import field
 from functools import cached_property
 
-from ..knowledge import nnx
-from ..knowledge.python import CONSTRUCTOR_METHODS
-from .kinds import Kind
-from .kinds import NnxStatus as Status
-from .model import ClassInfo, FunctionInfo, ModuleIndex, is_none, literal_string, nodes_of, written_as
-from .names import dotted_name
-from .record import record
-from .shims import taken_branch
+from ...knowledge import nnx
+from ...knowledge.python import CONSTRUCTOR_METHODS
+from ..record import record
+from ..syntax.model import ClassInfo, FunctionInfo, ModuleIndex, is_none, literal_string, nodes_of, written_as
+from ..syntax.names import dotted_name
+from ..syntax.shims import taken_branch
+from ..values.inference import Context, ValueInference
+from ..values.kinds import Kind
+from ..values.kinds import NnxStatus as Status
 from .structure import self_attributes
-from .values import Context, ValueInference
 
 # The decorator that leaves a class a plain Python class.
 DATACLASS = "dataclasses.dataclass"

@@ -11,13 +11,13 @@ from __future__ import annotations
 import ast
 from dataclasses import field
 
-from ..knowledge import Convention, PytreeLibrary
-from ..knowledge.base import RUNS_INIT
-from ..knowledge.jax import MECHANISMS, Mechanism
-from ..knowledge.python import PARTIAL
+from ...knowledge import Convention, PytreeLibrary
+from ...knowledge.base import RUNS_INIT
+from ...knowledge.jax import MECHANISMS, Mechanism
+from ...knowledge.python import PARTIAL
+from ..record import record
+from ..syntax.model import ClassInfo, FunctionInfo, ModuleIndex, Scope, literal_string, written_as
 from .fields import Frameworks, StaticDeclaration, registered_by
-from .model import ClassInfo, FunctionInfo, ModuleIndex, Scope, literal_string, written_as
-from .record import record
 
 
 @record

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from ..knowledge import KNOWN_NAMES
+from ...knowledge import KNOWN_NAMES
 from .model import ModuleIndex, literal_string
 
 

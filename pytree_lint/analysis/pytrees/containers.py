@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import ast
 
+from ..record import record
+from ..values.inference import Evidence
+from ..values.kinds import Kind
 from .aux import AuxSite
 from .jitted import JittedFunction, PassedArgument
-from .kinds import Kind
 from .mutations import Mutation
-from .record import record
-from .values import Evidence
 
 CONTAINER_ADVICE = {
     "dict": "a `tuple(sorted(d.items()))`, a `types.MappingProxyType` or a frozen dataclass",

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import ast
 
-from ..diskio import LintError, python_text
-from ..knowledge.jax import JIT
-from ..knowledge.python import PARTIAL
-from .fields import registered_by
-from .jitted import annotated_static_arrays, array_annotation, jit_factory, literal
-from .kinds import Kind
-from .model import FunctionInfo, returned_expression, written_as
-from .module import ModuleAnalysis
-from .project import NEVER_FOLLOWED, absolute
-from .source import Source, parse
+from ...diskio import LintError, python_text
+from ...knowledge.jax import JIT
+from ...knowledge.python import PARTIAL
+from ..module import ModuleAnalysis
+from ..pytrees.fields import registered_by
+from ..pytrees.jitted import annotated_static_arrays, array_annotation, jit_factory, literal
+from ..syntax.model import FunctionInfo, returned_expression, written_as
+from ..syntax.source import Source, parse
+from ..values.inference import Context, Evidence
+from ..values.kinds import Kind
+from .modules import NEVER_FOLLOWED, absolute
 from .summary import (
     KEPT_KINDS,
     KEPT_REFERENCES,
@@ -29,7 +30,6 @@ from .summary import (
     ModuleSummary,
     Value,
 )
-from .values import Context, Evidence
 
 
 class Summarizer:

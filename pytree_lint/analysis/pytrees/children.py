@@ -10,16 +10,16 @@ from __future__ import annotations
 import ast
 from collections.abc import Container
 
-from ..knowledge.flax import INIT_FALSE_FIELDS
-from ..knowledge.python import NAMED_TUPLE
+from ...knowledge.flax import INIT_FALSE_FIELDS
+from ...knowledge.python import NAMED_TUPLE
+from ..record import record
+from ..syntax.model import ClassField, ClassInfo, FunctionInfo, ModuleIndex, written_as
+from ..values.inference import Evidence, ValueInference
+from ..values.kinds import Leaf
 from .aux import flatten_context, flatten_returns
 from .fields import declared_fields, sets_init_false
-from .kinds import Leaf
-from .model import ClassField, ClassInfo, FunctionInfo, ModuleIndex, written_as
-from .record import record
 from .registrations import Registration
 from .structure import Structure
-from .values import Evidence, ValueInference
 
 
 @record

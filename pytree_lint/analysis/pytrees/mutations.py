@@ -18,10 +18,10 @@ from __future__ import annotations
 import ast
 from functools import cached_property
 
-from ..knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS
-from .model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes, nodes_of, written_as
-from .record import record
-from .values import Holder
+from ...knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS
+from ..record import record
+from ..syntax.model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes, nodes_of, written_as
+from ..values.inference import Holder
 
 
 @record

@@ -14,15 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from ..knowledge import jax as jax_knowledge
-from ..knowledge import numpy as np_knowledge
-from ..knowledge import python as py
-from ..knowledge import scipy as scipy_knowledge
-from ..knowledge.genjax import PYTREE_MAKING_DECORATORS
-from ..knowledge.jax_dataclasses import LIBRARY as JAX_DATACLASSES
-from .fields import Frameworks, declared_fields, parse_string_annotation
-from .kinds import Kind, Leaf
-from .model import (
+from ...knowledge import jax as jax_knowledge
+from ...knowledge import numpy as np_knowledge
+from ...knowledge import python as py
+from ...knowledge import scipy as scipy_knowledge
+from ...knowledge.genjax import PYTREE_MAKING_DECORATORS
+from ...knowledge.jax_dataclasses import LIBRARY as JAX_DATACLASSES
+from ..pytrees.fields import Frameworks, declared_fields, parse_string_annotation
+from ..record import record
+from ..syntax.model import (
     PROPERTY_DECORATORS,
     ClassInfo,
     FunctionInfo,
@@ -32,11 +32,11 @@ from .model import (
     keyword_arguments,
     live_bindings,
 )
-from .record import record
-from .shims import taken_branch
+from ..syntax.shims import taken_branch
+from .kinds import Kind, Leaf
 
 if TYPE_CHECKING:
-    from .summary import Value
+    from ..project.summary import Value
 
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12  # expressions followed within one summary (names, arguments, operands)

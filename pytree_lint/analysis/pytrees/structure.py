@@ -11,12 +11,11 @@ from __future__ import annotations
 import ast
 from dataclasses import field
 
-from ..knowledge import LIBRARY_BY_NAME
-from ..knowledge.jax import Mechanism
-from ..knowledge.python import NAMED_TUPLE, OBJECT_NEW
-from .aux import array_in, flatten_context, flatten_returns, hashable_only
-from .fields import sets_init_false
-from .model import (
+from ...knowledge import LIBRARY_BY_NAME
+from ...knowledge.jax import Mechanism
+from ...knowledge.python import NAMED_TUPLE, OBJECT_NEW
+from ..record import record
+from ..syntax.model import (
     ClassInfo,
     FunctionInfo,
     ModuleIndex,
@@ -28,9 +27,10 @@ from .model import (
     walk_statements,
     written_as,
 )
-from .record import record
+from ..values.inference import Evidence, ValueInference
+from .aux import array_in, flatten_context, flatten_returns, hashable_only
+from .fields import sets_init_false
 from .registrations import Registration
-from .values import Evidence, ValueInference
 
 DATACLASS_BASES = frozenset({NAMED_TUPLE, "flax.struct.PyTreeNode"})
 

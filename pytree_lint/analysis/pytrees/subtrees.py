@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import ast
 
-from ..knowledge import python as py
+from ...knowledge import python as py
+from ..syntax.model import ClassInfo, ModuleIndex, is_none
 from .fields import Frameworks, parse_string_annotation
-from .model import ClassInfo, ModuleIndex, is_none
 from .registrations import Registration
 
 _MAX_DEPTH = 8  # annotations nest shallowly; a deeper one is not judged

@@ -4,7 +4,7 @@ A `ModuleSummary` holds a module's names (its imports and aliases, made absolute
 each top-level function returns (a value kind with the expression and line it comes from), which functions
 are static-field helpers, registering decorators or jitted, which classes a library registers, and the
 constructor calls it makes with the kinds of their arguments. It is built from the module alone (names
-into other modules stay names, followed when asked: analysis/project.py), so it depends on nothing but the
+into other modules stay names, followed when asked: analysis/project/modules.py), so it depends on nothing but the
 module's text, and is cached by content hash: a changed module invalidates only its own summary.
 """
 
@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from ..cachedir import code_fingerprint, default_directory, write_json
-from ..digest import content_digest
-from ..shapes import conforms
-from .kinds import Kind
+from ...cachedir import code_fingerprint, default_directory, write_json
+from ...digest import content_digest
+from ...shapes import conforms
+from ..values.kinds import Kind
 
 SUMMARY_VERSION = 13
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
@@ -161,7 +161,7 @@ class ModuleSummary:
     # What each module-level name holds (only names whose value says something).
     bindings: dict[str, tuple[Value, ...]] = field(default_factory=dict)
     # Classes imported from the project that reach a JAX transformation here, by the names this module
-    # imports them as (analysis/transformed.py).
+    # imports them as (analysis/pytrees/transformed.py).
     transformed: tuple[str, ...] = ()
 
     @property

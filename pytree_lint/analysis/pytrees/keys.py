@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from .model import ModuleIndex, nodes_of
+from ..syntax.model import ModuleIndex, nodes_of
 
 _LOOKUPS = frozenset({"get", "pop", "setdefault", "__getitem__", "__contains__"})
 

@@ -17,11 +17,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import field
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..knowledge.jax import JIT
-from ..knowledge.python import PARTIAL
-from .fields import parse_string_annotation
-from .kinds import Kind
-from .model import (
+from ...knowledge.jax import JIT
+from ...knowledge.python import PARTIAL
+from ..project.summary import JitFactory
+from ..record import record
+from ..syntax.model import (
     FunctionInfo,
     ModuleIndex,
     Param,
@@ -32,11 +32,11 @@ from .model import (
     literal_string,
     returned_expression,
 )
-from .record import record
-from .summary import JitFactory
+from ..values.kinds import Kind
+from .fields import parse_string_annotation
 
 if TYPE_CHECKING:
-    from .values import ValueInference
+    from ..values.inference import ValueInference
 
 
 @record

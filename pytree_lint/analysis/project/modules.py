@@ -4,7 +4,7 @@ A file's project is the nearest folder upward holding pyproject.toml, setup.cfg,
 the folder above its top package). Its modules are found the way Python would import them: from the
 folder above the file's own top package (`pkg/sub/mod.py` with `pkg/__init__.py` and `pkg/sub/__init__.py`
 is `pkg.sub.mod`), then the project folder and its `src/`. Each module is read only when a name is
-followed into it, and what other modules need of it is kept as a `ModuleSummary` (analysis/summary.py),
+followed into it, and what other modules need of it is kept as a `ModuleSummary` (analysis/project/summary.py),
 cached on disk by content hash. Nothing is imported or executed.
 
 Library names stay library names: `jax` and `numpy` are never followed (knowledge/ says what they mean),
@@ -20,12 +20,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from ..digest import ABSENT, content_digest
-from ..diskio import read_regular
-from ..knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
-from .jitted import factory_statics, through_signature
-from .names import canonical
-from .record import record
+from ...digest import ABSENT, content_digest
+from ...diskio import read_regular
+from ...knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
+from ..pytrees.jitted import factory_statics, through_signature
+from ..record import record
+from ..syntax.names import canonical
 from .summary import ClassFacts, Construction, FunctionFacts, JitFacts, ModuleSummary, SummaryStore, Value
 
 if TYPE_CHECKING:

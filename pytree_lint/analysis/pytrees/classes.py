@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import ast
 
-from ..knowledge.python import DATACLASS_DECORATORS, FROZEN_BASES, FROZEN_BY_DEFAULT, NEUTRAL_BASES, VALUE_BASES
-from .kinds import Equality, Kind
-from .model import ClassInfo, ModuleIndex
-from .names import dotted_name
-from .record import record
-from .values import Context, Evidence, ValueInference
+from ...knowledge.python import DATACLASS_DECORATORS, FROZEN_BASES, FROZEN_BY_DEFAULT, NEUTRAL_BASES, VALUE_BASES
+from ..record import record
+from ..syntax.model import ClassInfo, ModuleIndex
+from ..syntax.names import dotted_name
+from ..values.inference import Context, Evidence, ValueInference
+from ..values.kinds import Equality, Kind
 
 
 @record

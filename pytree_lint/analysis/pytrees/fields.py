@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from ..knowledge import (
+from ...knowledge import (
     BASES,
     DECORATORS,
     FIELD_HELPERS,
@@ -27,11 +27,12 @@ from ..knowledge import (
     netket,
     nnx,
 )
-from ..knowledge.jax import MECHANISMS
-from ..knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
-from ..knowledge.numpyro import AUX_FIELDS
-from ..knowledge.python import ANNOTATED, CLASS_VARIABLES
-from .model import (
+from ...knowledge.jax import MECHANISMS
+from ...knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
+from ...knowledge.numpyro import AUX_FIELDS
+from ...knowledge.python import ANNOTATED, CLASS_VARIABLES
+from ..record import record
+from ..syntax.model import (
     ClassField,
     ClassInfo,
     FunctionInfo,
@@ -41,10 +42,9 @@ from .model import (
     literal_string,
     written_as,
 )
-from .record import record
 
 if TYPE_CHECKING:
-    from .summary import FieldFacts
+    from ..project.summary import FieldFacts
 
 PYTREE_NODE, STATIC = Convention.PYTREE_NODE.value, Convention.STATIC.value
 

@@ -34,7 +34,7 @@ class Equality(enum.Enum):
 
 
 class NnxStatus(enum.Enum):
-    """What Flax NNX makes of a value assigned to an attribute (analysis/nnx.py)."""
+    """What Flax NNX makes of a value assigned to an attribute (analysis/pytrees/nnx.py)."""
 
     DATA = "data"  # a Variable, array, Module or other graph node: a child
     STATIC = "static"  # anything else: part of the GraphDef

@@ -10,13 +10,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Container
 
-from ..knowledge.jax import Mechanism
+from ...knowledge.jax import Mechanism
+from ..record import record
+from ..syntax.model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of, returned_expression, written_as
+from ..values.inference import Context, Evidence, Hop, ValueInference
+from ..values.kinds import Kind, Leaf
 from .jitted import JittedFunction
-from .kinds import Kind, Leaf
-from .model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of, returned_expression, written_as
-from .record import record
 from .registrations import Registration
-from .values import Context, Evidence, Hop, ValueInference
 
 
 @record

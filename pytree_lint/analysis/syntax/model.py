@@ -15,13 +15,13 @@ from dataclasses import field
 from functools import cached_property
 from typing import TYPE_CHECKING, Union
 
-from ..knowledge.python import SETATTR_CALLS
+from ...knowledge.python import SETATTR_CALLS
+from ..record import record
 from .names import MEANT, AliasTable, dotted_name
-from .record import record
 from .source import Source
 
 if TYPE_CHECKING:
-    from .project import Definition, ModuleView
+    from ..project.modules import Definition, ModuleView
 
 Scope = Union["ClassInfo", "FunctionInfo"]
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -291,7 +291,7 @@ class ModuleIndex:
     calls: list[CallSite] = field(default_factory=list)
     decorated_classes: list[ClassInfo] = field(default_factory=list)
     all_classes: list[ClassInfo] = field(default_factory=list)
-    # The project as this module sees it (analysis/project.py): imported names followed across modules.
+    # The project as this module sees it (analysis/project/modules.py): imported names followed across modules.
     project: ModuleView | None = None
     _mentioning: dict[tuple[str, ...], list[ast.stmt]] = field(default_factory=dict)
     _calls_in: dict[int, list[tuple[ast.Call, bool]]] = field(default_factory=dict)
