@@ -86,7 +86,6 @@ ACTIVATIONS = "jax.nn."  # `jax.nn.relu` and friends are functions: leaves jit r
 
 # Array types by annotation (jaxtyping's, chex's and flax's aliases included).
 ARRAY_TYPES = frozenset({
-    "jaxsim.typing.Array", "jaxsim.typing.Matrix", "jaxsim.typing.Vector",
     "jax.Array", "jax.numpy.ndarray", "jax.numpy.DeviceArray", "jaxtyping.Array", "jaxtyping.PRNGKeyArray",
     "chex.Array", "chex.ArrayNumpy", "chex.ArrayDevice", "chex.PRNGKey", "flax.typing.Array", "jax.random.KeyArray",
 })
