@@ -28,6 +28,7 @@ from .pytrees.treecalls import NoneInFirstTree, TreeCall, TreeCalls
 from .syntax.model import ModuleIndex
 from .syntax.source import Source, Span
 from .values.inference import Elsewhere, Evidence, ValueInference
+from .values.kinds import Relation
 
 # How messages cite a place (located() below writes them): "at line 12" in the same module (in a notebook,
 # "cell 3, line 4" for another cell), "(pkg/masks.py:7)" in another module of the project.
@@ -227,7 +228,7 @@ class ModuleAnalysis:
             return self.located(evidence.node)
         # A helper's return continues the step before: "`self.mask` is assigned `make_mask(n)` at line 8,
         # which returns `jnp.arange(n) < k` (pkg/masks.py:12)".
-        steps = [f"{'which' if number and hop.relation == 'returns' else f'`{hop.via}`'} {hop.relation} "
+        steps = [f"{'which' if number and hop.relation is Relation.RETURNS else f'`{hop.via}`'} {hop.phrase} "
                  f"{self.located(hop.node)}" for number, hop in enumerate(evidence.trail)]
         if len(steps) > _SHOWN_STEPS:  # a long chain of helpers: its ends say where the value goes and comes from
             steps = [*steps[:_SHOWN_STEPS - 2], f"then {len(steps) - _SHOWN_STEPS + 1} more steps", *steps[-1:]]

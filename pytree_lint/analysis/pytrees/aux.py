@@ -14,7 +14,7 @@ from ...knowledge.jax import Mechanism
 from ..record import record
 from ..syntax.model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of, returned_expression, written_as
 from ..values.inference import Context, Evidence, Hop, ValueInference
-from ..values.kinds import Kind, Leaf
+from ..values.kinds import Kind, Leaf, Relation
 from .jitted import JittedFunction
 from .registrations import Registration
 
@@ -201,10 +201,10 @@ def _holding_children(returned: FlattenReturn, element: ast.expr, context: Conte
             continue  # not the instance's own attribute or `vars()` itself
         if "__dict__" in held:
             return [Evidence(Kind.ARRAY, value, "the instance's attributes, the children among them",
-                             trail=(Hop(f"{owner}.__dict__", "holds the children", children),))]
+                             trail=(Hop(f"{owner}.__dict__", Relation.HOLDS_CHILDREN, children),))]
         if value.attr in sources:
             return [Evidence(Kind.ARRAY, value, "a child (a traced array under jit)",
-                             trail=(Hop(f"{owner}.{value.attr}", "is also among the children", children),))]
+                             trail=(Hop(f"{owner}.{value.attr}", Relation.ALSO_A_CHILD, children),))]
     return []
 
 

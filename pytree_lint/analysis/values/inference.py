@@ -33,7 +33,7 @@ from ..syntax.model import (
     live_bindings,
 )
 from ..syntax.shims import taken_branch
-from .kinds import Kind, Leaf
+from .kinds import Kind, Leaf, Relation, Volatility
 
 if TYPE_CHECKING:
     from ..project.summary import Value
@@ -67,13 +67,19 @@ class Hop:
     """One step of the path a value takes to the place it is reported: `via` `relation` `node`."""
 
     via: str
-    relation: str
+    relation: Relation
     node: ast.AST | Elsewhere
     holder: Holder | None = None
     # Made where the program sets its objects up, not per instance: a constructor argument given at module
     # level or by a classmethod or staticmethod (a factory such as `create()`), or an attribute assigned by
     # a method other than the constructor (`on_run_start`, a lazily built `jax.jit`), and kept after.
     kept: bool = False
+    by: str | None = None  # GIVEN: the method whose constructor call gives the value (None: module level)
+
+    @property
+    def phrase(self) -> str:
+        """The hop's verb as messages write it: "is given by `create()`"."""
+        return f"{self.relation.value} by `{self.by}()`" if self.by else self.relation.value
 
 
 @dataclass(frozen=True)
@@ -88,16 +94,18 @@ class Evidence:
     leaf: Leaf | None = None  # a Python value jit cannot trace as a leaf
     refers: str | None = None  # REFERENCE: the project name it stands for (see summary.Value)
     contained: bool = False  # from another module's summary: an element of the value cited, not all of it
+    volatility: Volatility | None = None  # VOLATILE: why it differs each time (where that decides a message)
+    annotated: bool = False  # what a type annotation alone says (a `Callable` may be a callable pytree)
 
     @property
     def proves_leaf(self) -> bool:
         """A leaf jit rejects, for certain: a `Callable` annotation alone is not (a `jax.tree_util.Partial`
         or a flax/equinox module is a callable pytree), an assigned function or lambda is."""
-        return self.leaf is not None and not (self.leaf is Leaf.CALLABLE and self.what == "a callable type")
+        return self.leaf is not None and not (self.leaf is Leaf.CALLABLE and self.annotated)
 
-    def through(self, via: str, relation: str, node: ast.AST, holder: Holder | None = None,
-                kept: bool = False) -> Evidence:
-        return replace(self, trail=(Hop(via, relation, node, holder, kept), *self.trail))
+    def through(self, via: str, relation: Relation, node: ast.AST, holder: Holder | None = None,
+                kept: bool = False, by: str | None = None) -> Evidence:
+        return replace(self, trail=(Hop(via, relation, node, holder, kept, by), *self.trail))
 
     @property
     def made_once(self) -> bool:
@@ -216,7 +224,7 @@ class ValueInference:
             leaf = {"str": Leaf.STR, "type": Leaf.CLASS}.get(name)
             return [Evidence(Kind.SAFE, annotation, "a hashable type", leaf=leaf)]
         if name in py.CALLABLE_TYPES:
-            return [Evidence(Kind.SAFE, annotation, "a callable type", leaf=Leaf.CALLABLE)]
+            return [Evidence(Kind.SAFE, annotation, "a callable type", leaf=Leaf.CALLABLE, annotated=True)]
         return []
 
     # annotations ---------------------------------------------------------------------------------
@@ -257,7 +265,7 @@ class ValueInference:
         if base in py.MUTABLE_TYPES or short in py.MUTABLE_TYPE_SHORT_NAMES:
             return [Evidence(Kind.MUTABLE, annotation, f"a `{short}`")]
         if base in py.CALLABLE_TYPES:
-            return [Evidence(Kind.SAFE, annotation, "a callable type", leaf=Leaf.CALLABLE)]
+            return [Evidence(Kind.SAFE, annotation, "a callable type", leaf=Leaf.CALLABLE, annotated=True)]
         if base in py.CLASS_TYPES:
             return [Evidence(Kind.SAFE, annotation, "a class", leaf=Leaf.CLASS)]
         if base in py.TUPLE_TYPES:
@@ -378,7 +386,7 @@ class ValueInference:
                         found.append(Evidence(Kind.VOLATILE, value, f"a function defined inside `{function.name}`",
                                               leaf=Leaf.CALLABLE))
                 elif value is not None:
-                    found.extend(e.through(name, "is assigned", value, Holder(name, function=function))
+                    found.extend(e.through(name, Relation.ASSIGNED, value, Holder(name, function=function))
                                  for e in self.infer(value, replace(context, statement=binding.statement)))
             if param is not None and not function.rebinds_before(name, context.statement):
                 found.extend(self._parameter(param, context))
@@ -395,7 +403,7 @@ class ValueInference:
         found = []
         for value in self.index.bindings.get(name, ()):
             if value is not None:
-                found.extend(replace(e, shared=True).through(name, "is assigned", value, Holder(name))
+                found.extend(replace(e, shared=True).through(name, Relation.ASSIGNED, value, Holder(name))
                              for e in self.infer(value, MODULE_CONTEXT))
         return found
 
@@ -405,10 +413,10 @@ class ValueInference:
         holder = Holder(name, function=function)
         found: list[Evidence] = []
         if param.annotation is not None:
-            found.extend(e.through(name, "is annotated", param.annotation, holder)
+            found.extend(e.through(name, Relation.ANNOTATED, param.annotation, holder)
                          for e in self.annotation(param.annotation))
         if param.default is not None:
-            found.extend(replace(e, shared=True).through(name, "defaults to", param.default, holder)
+            found.extend(replace(e, shared=True).through(name, Relation.DEFAULTS_TO, param.default, holder)
                          for e in self.infer(param.default, context))
         if function is not None and function.cls is not None and function.name == "__init__":
             position = next((i for i, p in enumerate(function.params) if p.node is param.node), None)
@@ -436,13 +444,13 @@ class ValueInference:
             if argument is None:
                 continue
             if method is None:
-                relation, context = "is given", MODULE_CONTEXT
+                context = MODULE_CONTEXT
             else:
-                instances = ((method.self_name, cls),) if method.self_name else ()
-                relation, context = f"is given by `{method.name}()`", Context(method, instances)
+                context = Context(method, ((method.self_name, cls),) if method.self_name else ())
             factory = method is None or method.is_classmethod or method.is_staticmethod
             # A value passed at module level is still one per instance: not `shared`.
-            found.extend(replace(e, shared=False).through(via or name, relation, argument, None, factory)
+            found.extend(replace(e, shared=False).through(via or name, Relation.GIVEN, argument, None, factory,
+                                                          method.name if method is not None else None)
                          for e in self.infer(argument, context))
         found.extend(self._constructed_elsewhere(cls, name, position, via or name))
         return found
@@ -457,7 +465,7 @@ class ValueInference:
         for construction, summary in project.constructions(cls.name):
             for argument in construction.arguments:
                 if argument.keyword == name or (position is not None and argument.position == position):
-                    found.extend(_summarised(value, cls.node, via, "is given", made_in.display_path,
+                    found.extend(_summarised(value, cls.node, via, Relation.GIVEN, made_in.display_path,
                                              construction.factory)
                                  for value, made_in in project.resolved(summary, (argument.value,)))
         return found
@@ -539,7 +547,7 @@ class ValueInference:
             if statement.value is not None:
                 context = Context(helper, ((helper.self_name, helper.cls),) if helper.self_name and helper.cls
                                   else (), statement)
-                found.extend(_built_by(e, helper).through(f"{helper.name}()", "returns", statement.value)
+                found.extend(_built_by(e, helper).through(f"{helper.name}()", Relation.RETURNS, statement.value)
                              for e in self.infer(statement.value, context))
         return found
 
@@ -576,7 +584,7 @@ class ValueInference:
         modules whose functions it returns the results of)."""
         project = self.index.project
         assert project is not None
-        return [_summarised(value, expr, f"{definition.name}()", "returns", summary.display_path)
+        return [_summarised(value, expr, f"{definition.name}()", Relation.RETURNS, summary.display_path)
                 for value, summary in project.returned_by(definition)]
 
     def _imported(self, expr: ast.Name | ast.Attribute, name: str) -> list[Evidence]:
@@ -590,7 +598,7 @@ class ValueInference:
             definition = project.definition(qualified)
             if definition is None:
                 return []
-            return [replace(_summarised(value, expr, name, "is assigned", summary.display_path), shared=True)
+            return [replace(_summarised(value, expr, name, Relation.ASSIGNED, summary.display_path), shared=True)
                     for value, summary in project.held_by(definition)]
         reference = self.project_name(qualified) if self.project_name is not None else None
         return [Evidence(Kind.REFERENCE, expr, f"what `{reference}` holds", refers=reference)] if reference else []
@@ -602,7 +610,8 @@ class ValueInference:
         if name in py.MUTABLE_BUILTINS:
             return [Evidence(Kind.MUTABLE, expr, f"a `{name}`" if name != "sorted" else "a list")]
         if name in ("id", "object") and (name == "id" or not arguments):
-            return [Evidence(Kind.VOLATILE, expr, f"`{name}()`")]
+            return [Evidence(Kind.VOLATILE, expr, f"`{name}()`",
+                             volatility=Volatility.IDENTITY if name == "id" else Volatility.OBJECT)]
         if name in py.SAFE_BUILTINS:
             # A conversion is hashable, but keeps what makes its input volatile (`str(uuid4())`), and a
             # tuple keeps the arrays it is built from (`tuple(np.asarray(v) for v in vs)`).
@@ -688,15 +697,16 @@ class ValueInference:
                 method = assignment.method
                 if assignment.augmented:
                     if method.name not in py.CONSTRUCTOR_METHODS:
-                        updated = Hop(_PLACEHOLDER, "is updated by", assignment.statement, holder)
+                        updated = Hop(_PLACEHOLDER, Relation.UPDATED_BY, assignment.statement, holder)
                         found.append(Evidence(Kind.VOLATILE, assignment.statement,
-                                              f"a value `{method.name}()` changes", trail=(updated,)))
+                                              f"a value `{method.name}()` changes", trail=(updated,),
+                                              volatility=Volatility.CHANGED))
                     continue
                 if assignment.value is None:
                     continue
                 context = Context(method, ((method.self_name or "self", cls),), assignment.statement)
                 kept = method.name not in py.CONSTRUCTOR_METHODS
-                found.extend(e.through(_PLACEHOLDER, "is assigned", assignment.value, holder, kept)
+                found.extend(e.through(_PLACEHOLDER, Relation.ASSIGNED, assignment.value, holder, kept)
                              for e in self.infer(assignment.value, context))
         method = self.index.find_method(cls, attr)
         if not found and method is not None and not method.decorator_names:
@@ -714,7 +724,7 @@ class ValueInference:
             if class_field.annotation is not None and all(e.shared for e in found):
                 stored = any(a.value is not None for owner in self.index.class_and_bases(cls)
                              for a in owner.assignments.get(attr, ()))
-                found.extend(e.through(_PLACEHOLDER, "is annotated", class_field.annotation, holder)
+                found.extend(e.through(_PLACEHOLDER, Relation.ANNOTATED, class_field.annotation, holder)
                              for e in self.annotation(class_field.annotation)
                              if not (stored and e.kind is Kind.MUTABLE))
         return found
@@ -754,16 +764,18 @@ class ValueInference:
             converter = args.get("converter")
             if converter is not None and self._array_function(converter):
                 found.append(Evidence(Kind.ARRAY, converter, "an array").through(
-                    _PLACEHOLDER, "is converted by", converter, holder))
+                    _PLACEHOLDER, Relation.CONVERTED_BY, converter, holder))
             if "default" in args:
-                found.extend(replace(e, shared=True).through(_PLACEHOLDER, "defaults to", args["default"],
+                found.extend(replace(e, shared=True).through(_PLACEHOLDER, Relation.DEFAULTS_TO, args["default"],
                                                              holder)
                              for e in self.infer(args["default"]))
             factory = args.get("default_factory")
             if factory is not None:
-                found.extend(e.through(_PLACEHOLDER, "defaults to", factory, holder) for e in self._factory(factory))
+                found.extend(e.through(_PLACEHOLDER, Relation.DEFAULTS_TO, factory, holder)
+                             for e in self._factory(factory))
             return found
-        return [replace(e, shared=True).through(_PLACEHOLDER, "defaults to", value, holder) for e in self.infer(value)]
+        return [replace(e, shared=True).through(_PLACEHOLDER, Relation.DEFAULTS_TO, value, holder)
+                for e in self.infer(value)]
 
     def _factory(self, factory: ast.expr) -> list[Evidence]:
         """What a `default_factory` builds: `list` builds a list, `lambda: np.zeros(3)` an array."""
@@ -786,7 +798,8 @@ class ValueInference:
             and qualified.split(".", 2)[-1] not in np_knowledge.NON_ARRAY_FUNCTIONS)
 
 
-def _summarised(value: Value, node: ast.AST, via: str, relation: str, path: str, kept: bool = False) -> Evidence:
+def _summarised(value: Value, node: ast.AST, via: str, relation: Relation, path: str, kept: bool = False
+                ) -> Evidence:
     """Evidence from another module's summary: what `via` `relation` there, cited by module and line."""
     return Evidence(Kind(value.kind), node, value.what, leaf=Leaf(value.leaf) if value.leaf else None,
                     trail=(Hop(via, relation, Elsewhere(value.text, path, value.line), None, kept),),

@@ -24,6 +24,29 @@ class Leaf(enum.Enum):
     CLASS = "a class object"
 
 
+class Relation(enum.Enum):
+    """One step of a value's way to where it is reported (a hop), by the verb messages write for it."""
+
+    ASSIGNED = "is assigned"
+    ANNOTATED = "is annotated"
+    DEFAULTS_TO = "defaults to"
+    RETURNS = "returns"
+    UPDATED_BY = "is updated by"
+    CONVERTED_BY = "is converted by"
+    GIVEN = "is given"  # a constructor argument, at module level (or by a method: Hop.by)
+    HOLDS_CHILDREN = "holds the children"
+    ALSO_A_CHILD = "is also among the children"
+
+
+class Volatility(enum.Enum):
+    """Why a value differs from one flatten (or one object) to the next."""
+
+    IDENTITY = "id()"  # `id(self)`: each object's own
+    OBJECT = "object()"  # a fresh `object()`: nothing but an identity
+    CHANGED = "changed by a method"  # an attribute a method keeps updating (`self.step += 1`)
+    NEW = "made anew"  # a lambda, a nested function, a clock, a random draw, a uuid
+
+
 class Equality(enum.Enum):
     """How instances of a class compare."""
 

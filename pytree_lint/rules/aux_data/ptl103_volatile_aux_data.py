@@ -43,7 +43,7 @@ Known limits:
 from __future__ import annotations
 
 from ...analysis.values.inference import Evidence
-from ...analysis.values.kinds import Kind, Leaf
+from ...analysis.values.kinds import Kind, Leaf, Relation, Volatility
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
 from .probes import probe_retrace
@@ -77,28 +77,28 @@ def _changed_in_place(analysis, site) -> set[int]:
 def _identity_by_design(analysis, site, evidence: Evidence) -> bool:
     """An object made per instance whose attribute the module uses as a lookup key (`state[leaf.marker]`):
     each object owning its entry is the design (see analysis/pytrees/keys.py)."""
-    return evidence.what.startswith("`object(") and any(
+    return evidence.volatility is Volatility.OBJECT and any(
         analysis.lookup_keys.is_key(name) for name in site.attributes(evidence))
 
 
 def _updated_by(evidence: Evidence) -> set[int]:
-    return {id(hop.node) for hop in evidence.trail if hop.relation == "is updated by"}
+    return {id(hop.node) for hop in evidence.trail if hop.relation is Relation.UPDATED_BY}
 
 
 def _differs(evidence: Evidence) -> str:
     """What makes the value differ from one call to the next."""
     if evidence.leaf is Leaf.CALLABLE:
         return "a function object compares by identity, and this one is made anew"
-    if "()" in evidence.what and evidence.what.startswith(("`id(", "`object(")):
+    if evidence.volatility in (Volatility.IDENTITY, Volatility.OBJECT):
         return "each object has its own identity"
-    if "changes" in evidence.what:
+    if evidence.volatility is Volatility.CHANGED:
         return "its value changes"
     return "its value is new each time"
 
 
 def _retraces(evidence: Evidence) -> str:
     """When a jitted call retraces: after each update, for each new instance, or on every flatten."""
-    if any(hop.relation == "is updated by" for hop in evidence.trail):
+    if any(hop.relation is Relation.UPDATED_BY for hop in evidence.trail):
         return "every jitted call after an update retraces and recompiles"
     if any(hop.holder is not None and hop.holder.cls is not None for hop in evidence.trail):
         return "a jitted call with each new instance retraces and recompiles"

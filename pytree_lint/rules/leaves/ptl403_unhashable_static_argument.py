@@ -46,7 +46,7 @@ import ast
 from ...analysis.pytrees.jitted import array_parameter
 from ...analysis.syntax.model import written_as
 from ...analysis.values.inference import Context, Elsewhere
-from ...analysis.values.kinds import Kind
+from ...analysis.values.kinds import Kind, Relation
 from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
 from ...knowledge.python import UNHASHABLE_BUILTINS
 from ...runtime.probes import ReproduceProbe
@@ -105,7 +105,7 @@ def _unhashable(analysis, value: ast.expr, call: ast.Call) -> tuple[Kind, str, s
 
 
 # How a value reaches the call and stays what it was made as: assigned to a name, returned by a function.
-_KEEPING = frozenset({"is assigned", "returns"})
+_KEEPING = frozenset({Relation.ASSIGNED, Relation.RETURNS})
 
 
 def _reaching(analysis, value: ast.expr, call: ast.Call):
