@@ -26,7 +26,16 @@ from ...knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
 from ..pytrees.jitted import factory_statics, through_signature
 from ..record import record
 from ..syntax.names import canonical
-from .summary import ClassFacts, Construction, FunctionFacts, JitFacts, ModuleSummary, SummaryStore, Value
+from .summary import (
+    AttributeChange,
+    ClassFacts,
+    Construction,
+    FunctionFacts,
+    JitFacts,
+    ModuleSummary,
+    SummaryStore,
+    Value,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -158,6 +167,7 @@ class Project:
         self._index_changed = False
         self._constructions: dict[tuple[Path, str], list[tuple[Construction, ModuleSummary]]] = {}
         self._transformed: dict[tuple[Path, str], list[tuple[ModuleSummary, bool]]] = {}
+        self._changes: dict[tuple[Path, str], list[tuple[AttributeChange, ModuleSummary]]] = {}
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
         self._root_prefix = os.path.join(str(root), "")
 
@@ -194,6 +204,7 @@ class Project:
             project._name_index.clear()
             project._constructions.clear()
             project._transformed.clear()
+            project._changes.clear()
 
     def view(self, path: str) -> ModuleView:
         """What a file's analysis asks of the project, answered from that file's place in it."""
@@ -248,6 +259,7 @@ class Project:
             if known is not None:
                 self._constructions.clear()  # they were read from the old text
                 self._transformed.clear()
+                self._changes.clear()
             known = self._summaries[file] = (version, self._summarise(file))
         summary = known[1]
         if summary is not None:
@@ -383,6 +395,18 @@ class Project:
         for _, summary in self._constructions[key]:
             self.consulted[Path(summary.path)] = summary.digest
         return self._constructions[key]
+
+    def changes_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[AttributeChange, ModuleSummary]]:
+        """The in-place changes other project modules make to attributes of objects of the class
+        `class_name` of the module `view` sees from, through parameters annotated with it."""
+        key = (view.file, class_name)
+        if key not in self._changes:
+            self._changes[key] = [
+                (change, summary) for caller, summary in self._users(view, class_name, called=False)
+                for change in summary.changes if self._names_class(caller, summary, change.cls, view, class_name)]
+        for _, summary in self._changes[key]:
+            self.consulted[Path(summary.path)] = summary.digest
+        return self._changes[key]
 
     def transformed_elsewhere(self, view: ModuleView, class_name: str) -> list[ModuleSummary]:
         """The other project modules where the class `class_name` of the module `view` sees from reaches a
@@ -630,6 +654,10 @@ class ModuleView:
     def transformed_elsewhere(self, class_name: str) -> list[ModuleSummary]:
         """The other project modules where this module's class `class_name` reaches a transformation."""
         return self.project.transformed_elsewhere(self, class_name)
+
+    def changes_elsewhere(self, class_name: str) -> list[tuple[AttributeChange, ModuleSummary]]:
+        """The in-place changes other project modules make to this module's class `class_name`'s attributes."""
+        return self.project.changes_elsewhere(self, class_name)
 
 
 def _first_of_each_kind(found: list[tuple[Value, ModuleSummary]]) -> tuple[tuple[Value, ModuleSummary], ...]:

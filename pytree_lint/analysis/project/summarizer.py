@@ -10,7 +10,8 @@ from ...knowledge.python import PARTIAL
 from ..module import ModuleAnalysis
 from ..pytrees.fields import registered_by
 from ..pytrees.jitted import annotated_static_arrays, array_annotation, jit_factory, literal
-from ..syntax.model import FunctionInfo, returned_expression, written_as
+from ..pytrees.mutations import changed_in_place
+from ..syntax.model import FunctionInfo, nodes_of, returned_expression, written_as
 from ..syntax.source import Source, parse
 from ..values.inference import Context, Evidence
 from ..values.kinds import Kind
@@ -19,6 +20,7 @@ from .summary import (
     KEPT_KINDS,
     KEPT_REFERENCES,
     Argument,
+    AttributeChange,
     ClassFacts,
     Construction,
     DecoratorCall,
@@ -78,7 +80,7 @@ class Summarizer:
             tuple(self.absolute(star) for star in index.aliases.star_modules), defined,
             {name: self._function(function) for name, function in index.functions.items()},
             {name: self._class(cls) for name, cls in index.classes.items()},
-            jitted, tuple(self._constructions()), self._bindings(), self._transformed())
+            jitted, tuple(self._constructions()), self._bindings(), self._transformed(), self._changes())
 
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
@@ -255,6 +257,40 @@ class Summarizer:
                 found.append(Construction(self.absolute(callee), position[0] if position else 0, tuple(arguments),
                                           factory))
         return found
+
+    def _changes(self) -> tuple[AttributeChange, ...]:
+        """In-place changes of project classes' attributes through parameters annotated with the class, in
+        the module's functions (the class's own module reports them for its aux_data)."""
+        found = []
+        for function in self.index.functions.values():  # methods are called on their own class's objects
+            classes = {param.name: cls for param in function.params if param.annotation is not None
+                       and (cls := self._annotated_class(param.annotation)) is not None}
+            if not classes:
+                continue
+            positions = {param.name: number for number, param in enumerate(function.positional_params)}
+            for node in nodes_of(function.node.body, (ast.Call, ast.AugAssign, ast.Assign, ast.Delete)):
+                for receiver in changed_in_place(node):
+                    if isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) \
+                            and receiver.value.id in classes and receiver.value.id not in function.local_bindings:
+                        position = self.analysis.position(node)
+                        found.append(AttributeChange(classes[receiver.value.id], receiver.attr,
+                                                     position[0] if position else 0, self.analysis.snippet(node),
+                                                     f"{self.module}.{function.name}",
+                                                     positions.get(receiver.value.id, -1)))
+        return tuple(found)
+
+    def _annotated_class(self, annotation: ast.expr) -> str | None:
+        """The class of another project module an annotation names (`MLP`, `"MLP"`, `models.MLP`), absolute
+        (a class of this module: its own lint sees the change)."""
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            try:
+                annotation = ast.parse(annotation.value, mode="eval").body
+            except SyntaxError:
+                return None
+        qualified = self.index.qualify(annotation)
+        if qualified is None or not qualified.rsplit(".", 1)[-1][:1].isupper():
+            return None
+        return self.project_name(qualified)
 
     def _transformed(self) -> tuple[str, ...]:
         """The project classes this module imports that reach a transformation here."""

@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 13
+SUMMARY_VERSION = 14
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -128,6 +128,20 @@ class ClassFacts(NamedTuple):
     host_state: bool = False  # declared a host-side state holder (PytreeLibrary.host_state_keyword)
 
 
+class AttributeChange(NamedTuple):
+    """An in-place change of an attribute of a project class's object through a parameter annotated with
+    the class (`def widen(model: MLP, n): model.sizes.append(n)`): the class by the name this module knows
+    it (absolute), the attribute, where the change is, and the function (absolute) and the position of the
+    parameter it goes through (its callers say whether the object is still being built)."""
+
+    cls: str
+    attribute: str
+    line: int
+    text: str
+    function: str
+    position: int
+
+
 class Argument(NamedTuple):
     position: int | None
     keyword: str | None
@@ -163,6 +177,7 @@ class ModuleSummary:
     # Classes imported from the project that reach a JAX transformation here, by the names this module
     # imports them as (analysis/pytrees/transformed.py).
     transformed: tuple[str, ...] = ()
+    changes: tuple[AttributeChange, ...] = ()  # in-place changes of project classes' attributes
 
     @property
     def display_path(self) -> str:
@@ -176,7 +191,8 @@ class ModuleSummary:
         return {"module": self.module, "is_package": self.is_package, "path": self.path, "digest": self.digest,
                 "names": self.names, "stars": self.stars, "defined": sorted(self.defined),
                 "functions": self.functions, "classes": self.classes, "jitted": self.jitted,
-                "constructions": self.constructions, "bindings": self.bindings, "transformed": self.transformed}
+                "constructions": self.constructions, "bindings": self.bindings, "transformed": self.transformed,
+                "changes": self.changes}
 
     @classmethod
     def from_json(cls, data: dict) -> ModuleSummary:
@@ -200,7 +216,7 @@ class ModuleSummary:
         bindings = {name: tuple(Value(*value) for value in values) for name, values in data["bindings"].items()}
         return cls(data["module"], data["is_package"], data["path"], data["digest"], dict(data["names"]),
                    tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, constructions,
-                   bindings, tuple(data["transformed"]))
+                   bindings, tuple(data["transformed"]), tuple(AttributeChange(*change) for change in data["changes"]))
 
 
 class SummaryStore:
@@ -265,4 +281,5 @@ _SUMMARY_SHAPE = {
     "stars": tuple[str, ...], "defined": tuple[str, ...], "functions": dict[str, FunctionFacts],
     "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "constructions": tuple[Construction, ...],
     "bindings": dict[str, tuple[Value, ...]], "transformed": tuple[str, ...],
+    "changes": tuple[AttributeChange, ...],
 }

@@ -16,19 +16,20 @@ through `x` spells `x`), each once, and the changes found are indexed by the nam
 from __future__ import annotations
 
 import ast
+import sys
 from functools import cached_property
 
 from ...knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS
 from ..record import record
 from ..syntax.model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes, nodes_of, written_as
-from ..values.inference import Holder
+from ..values.inference import Elsewhere, Holder
 
 
 @record
 class Mutation:
     """A statement or call that changes `receiver` in place, inside `function` (None: module level)."""
 
-    node: ast.AST
+    node: ast.AST | Elsewhere  # Elsewhere: a change another module makes (receiver: the attribute's name)
     receiver: ast.expr
     function: ast.AST | None
     order: tuple[int, int]  # where it is written: source order
@@ -92,7 +93,21 @@ class Mutations:
             matches.extend(site for site in self._by_name.get(holder.name, ()) if self._through(site, holder)
                            and (site.function is not None or site.order[0] >= defined_at))
         matches = [site for site in matches if not self._while_building(site)]
+        if not matches:
+            matches = [site for holder in holders if holder.cls is not None for site in self._elsewhere(holder)]
         return min(matches, key=lambda site: site.order) if matches else None
+
+    def _elsewhere(self, holder: Holder) -> list[Mutation]:
+        """The changes other project modules make to the holder's attribute through a parameter annotated
+        with its class (or a class related to it here), after all of this module's own."""
+        project = self.index.project
+        if project is None or holder.cls is None:
+            return []
+        return [Mutation(Elsewhere(change.text, summary.display_path, change.line), ast.Name(holder.name), None,
+                         (sys.maxsize, change.line))
+                for related in self._relatives.get(id(holder.cls), [holder.cls])
+                for change, summary in project.changes_elsewhere(related.name) if change.attribute == holder.name
+                and not self._calls_while_building(change.function, change.position)]
 
     def _while_building(self, site: Mutation) -> bool:
         """A change on `self` made by a method that the module calls, and calls only on objects built just
@@ -113,6 +128,24 @@ class Mutations:
         ours = [fresh for fresh in verdicts if fresh is not None]
         return bool(ours) and all(ours)
 
+    def _calls_while_building(self, function: str, position: int) -> bool:
+        """Every call this module makes of another module's function (absolute name) passes the object a
+        constructor builds, at `position` (see _helper_while_building); and it makes some."""
+        short = function.rsplit(".", 1)[-1]
+        calls = [call for call, _ in self.index.calls_mentioning((short,))
+                 if self.index.qualify(call.func) == function]
+        return position >= 0 and bool(calls) and all(self._builds_through(call, position) for call in calls)
+
+    def _builds_through(self, call: ast.Call, position: int) -> bool:
+        """The call passes, at `position`, the `self` of a constructor, or of a method the module calls only
+        on objects just built."""
+        caller = self.index.enclosing_function(call)
+        argument = call.args[position] if position < len(call.args) else None
+        if caller is None or caller.cls is None or not isinstance(argument, ast.Name) \
+                or argument.id != caller.self_name:
+            return False
+        return caller.name in CONSTRUCTOR_METHODS or self._called_on_fresh_objects(caller)
+
     def _helper_while_building(self, site: Mutation, helper: FunctionInfo) -> bool:
         """A change through a parameter of a module function (`def fill(model: "MLP", n): model.items.append(n)`)
         that the module calls only on the object a constructor builds (`fill(self, n)` in `__init__`), or
@@ -126,15 +159,7 @@ class Mutations:
         position = positions.index(root.id)
         calls = [call for call, _ in self.index.calls_mentioning((helper.name,))
                  if isinstance(call.func, ast.Name) and call.func.id == helper.name]
-        for call in calls:
-            caller = self.index.enclosing_function(call)
-            argument = call.args[position] if position < len(call.args) else None
-            if caller is None or caller.cls is None or not isinstance(argument, ast.Name) \
-                    or argument.id != caller.self_name:
-                return False
-            if caller.name not in CONSTRUCTOR_METHODS and not self._called_on_fresh_objects(caller):
-                return False
-        return bool(calls)
+        return bool(calls) and all(self._builds_through(call, position) for call in calls)
 
     def _method_calls(self, name: str) -> list[ast.Call]:
         """The module's `x.<name>(...)` calls, found once per name (every mutation site of a method asks)."""
