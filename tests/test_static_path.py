@@ -75,3 +75,85 @@ def test_libcst_is_loaded_only_when_a_fix_is_asked_for(tmp_path):
         """)
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.stdout.split() == ["1", "False", "True"], result.stderr
+
+
+# The one cycle by design: the engine hands a notebook to notebooks.py, which lints its cells through the engine.
+ALLOWED_CYCLES = [{"pytree_lint.engine", "pytree_lint.notebooks"}]
+
+
+def test_the_package_has_no_import_cycle():
+    """Every import of the package (function-level ones too, `TYPE_CHECKING` ones aside) forms no cycle:
+    the analysis imports neither the rules nor the engine, and the project model does not import back the
+    summarizer that needs it."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).parent.parent / "pytree_lint"
+    modules = {".".join(path.relative_to(package.parent).with_suffix("").parts).removesuffix(".__init__"): path
+               for path in package.rglob("*.py")}
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+
+    def imports(name: str, path: Path) -> None:
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        pending: list[ast.AST] = [ast.parse(path.read_text())]
+        while pending:
+            node = pending.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                    continue
+                if isinstance(child, ast.ImportFrom) and child.level:
+                    base = ".".join([*here[:len(here) - child.level + 1], *([child.module] if child.module else [])])
+                    for alias in child.names:
+                        target = f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                        # importing a module imports its packages first
+                        parts = target.split(".")
+                        graph[name].update(".".join(parts[:end]) for end in range(2, len(parts) + 1)
+                                           if ".".join(parts[:end]) in modules and not name.startswith(
+                                               ".".join(parts[:end]) + "."))
+                pending.append(child)
+
+    for name, path in modules.items():
+        imports(name, path)
+    cycles = [component for component in _strongly_connected(graph) if len(component) > 1]
+    assert [cycle for cycle in cycles if cycle not in ALLOWED_CYCLES] == []
+
+
+def _strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
+    """Tarjan's components, iteratively."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, successors = work[-1]
+            successor = next(successors, None)
+            if successor is not None:
+                if successor not in index:
+                    index[successor] = low[successor] = len(index)
+                    stack.append(successor)
+                    on_stack.add(successor)
+                    work.append((successor, iter(sorted(graph.get(successor, ())))))
+                elif successor in on_stack:
+                    low[node] = min(low[node], index[successor])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                found.append(component)
+    return found
