@@ -305,3 +305,38 @@ def test_a_jitted_function_traced_again_for_equal_leaves(tmp_path):
         "whose leaves equal an earlier one's, its aux_data holding a new `Settings` with the same attributes "
         "(`Settings` has no value equality, so equal ones compare unequal): jit retraces for every new object (seen "
         "in test_model.py::test_settings_made_per_object)")], result.stdout[-3000:]
+
+
+def test_the_jit_watch_keeps_no_function_alive(tmp_path):
+    """A jitted function (and what its closure holds) dies with its last reference under the sanitizer as
+    without it: the watch's wrapper lives on the function, not in a table of the sanitizer's."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "test_leak.py").write_text(textwrap.dedent("""\
+        import gc
+        import weakref
+
+        import jax
+        import jax.numpy as jnp
+
+
+        def make(scale):
+            table = jnp.full(1000, scale)
+
+            def apply(x):
+                return x * table[0]
+
+            return apply
+
+
+        def test_functions_die():
+            alive = []
+            for number in range(20):
+                function = make(float(number))
+                jax.jit(function)(jnp.ones(2))
+                alive.append(weakref.ref(function))
+                del function
+            gc.collect()
+            assert sum(ref() is not None for ref in alive) == 0
+        """))
+    result, rows = sanitized(tmp_path, "test_leak.py")
+    assert result.returncode == 0 and rows == [], result.stdout[-3000:]

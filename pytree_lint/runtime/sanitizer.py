@@ -54,6 +54,7 @@ RECENT_OBJECTS = 8
 # How many earlier traces of a jitted function are remembered, to see it traced again for equal leaves.
 RECENT_TRACES = 8
 _NOT_GIVEN = object()  # `jax.jit` called without a function: the decorator factory
+_WATCHING = "__pytree_lint_watching__"  # a function's attribute: the wrapper jit is given instead
 # Where installed libraries live: their classes are theirs to check, not the project's.
 LIBRARY_FOLDERS = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
 
@@ -84,9 +85,6 @@ class Sanitizer:
         self.found: dict[tuple[str, type], Any] = {}  # (code, class) -> its Finding
         self.test = "(collection)"
         self.pending_rebuilds: list[tuple[_Watched, Any, Any, list]] = []  # (class, node, aux, children)
-        # each function given to `jax.jit` -> the function jit gets instead (one per function: jit's own
-        # cache, keyed by the function, keeps hitting) and its earlier traces
-        self.traced: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
         self.jax_folder = ""  # where jax's own files are: its jitted primitives are not watched
 
     # --- registration -----------------------------------------------------------------------------------
@@ -147,13 +145,15 @@ class Sanitizer:
 
     def _watching_traces(self, fun: Any) -> Any:
         """`fun`, run by jit only when it traces, noting what it was traced for (functions and partials of
-        them, not jax's own: a bound method is made anew at each read, and jit's cache would miss for it)."""
+        them, not jax's own: a bound method is made anew at each read, and jit's cache would miss for it).
+        The wrapper is kept on the function itself (one per function: jit's cache, keyed by the function
+        it is given, keeps hitting), so it dies with it: nothing here keeps a function alive."""
         if not isinstance(fun, (types.FunctionType, functools.partial)):
             return fun
         code = getattr(fun, "__code__", None) or getattr(getattr(fun, "func", None), "__code__", None)
         if code is None or code.co_filename.startswith(self.jax_folder):
             return fun  # jax's own jitted primitives
-        watching = self.traced.get(fun)
+        watching = getattr(fun, _WATCHING, None)
         if watching is None:
             traces: list[tuple[Any, list, list]] = []
 
@@ -165,7 +165,10 @@ class Sanitizer:
                     pass
                 return fun(*args, **kwargs)
 
-            self.traced[fun] = watching
+            try:
+                setattr(fun, _WATCHING, watching)
+            except (AttributeError, TypeError):
+                return fun  # an object that takes no attribute: not watched
         return watching
 
     def _check_retrace(self, fun: Any, traces: list, args: tuple, kwargs: dict) -> None:

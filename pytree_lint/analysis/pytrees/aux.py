@@ -233,6 +233,7 @@ class AuxSiteFinder:
                     # someone forgot: only a flatten function that returns such a value is reported.
                     evidence = [e for e in self.inference.attribute(cls, static.name, static.name)
                                 if not isinstance(e.node, ast.AugAssign)]
+                    evidence += self.inference.arrays_given_in_functions(cls, static.name)
                     found.append(AuxSite(registration, static.declaration, evidence,
                                          f"static field `{cls.name}.{static.name}` ({static.how})", True,
                                          static.name))

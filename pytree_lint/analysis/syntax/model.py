@@ -486,28 +486,39 @@ class ModuleIndex:
     def constructor_calls(self, cls: ClassInfo) -> list[tuple[ast.Call, FunctionInfo | None]]:
         """Calls that build a `cls` in its own body (`cls(...)` in a classmethod, `Name(...)` in a method)
         or at module level (`box = Box(...)`), with the method that makes them (None: module level)."""
-        return self._constructor_calls.get(id(cls), [])
+        return self._constructor_calls[0].get(id(cls), [])
+
+    def constructions_in_functions(self, cls: ClassInfo) -> list[tuple[ast.Call, FunctionInfo]]:
+        """The other calls that build a `cls`: in the module's functions, nested functions and other classes'
+        methods, with the function that makes them (where its arguments are read)."""
+        return self._constructor_calls[1].get(id(cls), [])
 
     @cached_property
-    def _constructor_calls(self) -> dict[int, list[tuple[ast.Call, FunctionInfo | None]]]:
-        """constructor_calls for every class, from one pass over the statement calls."""
-        found: dict[int, list[tuple[ast.Call, FunctionInfo | None]]] = {}
+    def _constructor_calls(self) -> tuple[dict[int, list[tuple[ast.Call, FunctionInfo | None]]],
+                                          dict[int, list[tuple[ast.Call, FunctionInfo]]]]:
+        """constructor_calls and constructions_in_functions for every class, from one pass over the calls."""
+        own: dict[int, list[tuple[ast.Call, FunctionInfo | None]]] = {}
+        elsewhere: dict[int, list[tuple[ast.Call, FunctionInfo]]] = {}
         for site in self.calls:
             if site.scope is None:
                 built = self.resolve_class(site.node.func)
                 if built is not None:
-                    found.setdefault(id(built), []).append((site.node, None))
+                    own.setdefault(id(built), []).append((site.node, None))
                 continue
             method = site.scope
             while isinstance(method, FunctionInfo) and method.cls is None:
                 method = method.parent
-            if not isinstance(method, FunctionInfo) or method.cls is None:
-                continue
-            cls, func = method.cls, site.node.func
-            by_cls = isinstance(func, ast.Name) and method.is_classmethod and func.id == cls.name_of_cls(method)
-            if by_cls or self.resolve_class(func) is cls:
-                found.setdefault(id(cls), []).append((site.node, method))
-        return found
+            func = site.node.func
+            built = self.resolve_class(func)
+            if isinstance(method, FunctionInfo) and method.cls is not None:
+                cls = method.cls
+                if (isinstance(func, ast.Name) and method.is_classmethod and func.id == cls.name_of_cls(method)) \
+                        or built is cls:
+                    own.setdefault(id(cls), []).append((site.node, method))
+                    continue
+            if built is not None and isinstance(site.scope, FunctionInfo):
+                elsewhere.setdefault(id(built), []).append((site.node, site.scope))
+        return own, elsewhere
 
     def module_function(self, name: str) -> FunctionInfo | None:
         """The module-level def, or the lambda bound once to a module-level name, that `name` refers to."""

@@ -455,6 +455,46 @@ class ValueInference:
         found.extend(self._constructed_elsewhere(cls, name, position, via or name))
         return found
 
+    def arrays_given_in_functions(self, cls: ClassInfo, attr: str) -> list[Evidence]:
+        """The arrays the module's functions pass for the attribute `attr` when they build a `cls`
+        (`Step(x, scale=jnp.float32(2))` in `def bad()`), each read in its function's scope: for a static
+        field, an array given at any one construction is one too many. (Only arrays: whether another kind of
+        value harms depends on how often the object is built, which a construction in a function leaves open.)"""
+        parameter = self._filling_parameter(cls, attr)
+        if parameter is None:
+            return []
+        name, position = parameter
+        found = []
+        for call, function in self.index.constructions_in_functions(cls):
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                continue
+            argument = keyword_arguments(call).get(name)
+            if argument is None and position is not None and position < len(call.args):
+                argument = call.args[position]
+            if argument is None:
+                continue
+            context = Context(function, ((function.self_name, function.cls),)
+                              if function.self_name and function.cls else ())
+            found.extend(replace(e, shared=False).through(attr, Relation.GIVEN, argument, by=function.name)
+                         for e in self.infer(argument, context) if e.kind is Kind.ARRAY)
+        return found
+
+    def _filling_parameter(self, cls: ClassInfo, attr: str) -> tuple[str, int | None] | None:
+        """The constructor parameter (name, position after `self`) that fills `attr`: a generated
+        constructor's field, or an `__init__` parameter assigned to `self.<attr>` as it is."""
+        init = self.index.find_method(cls, "__init__")
+        if init is None:
+            return attr, self.field_position(cls, attr)
+        for assignment in cls.assignments.get(attr, ()):
+            value = assignment.value
+            if assignment.method is init and isinstance(value, ast.Name):
+                positional = [p.name for p in init.positional_params[1:]]
+                if value.id in positional:
+                    return value.id, positional.index(value.id)
+                if value.id in {p.name for p in init.keyword_only_params}:
+                    return value.id, None
+        return None
+
     def _constructed_elsewhere(self, cls: ClassInfo, name: str, position: int | None, via: str) -> list[Evidence]:
         """What the project's other modules pass as the argument `name` (or `position`) when they build a
         `cls` (`Mesh(coords=np.zeros(3))` in pkg/build.py), from their summaries."""

@@ -52,6 +52,7 @@ Known limits:
 from __future__ import annotations
 
 import ast
+import copy
 from typing import Any
 
 from ...analysis.syntax.model import is_literal_int
@@ -71,13 +72,30 @@ CONSEQUENCES = {
 }
 
 
-def probe_array(examples: list[Any], target: str | None) -> Outcome:
+def probe_array(examples: list[Any], target: str | None, member: str | None = None) -> Outcome:
+    """Equal examples under one jitted function: an array in aux_data raises (or, with one element, each new
+    value retraces). For a static field (`member`), the examples after the first are the first with only
+    that field's value replaced (an equal new array; else each other example's value of it): what happens
+    then is that field's doing, not another's."""
+    if _holds_array(examples[0], target, member):
+        holding = (f"`{target}.{member}` is a {describe(getattr(examples[0], member))} (the examples: the "
+                   "first with only it replaced)")
+        equal = _with_member(examples[0], member, [copy.deepcopy(getattr(examples[0], member))])
+        outcome = _judged(equal, holding)
+        others = [getattr(e, member) for e in examples[1:] if _holds_array(e, target, member)
+                  and not _same_array(getattr(e, member), getattr(examples[0], member))]
+        if outcome.status == "confirmed" or not others:
+            return outcome
+        return _judged(_with_member(examples[0], member, others), holding)
     found = held(aux_values(examples[0], target), is_array)
     if found is None:
         return Outcome("unconfirmed",
                        f"the examples' aux_data holds no array: {describe(aux_values(examples[0], target))}")
     path, array = found
-    holding = f"{path} is a {describe(array)}"
+    return _judged(examples, f"{path} is a {describe(array)}")
+
+
+def _judged(examples: list[Any], holding: str) -> Outcome:
     traces, error, number = run_calls(examples)
     if error is not None:
         if is_metadata_error(error):
@@ -90,11 +108,31 @@ def probe_array(examples: list[Any], target: str | None) -> Outcome:
                                   f"(traces={traces}): a 0-d or one-element array compares by value")
 
 
+def _holds_array(example: Any, target: str | None, member: str | None) -> bool:
+    return member is not None and type(example).__name__ == target and is_array(getattr(example, member, None))
+
+
+def _with_member(example: Any, member: str, values: list[Any]) -> list[Any]:
+    """The example, then a copy of it holding each value in its field `member` (nothing else changed)."""
+    variants = [example]
+    for value in values:
+        variant = copy.copy(example)
+        object.__setattr__(variant, member, value)
+        variants.append(variant)
+    return variants
+
+
+def _same_array(one: Any, other: Any) -> bool:
+    import numpy as np
+
+    return is_array(one) and one.shape == other.shape and bool(np.array_equal(one, other))
+
+
 class ArrayInAuxData(Rule):
     code = "PTL101"
     name = "array-in-aux-data"
     summary = "an array reaches aux_data or a static field"
-    runtime = ExamplesProbe(probe_array)
+    runtime = ExamplesProbe(probe_array, by_member=True)
 
     def check(self, analysis):
         for site in analysis.aux_sites:
@@ -102,7 +140,8 @@ class ArrayInAuxData(Rule):
             if evidence is not None:
                 yield Report(site.report_node,
                              f"array in {site.subject}: {analysis.origin(evidence)}; "
-                             f"{CONSEQUENCES[_size(analysis, evidence.node)]}", target=site.registration.target)
+                             f"{CONSEQUENCES[_size(analysis, evidence.node)]}", target=site.registration.target,
+                             member=site.field)
                 continue
             for instance in site.evidence:
                 if (instance.kind is Kind.INSTANCE and instance.cls is not None and not instance.shared
