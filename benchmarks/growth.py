@@ -1,6 +1,6 @@
 """Growth curves: the CLI's cold time on generated projects of growing size, which must grow linearly.
 
-    python benchmarks/growth.py [--sizes 100,200,400,800] [--repeat N]
+    python benchmarks/growth.py [--sizes 100,200,400,800,1600] [--repeat N]
 
 Four shapes, each generated at every size N and linted whole (`pytree-lint --no-cache --jobs 1`, from bytecode):
 (a) a chain of N helpers in one module, each returning one of three calls of the one before, the first an
@@ -129,7 +129,7 @@ def lint_time(root: Path, repeat: int) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="100,200,400,800")
+    parser.add_argument("--sizes", default="100,200,400,800,1600")
     parser.add_argument("--repeat", type=int, default=3)
     options = parser.parse_args()
     sizes = [int(size) for size in options.sizes.split(",")]

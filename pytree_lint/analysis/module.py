@@ -230,6 +230,7 @@ class ModuleAnalysis:
         # which returns `jnp.arange(n) < k` (pkg/masks.py:12)".
         steps = [f"{'which' if number and hop.relation is Relation.RETURNS else f'`{hop.via}`'} {hop.phrase} "
                  f"{self.located(hop.node)}" for number, hop in enumerate(evidence.trail)]
-        if len(steps) > _SHOWN_STEPS:  # a long chain of helpers: its ends say where the value goes and comes from
-            steps = [*steps[:_SHOWN_STEPS - 2], f"then {len(steps) - _SHOWN_STEPS + 1} more steps", *steps[-1:]]
+        total = len(steps) + evidence.elided
+        if total > _SHOWN_STEPS:  # a long chain of helpers: its ends say where the value goes and comes from
+            steps = [*steps[:_SHOWN_STEPS - 2], f"then {total - _SHOWN_STEPS + 1} more steps", *steps[-1:]]
         return ", ".join(steps)

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12  # expressions followed within one summary (names, arguments, operands)
 _MAX_NESTED_SUMMARIES = 24  # summaries (a helper's returns, a class's attribute) computed inside one another
+MAX_TRAIL = 32  # steps an evidence's trail keeps (the first half, and the ones between that matter)
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,7 @@ class Evidence:
     contained: bool = False  # from another module's summary: an element of the value cited, not all of it
     volatility: Volatility | None = None  # VOLATILE: why it differs each time (where that decides a message)
     annotated: bool = False  # what a type annotation alone says (a `Callable` may be a callable pytree)
+    elided: int = 0  # steps of a long trail left out between its first ones and its origin (see `through`)
 
     @property
     def proves_leaf(self) -> bool:
@@ -105,7 +107,16 @@ class Evidence:
 
     def through(self, via: str, relation: Relation, node: ast.AST, holder: Holder | None = None,
                 kept: bool = False, by: str | None = None) -> Evidence:
-        return replace(self, trail=(Hop(via, relation, node, holder, kept, by), *self.trail))
+        trail = (Hop(via, relation, node, holder, kept, by), *self.trail)
+        if len(trail) <= MAX_TRAIL:
+            return replace(self, trail=trail)
+        # A long chain (helpers returning helpers' results): a message says its first steps and its origin;
+        # of the steps between, those that hold the value or keep it stay (what the mutation and made-once
+        # checks read), the others are counted. Bounded, each step costs the same however long the chain.
+        head, middle, origin = trail[:MAX_TRAIL // 2], trail[MAX_TRAIL // 2:-1], trail[-1:]
+        meaningful = [hop for hop in middle if hop.holder is not None or hop.kept][-(MAX_TRAIL // 2 - 1):]
+        return replace(self, trail=(*head, *meaningful, *origin),
+                       elided=self.elided + len(middle) - len(meaningful))
 
     @property
     def made_once(self) -> bool:
