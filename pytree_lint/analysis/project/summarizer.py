@@ -11,7 +11,7 @@ from ..module import ModuleAnalysis
 from ..pytrees.fields import registered_by
 from ..pytrees.jitted import annotated_static_arrays, array_annotation, jit_factory, literal
 from ..pytrees.mutations import changed_in_place
-from ..syntax.model import FunctionInfo, nodes_of, returned_expression, written_as
+from ..syntax.model import FunctionInfo, nodes_of, returned_expression, unquoted, written_as
 from ..syntax.source import Source, parse
 from ..values.inference import Context, Evidence
 from ..values.kinds import Kind
@@ -282,12 +282,7 @@ class Summarizer:
     def _annotated_class(self, annotation: ast.expr) -> str | None:
         """The class of another project module an annotation names (`MLP`, `"MLP"`, `models.MLP`), absolute
         (a class of this module: its own lint sees the change)."""
-        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-            try:
-                annotation = ast.parse(annotation.value, mode="eval").body
-            except SyntaxError:
-                return None
-        qualified = self.index.qualify(annotation)
+        qualified = self.index.qualify(unquoted(annotation))
         if qualified is None or not qualified.rsplit(".", 1)[-1][:1].isupper():
             return None
         return self.project_name(qualified)

@@ -21,7 +21,7 @@ from functools import cached_property
 
 from ...knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS
 from ..record import record
-from ..syntax.model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes, nodes_of, written_as
+from ..syntax.model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes, nodes_of, unquoted, written_as
 from ..values.inference import Elsewhere, Holder
 
 
@@ -233,7 +233,7 @@ class Mutations:
             return self._related(function.cls, cls)
         param = function.all_params.get(owner.id) if function is not None else None
         if param is not None and param.annotation is not None and owner.id not in function.local_bindings:
-            return self._names_class(_unquoted(param.annotation), cls)  # `def grow(model: "MLP", ...)`
+            return self._names_class(unquoted(param.annotation), cls)  # `def grow(model: "MLP", ...)`
         bound = function.local_bindings.get(owner.id, []) if function is not None else []
         if not bound and self.index.aliases.is_module_local(owner.id):
             bound = self.index.bindings.get(owner.id, [])
@@ -243,16 +243,6 @@ class Mutations:
 
     def _related(self, one: ClassInfo, other: ClassInfo) -> bool:
         return other in self.index.class_and_bases(one) or one in self.index.class_and_bases(other)
-
-
-def _unquoted(annotation: ast.expr) -> ast.AST:
-    """An annotation, parsed when it is written as a string (`"MLP"`, for a class defined later)."""
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            return ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return annotation
-    return annotation
 
 
 def _unaliased(receiver: ast.expr, function: FunctionInfo | None) -> ast.expr:

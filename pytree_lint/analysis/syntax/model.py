@@ -712,6 +712,16 @@ def _bound_arguments(args: list[ast.expr], keywords: list[ast.keyword],
     return None if any(argument is None for argument in bound.values()) else bound
 
 
+def unquoted(annotation: ast.expr) -> ast.expr:
+    """An annotation, parsed when it is written as a string (`"MLP"`, for a class defined later)."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return annotation
+    return annotation
+
+
 def returned_expression(function: FunctionInfo, imports: bool = False) -> ast.expr | None:
     """The expression a def returns when its body does nothing else (a docstring aside; `imports`: the
     imports before it too, `from .model import Config` where importing at the top would be a cycle)."""

@@ -31,6 +31,7 @@ from ..syntax.model import (
     is_none,
     keyword_arguments,
     live_bindings,
+    unquoted,
 )
 from ..syntax.shims import taken_branch
 from .kinds import Kind, Leaf, Relation, Volatility
@@ -759,6 +760,7 @@ class ValueInference:
                 kept = method.name not in py.CONSTRUCTOR_METHODS
                 found.extend(e.through(_PLACEHOLDER, Relation.ASSIGNED, assignment.value, holder, kept)
                              for e in self.infer(assignment.value, context))
+        found.extend(self._updated_by_functions(cls, attr, holder))
         method = self.index.find_method(cls, attr)
         if not found and method is not None and not method.decorator_names:
             found.append(Evidence(Kind.SAFE, method.node, f"the bound method `{cls.name}.{attr}`",
@@ -779,6 +781,33 @@ class ValueInference:
                              for e in self.annotation(class_field.annotation)
                              if not (stored and e.kind is Kind.MUTABLE))
         return found
+
+    def _updated_by_functions(self, cls: ClassInfo, attr: str, holder: Holder) -> list[Evidence]:
+        """`obj.<attr> += ...` in a module function whose parameter `obj` is annotated with the class (or one
+        of its bases here), called from somewhere else than a constructor: a value that function changes."""
+        related = {id(c) for c in self.index.class_and_bases(cls)}
+        found = []
+        for function in self.index.functions.values():
+            typed = {p.name for p in function.params if p.annotation is not None
+                     and (named := self.index.resolve_class(unquoted(p.annotation))) is not None
+                     and id(named) in related}
+            if not typed:
+                continue
+            for node in function.nodes(ast.AugAssign):
+                target = node.target
+                if isinstance(target, ast.Attribute) and target.attr == attr and isinstance(target.value, ast.Name) \
+                        and target.value.id in typed and not self._called_while_building(function):
+                    updated = Hop(_PLACEHOLDER, Relation.UPDATED_BY, node, holder)
+                    found.append(Evidence(Kind.VOLATILE, node, f"a value `{function.name}()` changes",
+                                          trail=(updated,), volatility=Volatility.CHANGED))
+        return found
+
+    def _called_while_building(self, function: FunctionInfo) -> bool:
+        """Every call the module makes of the function is in a constructor (the object is being built)."""
+        calls = [call for call, _ in self.index.calls_mentioning((function.name,))
+                 if isinstance(call.func, ast.Name) and call.func.id == function.name]
+        return bool(calls) and all((caller := self.index.enclosing_function(call)) is not None
+                                   and caller.name in py.CONSTRUCTOR_METHODS for call in calls)
 
     def field_position(self, cls: ClassInfo, attr: str) -> int | None:
         """The position of a generated constructor's argument for field `attr`: annotated fields, bases first
