@@ -16,7 +16,16 @@ from functools import cached_property
 from ...knowledge import nnx
 from ...knowledge.python import CONSTRUCTOR_METHODS
 from ..record import record
-from ..syntax.model import ClassInfo, FunctionInfo, ModuleIndex, is_none, literal_string, nodes_of, written_as
+from ..syntax.model import (
+    ClassInfo,
+    FunctionInfo,
+    ModuleIndex,
+    is_none,
+    literal_string,
+    nodes_of,
+    unquoted,
+    written_as,
+)
 from ..syntax.names import dotted_name
 from ..syntax.shims import taken_branch
 from ..values.inference import Context, ValueInference
@@ -213,15 +222,32 @@ class NnxClasses:
                       if any(a.value.container in ("list", "dict") for a in group)}
         if containers:  # only a container can be filled: the methods are walked only then
             for method in cls.methods.values():
-                self._fillings(nnx_class, method, containers)
+                if method.self_name is not None:
+                    self._fillings(nnx_class, method, method.self_name, containers, method)
+            for function, parameter in self._typed_helpers(cls):
+                self._fillings(nnx_class, function, parameter, containers, self._only_caller(function, cls))
         return nnx_class
 
-    def _fillings(self, nnx_class: NnxClass, method: FunctionInfo, containers: set[str]) -> None:
-        self_name = method.self_name
-        if self_name is None:
-            return
-        context = Context(method, ((self_name, nnx_class.cls),))
-        for node in method.nodes(ast.Call, ast.Assign):
+    def _typed_helpers(self, cls: ClassInfo) -> list[tuple[FunctionInfo, str]]:
+        """The module functions with a parameter annotated with the class (`def grow(net: "Net", ...)`)."""
+        return [(function, param.name) for function in self.index.functions.values() for param in function.params
+                if param.annotation is not None and self.index.resolve_class(unquoted(param.annotation)) is cls]
+
+    def _only_caller(self, function: FunctionInfo, cls: ClassInfo) -> FunctionInfo:
+        """The method of the class that makes every call of the function (its filling happens there, as
+        if written in it: in `__init__`, while the object is built); else the function itself."""
+        callers = {id(caller): caller for call, _ in self.index.calls_mentioning((function.name,))
+                   if isinstance(call.func, ast.Name) and call.func.id == function.name
+                   and (caller := self.index.enclosing_function(call)) is not None}
+        only = next(iter(callers.values())) if len(callers) == 1 else None
+        return only if only is not None and only.cls is cls else function
+
+    def _fillings(self, nnx_class: NnxClass, function: FunctionInfo, self_name: str, containers: set[str],
+                  method: FunctionInfo) -> None:
+        """The values `function` puts into the containers of the object it calls `self_name`, as filled by
+        `method` (the function itself, or the one method that calls it)."""
+        context = Context(function, ((self_name, nnx_class.cls),))
+        for node in function.nodes(ast.Call, ast.Assign):
             if isinstance(node, ast.Call):
                 func = node.func
                 if not (isinstance(func, ast.Attribute) and func.attr in FILLING_METHODS and node.args):
