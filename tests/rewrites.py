@@ -215,6 +215,31 @@ MOVABLE = (cst.Call, cst.BinaryOperation, cst.Subscript, cst.Attribute, cst.Dict
            cst.Lambda, cst.ListComp, cst.DictComp, cst.SetComp, cst.UnaryOperation, cst.Comparison)
 
 
+class _ScopeVisitor(cst.CSTVisitor):
+    """A visitor that knows where it is: the enclosing defs (outermost first), and per scope the class whose
+    body it is in (None inside a function's body)."""
+
+    def __init__(self) -> None:
+        self.functions: list[cst.FunctionDef] = []
+        self.classes: list[cst.ClassDef | None] = [None]
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.classes.append(node)
+        return True
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.functions.append(node)
+        self.classes.append(None)
+        return True
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.pop()
+        self.classes.pop()
+
+
 @cache
 def places(module: cst.Module, whole: bool = False) -> list[Place]:
     """Sub-expressions that are evaluated once, unconditionally, when their statement runs: call arguments,
@@ -223,27 +248,7 @@ def places(module: cst.Module, whole: bool = False) -> list[Place]:
     found: list[Place] = []
     pending: list[tuple] = []
 
-    class Finder(cst.CSTVisitor):
-        def __init__(self) -> None:
-            self.functions: list[cst.FunctionDef] = []
-            self.classes: list[cst.ClassDef | None] = [None]
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            self.classes.append(node)
-            return True
-
-        def leave_ClassDef(self, node: cst.ClassDef) -> None:
-            self.classes.pop()
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            self.functions.append(node)
-            self.classes.append(None)
-            return True
-
-        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-            self.functions.pop()
-            self.classes.pop()
-
+    class Finder(_ScopeVisitor):
         def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
             in_class_body = self.classes[-1] is not None
             if in_class_body or len(node.body) != 1:
@@ -917,33 +922,17 @@ def changes(module: cst.Module, classes: frozenset[str]) -> list[Change]:
     through a name bound to `Class(...)` in the same function (or at module level)."""
     found: list[Change] = []
 
-    class Finder(cst.CSTVisitor):
+    class Finder(_ScopeVisitor):
         def __init__(self, top: cst.CSTNode) -> None:
+            super().__init__()
             self.top = top
-            self.functions: list[cst.FunctionDef] = []
-            self.classes: list[str | None] = [None]
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            self.classes.append(node.name.value)
-            return True
-
-        def leave_ClassDef(self, node: cst.ClassDef) -> None:
-            self.classes.pop()
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            self.functions.append(node)
-            self.classes.append(None)
-            return True
-
-        def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-            self.functions.pop()
-            self.classes.pop()
 
         def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
             root = _changed_root(node.body[0]) if len(node.body) == 1 else None
             if root is None:
                 return False
-            owner = self.classes[-2] if self.functions and len(self.classes) >= 2 else None
+            owner_class = self.classes[-2] if self.functions and len(self.classes) >= 2 else None
+            owner = owner_class.name.value if owner_class is not None else None
             params = self.functions[-1].params.params if self.functions else ()
             if owner in classes and params and params[0].name.value == root.value == "self":
                 klass = owner

@@ -448,11 +448,7 @@ class ValueInference:
             if self.index.resolve_class(call.func) is cls]
         found = []
         for call, method in calls:
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-                continue
-            argument = keyword_arguments(call).get(name)
-            if argument is None and position is not None and position < len(call.args):
-                argument = call.args[position]
+            argument = _argument_given(call, name, position)
             if argument is None:
                 continue
             if method is None:
@@ -478,11 +474,7 @@ class ValueInference:
         name, position = parameter
         found = []
         for call, function in self.index.constructions_in_functions(cls):
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-                continue
-            argument = keyword_arguments(call).get(name)
-            if argument is None and position is not None and position < len(call.args):
-                argument = call.args[position]
+            argument = _argument_given(call, name, position)
             if argument is None:
                 continue
             context = Context(function, ((function.self_name, function.cls),)
@@ -876,6 +868,17 @@ class ValueInference:
         return qualified in jax_knowledge.ARRAY_FUNCTIONS or (
             qualified.startswith(jax_knowledge.ARRAY_MODULES)
             and qualified.split(".", 2)[-1] not in np_knowledge.NON_ARRAY_FUNCTIONS)
+
+
+def _argument_given(call: ast.Call, name: str, position: int | None) -> ast.expr | None:
+    """The argument a call passes as the parameter `name` (by keyword, or at `position`); None when it passes
+    none, or when star arguments make the binding unsure."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    argument = keyword_arguments(call).get(name)
+    if argument is None and position is not None and position < len(call.args):
+        argument = call.args[position]
+    return argument
 
 
 def _summarised(value: Value, node: ast.AST, via: str, relation: Relation, path: str, kept: bool = False
