@@ -157,7 +157,8 @@ class Project:
         self.root = root
         self._store = store
         self._summaries: dict[Path, tuple[tuple[int, int] | None, ModuleSummary | None]] = {}
-        self._located: dict[tuple[Path, str], Path | None] = {}
+        # (import folder, module) -> its file, or None and the file a package there would hold for it
+        self._located: dict[tuple[Path, str], tuple[Path | None, Path | None]] = {}
         self._files: dict[Path, list[Path]] = {}
         # Per searched folder: capitalised name -> the files calling it, and -> the files mentioning it
         # (asking each file once, not once per class: a module of many classes stays linear).
@@ -199,7 +200,7 @@ class Project:
         """Look again, in every project, for the modules that were not there and the files that may build
         a class: a long-running process (the language server) calls it when a file is saved."""
         for project in cls._instances.values():
-            project._located = {key: found for key, found in project._located.items() if found is not None}
+            project._located = {key: found for key, found in project._located.items() if found[0] is not None}
             project._files.clear()
             project._name_index.clear()
             project._constructions.clear()
@@ -236,11 +237,13 @@ class Project:
                             break
                     if found is not None:
                         break
-            self._located[key] = found
-        found = self._located[key]
-        if found is None and os.path.isdir(os.path.join(import_root, module.split(".", 1)[0])):
             # A module of a package here that is not there yet: a lint that looked for it depends on it.
-            self.consulted[Path(import_root, *module.split(".")).with_suffix(".py")] = ABSENT
+            awaited = Path(import_root, *parts).with_suffix(".py") if found is None and os.path.isdir(
+                os.path.join(import_root, parts[0])) else None
+            self._located[key] = (found, awaited)
+        found, awaited = self._located[key]
+        if awaited is not None:
+            self.consulted[awaited] = ABSENT
         return found
 
     def _inside(self, file: str) -> bool:
