@@ -120,8 +120,13 @@ class ModuleAnalysis:
     def nones_in_first_trees(self) -> dict[int, NoneInFirstTree]:
         """Multi-tree maps whose first tree holds a None that another tree pairs with a value, or whose
         function expects one there (PTL204; PTL202 leaves these calls to it), by the id of the call node."""
-        found = (self.tree_calls.none_in_first_tree(call) for call in self.tree_call_sites)
-        return {id(none.call.node): none for none in found if none is not None}
+        found = {id(none.call.node): none for none in map(self.tree_calls.none_in_first_tree, self.tree_call_sites)
+                 if none is not None}
+        # A function that maps its parameters is judged at its callers, unless its own map is reported.
+        unreported = [call for call in self.tree_call_sites if id(call.node) not in found]
+        forwarded = map(self.tree_calls.none_in_first_tree, self.tree_calls.forwarded(unreported))
+        found.update((id(none.call.node), none) for none in forwarded if none is not None)
+        return found
 
     @cached_property
     def lookup_keys(self) -> LookupKeys:

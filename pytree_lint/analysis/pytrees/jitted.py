@@ -31,6 +31,7 @@ from ..syntax.model import (
     keyword_arguments,
     literal_string,
     returned_expression,
+    written_as,
 )
 from ..values.kinds import Kind
 from .fields import parse_string_annotation
@@ -207,7 +208,7 @@ class JittedFinder:
             return None
         qualified = self.index.qualify(node.func)
         if qualified in JIT or (qualified == PARTIAL and node.args and self.index.qualify(node.args[0]) in JIT):
-            keywords = keyword_arguments(node)
+            keywords = {k: self._written(v) for k, v in keyword_arguments(node).items()}
             positions = _literal_ints(keywords["static_argnums"]) if "static_argnums" in keywords else set()
             names = _literal_strings(keywords["static_argnames"]) if "static_argnames" in keywords else set()
             declared = next((k for k in node.keywords if k.arg in ("static_argnums", "static_argnames")), None)
@@ -218,6 +219,18 @@ class JittedFinder:
                                                {k.arg: literal(k.value) for k in node.keywords if k.arg})
             return Statics(positions, names, node)
         return None
+
+    def _written(self, value: ast.expr) -> ast.expr:
+        """What a static declaration's value is written as (`static_argnames=NAMES`, a module-level name
+        bound once; a local name, a conditional with equal branches, a helper's return: see written_as)."""
+        function = self.index.enclosing_function(value)
+        value = written_as(value, function, self.index)
+        if isinstance(value, ast.Name) and self.index.aliases.is_module_local(value.id) and (
+                function is None or value.id not in function.local_bindings):
+            bound = self.index.bindings.get(value.id, [])
+            if len(bound) == 1 and bound[0] is not None:
+                value = written_as(bound[0], None, self.index)
+        return value
 
     def _factory(self, func: ast.expr) -> tuple[JitFactory, tuple[str, ...]] | None:
         """The jit decorator factory a call names, with its parameters: a def of this module, or of another

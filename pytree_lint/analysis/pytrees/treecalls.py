@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from bisect import bisect_left
+from functools import partial
 
 from ...knowledge.jax import TREE_FUNCTIONS
 from ...knowledge.python import MUTATING_METHODS
@@ -17,6 +18,7 @@ from ..syntax.model import (
     FUNCTIONS,
     FunctionInfo,
     ModuleIndex,
+    bound_arguments,
     child_nodes,
     elements,
     is_name,
@@ -38,6 +40,9 @@ class TreeCall:
     is_leaf: ast.expr | None
     scope: FunctionInfo | None  # the def or lambda the call is in
     statement: ast.stmt | None  # the statement of `scope` that makes the call
+    # A call of a module function that maps its own parameters as the trees (see TreeCalls.forwarded):
+    # the map it makes; `trees` are then the arguments it passes, read where it is called.
+    forwarded_to: TreeCall | None = None
 
 
 @record
@@ -68,16 +73,68 @@ class TreeCalls:
     def find(self) -> list[TreeCall]:
         """Every tree call of the module, with the innermost def or lambda and statement around it.
         Only the top-level statements whose text spells a tree function are walked."""
-        words = self.spellings()
+        return self._find(self.spellings(), self._tree_call)
+
+    def _find(self, words: tuple[str, ...], recognise) -> list[TreeCall]:
         lines = [number for number, line in enumerate(self.index.source.lines, start=1)
                  if any(word in line for word in words)]
         found: list[TreeCall] = []
         for statement in self.index.statements_mentioning(words):
-            self._collect(statement, lines, found)
+            self._collect(statement, lines, found, recognise)
         return found
 
-    def _collect(self, node: ast.AST, lines: list[int], found: list[TreeCall]) -> None:
-        """The tree calls below `node`, walking only the nodes whose lines hold a spelling (`lines`)."""
+    def forwarded(self, calls: list[TreeCall]) -> list[TreeCall]:
+        """The calls of the module's functions that pass their own parameters on as every tree of a
+        multi-tree map (`def combine(a, b): return jax.tree.map(f, a, b)`), each as the map it makes with
+        the trees it is given: a sink summary, so a None its caller puts in the first tree is seen where it
+        is written. Followed through functions that forward to such a function in turn."""
+        sinks: dict[str, TreeCall] = {}
+        found: list[TreeCall] = []
+        pending = calls
+        for _ in range(len(self.index.functions)):  # each round adds a function: a chain ends here
+            new = {call.scope.name: call for call in pending
+                   if self._maps_parameters(call) and call.scope.name not in sinks}  # type: ignore[union-attr]
+            if not new:
+                break
+            sinks.update(new)
+            pending = self._find(tuple(new), partial(self._forwarding, sinks=new))
+            found.extend(pending)
+        return found
+
+    def _maps_parameters(self, call: TreeCall) -> bool:
+        """A multi-tree map, with no `is_leaf`, in a module-level function that gives it its own positional
+        parameters, untouched, as every tree."""
+        scope = call.scope
+        if call.kind not in ("map", "map_with_path") or len(call.trees) < 2 or call.is_leaf is not None \
+                or scope is None or scope.is_lambda:
+            return False
+        own = self.index.functions.get(scope.name)
+        if own is None or own.node is not scope.node or not self.index.aliases.is_module_local(scope.name):
+            return False
+        names = {p.name for p in scope.positional_params}
+        return all(isinstance(tree, ast.Name) and tree.id in names and not scope.bindings_before(
+            tree.id, call.statement) and not self._changed_in_place(tree.id, call) for tree in call.trees)
+
+    def _forwarding(self, call: ast.Call, scope: FunctionInfo | None, statement: ast.stmt | None,
+                    sinks: dict[str, TreeCall]) -> TreeCall | None:
+        """A call of one of `sinks` by name, as the map it makes (its trees the arguments it passes)."""
+        if not isinstance(call.func, ast.Name) or call.func.id not in sinks or (
+                scope is not None and not scope.is_lambda and call.func.id in scope.local_bindings):
+            return None
+        mapped = sinks[call.func.id]
+        function = self.index.functions[call.func.id]
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        bound = bound_arguments(call.args, call.keywords, [(p.name, p.default) for p in function.positional_params],
+                                [(p.name, p.default) for p in function.keyword_only_params])
+        if bound is None:
+            return None
+        trees = [bound[tree.id] for tree in mapped.trees]  # type: ignore[attr-defined]
+        return TreeCall(call, mapped.kind, None, trees, None, scope, statement, mapped)
+
+    def _collect(self, node: ast.AST, lines: list[int], found: list[TreeCall], recognise) -> None:
+        """The calls below `node` that `recognise` makes a TreeCall of, walking only the nodes whose lines
+        hold a spelling (`lines`)."""
         pending: list[tuple[ast.AST, FunctionInfo | None, ast.stmt | None]] = [(node, None, None)]
         while pending:
             node, scope, statement = pending.pop()
@@ -92,7 +149,7 @@ class TreeCalls:
             elif isinstance(node, ast.Lambda):
                 scope = FunctionInfo(node)
             if isinstance(node, ast.Call):
-                call = self._tree_call(node, scope, statement)
+                call = recognise(node, scope, statement)
                 if call is not None:
                     found.append(call)
             pending.extend((child, scope, statement) for child in reversed(child_nodes(node)))

@@ -381,7 +381,7 @@ class ModuleIndex:
             receiver = expr.value if isinstance(expr, ast.Attribute) else expr.func.value  # type: ignore[union-attr]
             bound[parameters[0].name] = receiver  # `self` (or `cls`) is what the method is called on
             parameters = parameters[1:]
-        arguments = _bound_arguments(args, keywords, [(p.name, p.default) for p in parameters],
+        arguments = bound_arguments(args, keywords, [(p.name, p.default) for p in parameters],
                                      [(p.name, p.default) for p in callee.keyword_only_params])
         if arguments is None:
             return None
@@ -395,7 +395,7 @@ class ModuleIndex:
         definition = self.definition(call.func)
         facts = definition.function if definition is not None else None
         inline = facts.inline if facts is not None else None
-        bound = _bound_arguments(call.args, call.keywords, [(name, None) for name in inline.positional],
+        bound = bound_arguments(call.args, call.keywords, [(name, None) for name in inline.positional],
                                  [(name, None) for name in inline.keyword_only]) if inline is not None else None
         if inline is None or bound is None:
             return None
@@ -698,7 +698,7 @@ def _as_display(call: ast.Call) -> ast.expr | None:
 PROPERTY_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})
 
 
-def _bound_arguments(args: list[ast.expr], keywords: list[ast.keyword],
+def bound_arguments(args: list[ast.expr], keywords: list[ast.keyword],
                      positional: list[tuple[str, ast.expr | None]],
                      keyword_only: list[tuple[str, ast.expr | None]]) -> dict[str, ast.expr] | None:
     """Each parameter's argument at a call, or its default; None when the call would not bind every

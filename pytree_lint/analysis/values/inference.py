@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12  # expressions followed within one summary (names, arguments, operands)
 _MAX_NESTED_SUMMARIES = 24  # summaries (a helper's returns, a class's attribute) computed inside one another
+# Operands that make arithmetic a sequence operation (concatenation, repetition), never an array's.
+SEQUENCE_DISPLAYS = (ast.List, ast.Tuple, ast.ListComp, ast.Set, ast.SetComp, ast.Dict, ast.DictComp)
 MAX_TRAIL = 32  # steps an evidence's trail keeps (the first half, and the ones between that matter)
 
 
@@ -360,8 +362,16 @@ class ValueInference:
             if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
                 return [Evidence(Kind.SAFE, expr, "a bool")]
             operands = [expr.left, *expr.comparators]
-        arrays = [e for operand in operands for e in self.infer(operand, context) if e.kind is Kind.ARRAY]
-        return arrays[:1]
+        for operand in operands:
+            if isinstance(operand, SEQUENCE_DISPLAYS):
+                return []  # `[x] + rest`, `(x,) * n`: a sequence, whatever it holds
+            evidence = self.infer(operand, context)
+            if any(e.kind is Kind.MUTABLE for e in evidence):
+                return []  # a list or another container: the result is one too
+            array = next((e for e in evidence if e.kind is Kind.ARRAY), None)
+            if array is not None:  # an array computed from it: `x > 0`, `t / (1 + jnp.abs(a))`
+                return [array]
+        return []
 
     def _stays_a_function(self, definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         """A def whose decorators keep it a callable: none, or a library's (`jax.jit`, `jax.named_call`,

@@ -3,7 +3,8 @@
 What it does:
     Finds a call of a jitted function (`@partial(jax.jit, static_argnums=...)`, `jax.jit(f,
     static_argnames=...)`) that passes a list, dict or set (a display, a comprehension, `list()`,
-    `dict()`, `set()`) or an array at a static position or static keyword. The function may be jitted in
+    `dict()`, `set()`) or an array (made by NumPy or JAX, or computed from one: `x > 0`, `jnp.arange(n) < k`)
+    at a static position or static keyword. The function may be jitted in
     another module of the project (imported by name, or decorated there with a `partial(jax.jit,
     static_argnums=...)` wrapper or the project's own jit decorator factory, `@jit_static("n")`), and
     the value may reach the call through a local name (`config = {"lr": 0.1}`), a helper's return
@@ -52,12 +53,14 @@ from ...knowledge.python import UNHASHABLE_BUILTINS
 from ...runtime.probes import ReproduceProbe
 from ..base import Report, Rule
 
+ARITHMETIC = (ast.BinOp, ast.Compare, ast.UnaryOp)  # an array when an operand is one (values._arithmetic)
 UNHASHABLE = {Kind.MUTABLE: "unhashable", Kind.ARRAY: "an array, unhashable"}
 
 
 def _built_here(value: ast.expr) -> bool:
-    """A container or array written at the call: a display, a comprehension, `list(...)`, `np.zeros(...)`."""
-    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+    """A container or array written at the call: a display, a comprehension, `list(...)`, `np.zeros(...)`,
+    arithmetic (`jnp.ones(3) > 0`: an array when an operand is one)."""
+    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp, *ARITHMETIC)):
         return True
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
         return value.func.id in UNHASHABLE_BUILTINS | CONSTRUCTOR_SHORT_NAMES
@@ -93,8 +96,12 @@ def _unhashable(analysis, value: ast.expr, call: ast.Call) -> tuple[Kind, str, s
     """(kind, what the value is, where it comes from) for a container or array passed: written at the call,
     a parameter of the caller annotated as an array, or reaching the call through names and helpers."""
     value = written_as(value)
+    if isinstance(value, ast.Call):  # a helper returning what it computes of its arguments (`return x > 0`)
+        inlined = written_as(value, analysis.index.enclosing_function(call), analysis.index)
+        value = inlined if isinstance(inlined, ARITHMETIC) else value
     if _built_here(value):
-        evidence = next((e for e in analysis.values.infer(value) if e.kind in UNHASHABLE and not e.trail), None)
+        evidence = next((e for e in analysis.values.infer(value, Context(analysis.index.enclosing_function(call)))
+                         if e.kind in UNHASHABLE and (not e.trail or isinstance(value, ARITHMETIC))), None)
         return (evidence.kind, evidence.what, analysis.located(value)) if evidence is not None else None
     given = array_parameter(analysis.index, analysis.values, value, call)
     if given is not None:
@@ -116,7 +123,8 @@ def _reaching(analysis, value: ast.expr, call: ast.Call):
     evidence = analysis.values.infer(value, Context(analysis.index.enclosing_function(call)))
     # What the name or call itself holds, not the elements of the container it holds.
     made = [e for e in evidence if e.trail and (
-        e.trail[-1].node is e.node or (isinstance(e.trail[-1].node, Elsewhere) and not e.contained))]
+        e.trail[-1].node is e.node or (isinstance(e.trail[-1].node, Elsewhere) and not e.contained)
+        or (e.kind is Kind.ARRAY and isinstance(e.trail[-1].node, ARITHMETIC)))]  # `mask = jnp.arange(n) < k`
     if not made or any(e.kind not in UNHASHABLE or any(hop.relation not in _KEEPING for hop in e.trail)
                        for e in made):
         return None

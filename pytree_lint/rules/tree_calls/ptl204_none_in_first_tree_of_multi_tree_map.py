@@ -7,7 +7,10 @@ What it does:
     conditional with a None branch. The other tree's value is seen the same way, or the mapped function
     tests its first parameter against None, which says its author pairs that None with the others' values.
     Where the first tree is not seen (a parameter, a call's result), that test alone is the evidence,
-    unless the module also calls the function directly (its test may serve those calls).
+    unless the module also calls the function directly (its test may serve those calls). A function of
+    the module that maps its own parameters, untouched, as every tree of such a map (`def combine(a, b):
+    return jax.tree.map(f, a, b)`, or one passing them on to such a function) is a map too: a call of it
+    whose first tree holds None where another holds a value is reported at that call.
 
 Why is this bad:
     JAX takes the structure from the first tree, and None is an empty subtree, a prefix only of None
@@ -53,6 +56,12 @@ class NoneInFirstTreeOfMultiTreeMap(Rule):
     def check(self, analysis):
         for none in analysis.nones_in_first_trees.values():
             first = f"`{analysis.snippet(none.call.trees[0])}`"
+            if none.call.forwarded_to is not None:  # given to a function that maps it first (maybe through others)
+                mapped = none.call.forwarded_to
+                while mapped.forwarded_to is not None:
+                    mapped = mapped.forwarded_to
+                first += (f" given to `{analysis.snippet(none.call.node.func)}`, which maps it as the first tree "
+                          f"({analysis.located(mapped.node)}),")
             if none.none is None:
                 found = (f"the mapped function expects None in the first tree {first} "
                          f"({analysis.located(none.test)}) paired with the other trees' values, but None is an "
