@@ -36,6 +36,16 @@ def test_every_fixture_finding_is_confirmed():
     assert {"path", "line", "column", "code", "message", "status", "evidence"} <= set(rows[0])
 
 
+def test_a_module_of_a_package_runs_under_its_dotted_name():
+    """Its relative imports work (`from .optim import apply`): the module is imported as `pkg.train`."""
+    project = Path(__file__).parent / "projects" / "tree_maps_elsewhere" / "bad"
+    result = verify("--format", "json", "pkg", cwd=project)
+    rows = json.loads(result.stdout)
+    assert [(row["path"], row["line"], row["code"], row["status"]) for row in rows] == [
+        ("pkg/direct.py", 8, "PTL204", "confirmed"), ("pkg/train.py", 9, "PTL204", "confirmed")], rows
+    assert all("pytree structure error" in row["evidence"] for row in rows)
+
+
 BOX = """\
 import jax
 import jax.numpy as jnp

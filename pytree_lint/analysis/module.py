@@ -8,7 +8,7 @@ from functools import cached_property
 
 from ..knowledge import Convention
 from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
-from ..knowledge.triggers import NNX_TRIGGERS, REGISTRATION_TRIGGERS
+from ..knowledge.triggers import NNX_TRIGGERS, REGISTRATION_TRIGGERS, TREE_CALL_TRIGGERS
 from .fixes import FixSafety
 from .project.modules import ModuleView
 from .pytrees.aux import AuxSite, AuxSiteFinder
@@ -24,7 +24,7 @@ from .pytrees.registrations import Registration, RegistrationFinder
 from .pytrees.structure import Structure, Swap
 from .pytrees.subtrees import SubtreeTypes
 from .pytrees.transformed import TransformedClasses
-from .pytrees.treecalls import NoneInFirstTree, TreeCall, TreeCalls
+from .pytrees.treecalls import MapForwarding, NoneInFirstTree, TreeCall, TreeCalls
 from .syntax.model import ModuleIndex
 from .syntax.source import Source, Span
 from .values.inference import Elsewhere, Evidence, ValueInference
@@ -117,16 +117,24 @@ class ModuleAnalysis:
         return self.tree_calls.find()
 
     @cached_property
+    def _nones_in_maps(self) -> dict[int, NoneInFirstTree]:
+        return {id(none.call.node): none for none in map(self.tree_calls.none_in_first_tree, self.tree_call_sites)
+                if none is not None}
+
+    @cached_property
+    def map_forwarding(self) -> MapForwarding:
+        """The functions that map their parameters as trees, and the calls of them (TreeCalls.forwarded): a
+        function whose own map is reported (its None test speaks) is judged there, not at its callers."""
+        return self.tree_calls.forwarded([call for call in self.tree_call_sites
+                                          if id(call.node) not in self._nones_in_maps])
+
+    @cached_property
     def nones_in_first_trees(self) -> dict[int, NoneInFirstTree]:
-        """Multi-tree maps whose first tree holds a None that another tree pairs with a value, or whose
-        function expects one there (PTL204; PTL202 leaves these calls to it), by the id of the call node."""
-        found = {id(none.call.node): none for none in map(self.tree_calls.none_in_first_tree, self.tree_call_sites)
-                 if none is not None}
-        # A function that maps its parameters is judged at its callers, unless its own map is reported.
-        unreported = [call for call in self.tree_call_sites if id(call.node) not in found]
-        forwarded = map(self.tree_calls.none_in_first_tree, self.tree_calls.forwarded(unreported))
-        found.update((id(none.call.node), none) for none in forwarded if none is not None)
-        return found
+        """Multi-tree maps (and calls of functions that make one of their parameters) whose first tree holds a
+        None that another tree pairs with a value, or whose function expects one there (PTL204; PTL202
+        leaves these calls to it), by the id of the call node."""
+        forwarded = map(self.tree_calls.none_in_first_tree, self.map_forwarding.calls)
+        return {**self._nones_in_maps, **{id(none.call.node): none for none in forwarded if none is not None}}
 
     @cached_property
     def lookup_keys(self) -> LookupKeys:
@@ -181,6 +189,8 @@ class ModuleAnalysis:
             jit = project.jit(definition)
             if jit is not None and (jit.static_positions or jit.static_names or jit.wrapper):
                 words.update(("static_argnums", "jit"))
+            if function is not None and project.tree_map(definition) is not None:
+                words.add(TREE_CALL_TRIGGERS[0])  # a call of it makes a multi-tree map
         return words
 
     @cached_property

@@ -23,12 +23,21 @@ import sys
 import tempfile
 import time
 import traceback
+from pathlib import Path
 
 MEMORY_LIMIT = 8 * 2**30  # bytes of address space for a child (JAX on CPU needs about 1 GiB)
 OUTPUT_TAIL = 4096  # bytes of the module's own output read back for an error's evidence
 
 
 def load_module(path: str):
+    """The module of a file, executed: a module of a package under its dotted name (imported from the
+    package's folder, as `python -m pkg.mod` would), so its relative imports work; a module alone as itself."""
+    from ..analysis.project.modules import module_location
+
+    root, dotted, is_package = module_location(Path(path).resolve())
+    if "." in dotted or is_package:
+        sys.path.insert(0, str(root))
+        return importlib.import_module(dotted)
     directory = os.path.dirname(os.path.abspath(path))
     sys.path.insert(0, directory)  # a module, and an examples file importing it, find their neighbours
     name = "pytree_lint_probe_" + os.path.splitext(os.path.basename(path))[0]

@@ -34,6 +34,7 @@ from .summary import (
     JitFacts,
     ModuleSummary,
     SummaryStore,
+    TreeMapFacts,
     Value,
 )
 
@@ -640,6 +641,31 @@ class ModuleView:
                                                and facts.params[position] in facts.static_arrays))}
         wrapper = _jit_facts(function, set(), static)
         return wrapper._replace(static_arrays=tuple(sorted(set(wrapper.static_arrays) | arrays)))
+
+    def tree_map(self, definition: Definition, hops: int = 0) -> tuple[TreeMapFacts, ModuleSummary] | None:
+        """How a project function maps its parameters as every tree of a multi-tree map, with the module
+        that makes the map: in its own body, or by returning a call of such a function that passes them on
+        (its trees then named by its own parameters)."""
+        function = definition.function
+        if function is None:
+            return None
+        if function.tree_map is not None:
+            return function.tree_map, definition.summary
+        forward = function.forward
+        if forward is None or hops >= MAX_HOPS:
+            return None
+        callee = self.definition(self._follow(forward.callee, 0, set()))
+        found = self.tree_map(callee, hops + 1) if callee is not None and callee.function is not None else None
+        if found is None:
+            return None
+        facts, module = found
+        parameters = callee.function.params  # type: ignore[union-attr]
+        passed = {keyword if keyword is not None else parameters[position]: parameter
+                  for keyword, position, parameter in forward.arguments
+                  if keyword is not None or (position is not None and position < len(parameters))}
+        if not all(tree in passed for tree in facts.trees):
+            return None
+        return facts._replace(trees=tuple(passed[tree] for tree in facts.trees)), module
 
     def is_nnx_class(self, definition: Definition) -> bool:
         """A project class that is a Flax NNX pytree (through its bases, in any module)."""

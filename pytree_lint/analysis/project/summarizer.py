@@ -11,6 +11,7 @@ from ..module import ModuleAnalysis
 from ..pytrees.fields import registered_by
 from ..pytrees.jitted import annotated_static_arrays, array_annotation, jit_factory, literal
 from ..pytrees.mutations import changed_in_place
+from ..pytrees.treecalls import TreeCall
 from ..syntax.model import FunctionInfo, nodes_of, returned_expression, unquoted, written_as
 from ..syntax.source import Source, parse
 from ..values.inference import Context, Evidence
@@ -30,6 +31,7 @@ from .summary import (
     Inline,
     JitFacts,
     ModuleSummary,
+    TreeMapFacts,
     Value,
 )
 
@@ -123,7 +125,20 @@ class Summarizer:
                              tuple(p.name for p in function.params), decorators, jit_factory(self.index, function),
                              self._decorator_calls(function),
                              tuple(p.name for p in function.params if array_annotation(self.analysis.values, p)),
-                             self._inline(function), self._forward(function))
+                             self._inline(function), self._forward(function), self._tree_map(function))
+
+    def _tree_map(self, function: FunctionInfo) -> TreeMapFacts | None:
+        """How a module function maps its own parameters as every tree of a multi-tree map (TreeCalls.forwarded):
+        the parameters and the map it makes, in its body or through another function of the module."""
+        sink = self.analysis.map_forwarding.sinks.get(function.name)
+        if sink is None or sink.scope is None or sink.scope.node is not function.node:
+            return None
+        mapped = sink
+        while isinstance(mapped.forwarded_to, TreeCall):
+            mapped = mapped.forwarded_to
+        position = self.analysis.position(mapped.node)
+        return TreeMapFacts(tuple(tree.id for tree in sink.trees), sink.kind,  # type: ignore[attr-defined]
+                            position[0] if position else 0, self.analysis.snippet(mapped.node))
 
     def _inline(self, function: FunctionInfo) -> Inline | None:
         """The returned expression of a function whose body does nothing else, when it reads only its own

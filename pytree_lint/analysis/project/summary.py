@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 14
+SUMMARY_VERSION = 15
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -107,6 +107,18 @@ class Forward(NamedTuple):
     arguments: tuple[tuple[str | None, int | None, str], ...]
 
 
+class TreeMapFacts(NamedTuple):
+    """A function that maps its own parameters, untouched, as every tree of a multi-tree map (`def
+    combine(a, b): return jax.tree.map(f, a, b)`): the parameters in the map's order (the first tree's
+    first), the map's kind, and the map as messages cite it (in the module the function's summary is of,
+    or, read through a `Forward`, of the module that makes the map)."""
+
+    trees: tuple[str, ...]
+    kind: str
+    line: int
+    text: str
+
+
 class FunctionFacts(NamedTuple):
     line: int
     returns: tuple[Value, ...] = ()
@@ -119,6 +131,7 @@ class FunctionFacts(NamedTuple):
     array_params: tuple[str, ...] = ()  # the parameters annotated as arrays (not admitting None)
     inline: Inline | None = None
     forward: Forward | None = None
+    tree_map: TreeMapFacts | None = None
 
 
 class ClassFacts(NamedTuple):
@@ -203,9 +216,10 @@ class ModuleSummary:
                                                for callee, args, keywords in decorator_calls), tuple(arrays),
                                          Inline(inline[0], tuple(inline[1]), tuple(inline[2]),
                                                 tuple((name, meant) for name, meant in inline[3])) if inline else None,
-                                         Forward(forward[0], tuple(tuple(a) for a in forward[1])) if forward else None)
+                                         Forward(forward[0], tuple(tuple(a) for a in forward[1])) if forward else None,
+                                         TreeMapFacts(tuple(tree_map[0]), *tree_map[1:]) if tree_map else None)
                      for name, (line, returns, field_facts, registers, params, decorators, factory, decorator_calls,
-                                arrays, inline, forward) in data["functions"].items()}
+                                arrays, inline, forward, tree_map) in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library, host_state)
                    for name, (line, bases, library, host_state) in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))

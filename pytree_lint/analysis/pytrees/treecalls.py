@@ -27,6 +27,7 @@ from ..syntax.model import (
     nodes_of,
     written_as,
 )
+from ..values.inference import Elsewhere
 
 TREE_MODULES = frozenset({"jax.tree", "jax.tree_util"})
 
@@ -40,9 +41,30 @@ class TreeCall:
     is_leaf: ast.expr | None
     scope: FunctionInfo | None  # the def or lambda the call is in
     statement: ast.stmt | None  # the statement of `scope` that makes the call
-    # A call of a module function that maps its own parameters as the trees (see TreeCalls.forwarded):
-    # the map it makes; `trees` are then the arguments it passes, read where it is called.
-    forwarded_to: TreeCall | None = None
+    # A call of a function that maps its own parameters as the trees (see TreeCalls.forwarded): the map
+    # it makes (in this module, or in another one); `trees` are then the arguments it passes, read here.
+    forwarded_to: TreeCall | Elsewhere | None = None
+
+
+@record
+class MapSink:
+    """A function that maps its own parameters, untouched, as every tree of a multi-tree map: how a call
+    binds its parameters, which of them are the trees (the first tree's first), and the map it makes."""
+
+    positional: list[tuple[str, ast.expr | None]]
+    keyword_only: list[tuple[str, ast.expr | None]]
+    trees: list[str]
+    kind: str
+    mapped: TreeCall | Elsewhere
+
+
+@record
+class MapForwarding:
+    """The module's functions that map their parameters as trees (by name: the map, or the call of
+    another such function, each makes of them) and the calls of such functions, as the maps they make."""
+
+    sinks: dict[str, TreeCall]
+    calls: list[TreeCall]
 
 
 @record
@@ -83,22 +105,49 @@ class TreeCalls:
             self._collect(statement, lines, found, recognise)
         return found
 
-    def forwarded(self, calls: list[TreeCall]) -> list[TreeCall]:
-        """The calls of the module's functions that pass their own parameters on as every tree of a
-        multi-tree map (`def combine(a, b): return jax.tree.map(f, a, b)`), each as the map it makes with
-        the trees it is given: a sink summary, so a None its caller puts in the first tree is seen where it
-        is written. Followed through functions that forward to such a function in turn."""
+    def forwarded(self, calls: list[TreeCall]) -> MapForwarding:
+        """The calls of functions that pass their own parameters on as every tree of a multi-tree map
+        (`def combine(a, b): return jax.tree.map(f, a, b)`), each as the map it makes with the trees it is
+        given: a sink summary, so a None its caller puts in the first tree is seen where it is written.
+        Such functions are this module's (`calls` holds their maps), those that pass their parameters on
+        to one in turn, and those another module of the project defines (from its summary)."""
         sinks: dict[str, TreeCall] = {}
         found: list[TreeCall] = []
+        new = self._imported_sinks()
         pending = calls
-        for _ in range(len(self.index.functions)):  # each round adds a function: a chain ends here
-            new = {call.scope.name: call for call in pending
-                   if self._maps_parameters(call) and call.scope.name not in sinks}  # type: ignore[union-attr]
+        for _ in range(len(self.index.functions) + 1):  # each round adds a function: a chain ends here
+            local = {call.scope.name: call for call in pending  # type: ignore[union-attr]
+                     if self._maps_parameters(call) and call.scope.name not in sinks}  # type: ignore[union-attr]
+            sinks.update(local)
+            new.update((name, self._local_sink(call)) for name, call in local.items())
             if not new:
                 break
-            sinks.update(new)
             pending = self._find(tuple(new), partial(self._forwarding, sinks=new))
             found.extend(pending)
+            new = {}
+        return MapForwarding(sinks, found)
+
+    def _local_sink(self, call: TreeCall) -> MapSink:
+        function = self.index.functions[call.scope.name]  # type: ignore[union-attr]
+        return MapSink([(p.name, p.default) for p in function.positional_params],
+                       [(p.name, p.default) for p in function.keyword_only_params],
+                       [tree.id for tree in call.trees], call.kind, call)  # type: ignore[attr-defined]
+
+    def _imported_sinks(self) -> dict[str, MapSink]:
+        """The functions the module imports from the project that map their parameters as trees (their
+        parameters' defaults are not known: a call must give each of them)."""
+        project = self.index.project
+        if project is None:
+            return {}
+        found = {}
+        for local, _target in self.index.aliases.items():
+            definition = self.index.definition(ast.Name(local))
+            made = project.tree_map(definition) if definition is not None else None
+            if made is not None:
+                facts, module = made
+                found[local] = MapSink([(name, None) for name in definition.function.params],  # type: ignore
+                                       [], list(facts.trees), facts.kind,
+                                       Elsewhere(facts.text, module.display_path, facts.line))
         return found
 
     def _maps_parameters(self, call: TreeCall) -> bool:
@@ -116,21 +165,19 @@ class TreeCalls:
             tree.id, call.statement) and not self._changed_in_place(tree.id, call) for tree in call.trees)
 
     def _forwarding(self, call: ast.Call, scope: FunctionInfo | None, statement: ast.stmt | None,
-                    sinks: dict[str, TreeCall]) -> TreeCall | None:
+                    sinks: dict[str, MapSink]) -> TreeCall | None:
         """A call of one of `sinks` by name, as the map it makes (its trees the arguments it passes)."""
         if not isinstance(call.func, ast.Name) or call.func.id not in sinks or (
                 scope is not None and not scope.is_lambda and call.func.id in scope.local_bindings):
             return None
-        mapped = sinks[call.func.id]
-        function = self.index.functions[call.func.id]
+        sink = sinks[call.func.id]
         if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             return None
-        bound = bound_arguments(call.args, call.keywords, [(p.name, p.default) for p in function.positional_params],
-                                [(p.name, p.default) for p in function.keyword_only_params])
+        bound = bound_arguments(call.args, call.keywords, sink.positional, sink.keyword_only)
         if bound is None:
             return None
-        trees = [bound[tree.id] for tree in mapped.trees]  # type: ignore[attr-defined]
-        return TreeCall(call, mapped.kind, None, trees, None, scope, statement, mapped)
+        return TreeCall(call, sink.kind, None, [bound[tree] for tree in sink.trees], None, scope, statement,
+                        sink.mapped)
 
     def _collect(self, node: ast.AST, lines: list[int], found: list[TreeCall], recognise) -> None:
         """The calls below `node` that `recognise` makes a TreeCall of, walking only the nodes whose lines

@@ -7,10 +7,11 @@ What it does:
     conditional with a None branch. The other tree's value is seen the same way, or the mapped function
     tests its first parameter against None, which says its author pairs that None with the others' values.
     Where the first tree is not seen (a parameter, a call's result), that test alone is the evidence,
-    unless the module also calls the function directly (its test may serve those calls). A function of
-    the module that maps its own parameters, untouched, as every tree of such a map (`def combine(a, b):
-    return jax.tree.map(f, a, b)`, or one passing them on to such a function) is a map too: a call of it
-    whose first tree holds None where another holds a value is reported at that call.
+    unless the module also calls the function directly (its test may serve those calls). A function that
+    maps its own parameters, untouched, as every tree of such a map (`def combine(a, b): return
+    jax.tree.map(f, a, b)`, or one returning a call of such a function that passes them on), in this
+    module or another of the project, is a map too: a call of it whose first tree holds None where
+    another holds a value is reported at that call, and the message cites the map it makes.
 
 Why is this bad:
     JAX takes the structure from the first tree, and None is an empty subtree, a prefix only of None
@@ -41,6 +42,7 @@ Known limits:
 
 from __future__ import annotations
 
+from ...analysis.pytrees.treecalls import TreeCall
 from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.probes import ReproduceProbe
 from ..base import Report, Rule
@@ -58,10 +60,11 @@ class NoneInFirstTreeOfMultiTreeMap(Rule):
             first = f"`{analysis.snippet(none.call.trees[0])}`"
             if none.call.forwarded_to is not None:  # given to a function that maps it first (maybe through others)
                 mapped = none.call.forwarded_to
-                while mapped.forwarded_to is not None:
+                while isinstance(mapped, TreeCall) and mapped.forwarded_to is not None:
                     mapped = mapped.forwarded_to
-                first += (f" given to `{analysis.snippet(none.call.node.func)}`, which maps it as the first tree "
-                          f"({analysis.located(mapped.node)}),")
+                where = analysis.located(mapped.node if isinstance(mapped, TreeCall) else mapped)
+                given = analysis.snippet(none.call.node.func)
+                first += f" given to `{given}`, which maps it as the first tree ({where}),"
             if none.none is None:
                 found = (f"the mapped function expects None in the first tree {first} "
                          f"({analysis.located(none.test)}) paired with the other trees' values, but None is an "
