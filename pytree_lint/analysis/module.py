@@ -151,16 +151,20 @@ class ModuleAnalysis:
         return held_containers(self)
 
     @cached_property
+    def _jitted_finder(self) -> JittedFinder:
+        return JittedFinder(self.index, self.values)
+
+    @cached_property
     def jitted_functions(self) -> dict[str, JittedFunction]:
-        return JittedFinder(self.index, self.values).find()
+        return self._jitted_finder.find()
 
     @cached_property
     def jitted_calls(self) -> list[tuple[ast.Call, JittedFunction]]:
         """Each call of a jitted function of this module or imported from another project module, with the
-        function."""
-        imported = {name: jitted for name, jitted in JittedFinder(self.index, self.values).imported().items()
-                    if name not in self.jitted_functions}
-        return calls_of(self.index, {**self.jitted_functions, **imported})
+        function; and the calls a function makes of a function it jits itself."""
+        module = self.jitted_functions  # first: the module's `partial(jax.jit, ...)` wrappers are known then
+        imported = {name: jitted for name, jitted in self._jitted_finder.imported().items() if name not in module}
+        return [*calls_of(self.index, {**module, **imported}), *self._jitted_finder.in_functions()]
 
     @cached_property
     def static_arrays(self) -> list[StaticArray]:

@@ -22,6 +22,7 @@ from ...knowledge.python import PARTIAL
 from ..project.summary import JitFactory
 from ..record import record
 from ..syntax.model import (
+    FUNCTIONS,
     FunctionInfo,
     ModuleIndex,
     Param,
@@ -315,6 +316,33 @@ class JittedFinder:
         positions, names = through_signature(statics.positions, statics.names, parameters or ())
         return JittedFunction(name, node, function, positions, names, declaration=statics.declaration,
                               parameters=tuple(parameters or ()))
+
+    def in_functions(self) -> list[tuple[ast.Call, JittedFunction]]:
+        """The calls of a function jitted inside a function or method (`step = jax.jit(update,
+        static_argnums=1)`, the jitted def nested there or the module's), made in that function, by the
+        local name bound once to the jitted function."""
+        found: list[tuple[ast.Call, JittedFunction]] = []
+        for site in self.index.calls:
+            scope, call = site.scope, site.node
+            if not isinstance(scope, FunctionInfo) or scope.is_lambda or not call.args \
+                    or not isinstance(call.args[0], ast.Name) or self.index.qualify(call.func) not in JIT:
+                continue
+            name = next((name for name, values in scope.local_bindings.items() if len(values) == 1
+                         and values[0] is call), None)
+            statics = self._statics(call)
+            if name is None or statics is None or not (statics.positions or statics.names):
+                continue
+            wrapped = call.args[0].id
+            local = scope.local_bindings.get(wrapped)
+            if local is not None:
+                node = local[0] if len(local) == 1 else None
+                function = FunctionInfo(node, parent=scope) if isinstance(node, FUNCTIONS) else None
+            else:
+                function = self.index.module_function(wrapped)
+            jitted = self._build(name, call, statics, function)
+            found.extend((each, jitted) for each in scope.nodes(ast.Call)
+                         if isinstance(each.func, ast.Name) and each.func.id == name)  # type: ignore[attr-defined]
+        return found
 
     def imported(self) -> dict[str, JittedFunction]:
         """The jitted functions this module imports from other modules of the project, by local name."""

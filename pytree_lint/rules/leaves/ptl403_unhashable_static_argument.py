@@ -36,7 +36,9 @@ Known false positives:
     declaration is what is wrong), in this module or the one defining the function.
 
 Known limits:
-    Only module-level functions called by name are checked; jitted methods are not. A local name is
+    Module-level functions called by name are checked, and a function jitted inside the function that
+    calls it (`step = jax.jit(update, static_argnums=1)`, bound once to a local name); jitted methods and
+    a jitted function kept on an attribute (`self.step = jax.jit(...)`) are not. A local name is
     judged by its last unconditional assignment in the function (a conversion after the call hides it).
 """
 
