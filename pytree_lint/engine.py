@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .analysis.syntax.source import Source, line_starts, parse, python_lines
+from .analysis.syntax.source import Source, home_of, line_starts, parse, python_lines
 from .config import DEFAULT_CONFIG, Config
 from .diskio import LintError, python_text, read_file
 from .knowledge.triggers import REGISTRATION_TRIGGERS
@@ -158,6 +158,8 @@ def _check(tree: ast.Module, source: Source, rules: list[Rule], others: list[Rul
             rules = [*rules, *(rule for rule in others if rule.concerns(words))]
         for rule in rules:
             for report in rule.check(analysis):
+                if home_of(report.node) is not None:
+                    continue  # a class another module defines: its own lint reports there
                 (line, column), (end_line, end_column) = analysis.span(report.node) or ((1, 0), (1, 0))
                 findings.append(Finding(path, line, column, rule.code, report.message, end_line, end_column,
                                         report.target, report.member))

@@ -26,7 +26,7 @@ from .pytrees.subtrees import SubtreeTypes
 from .pytrees.transformed import TransformedClasses
 from .pytrees.treecalls import MapForwarding, NoneInFirstTree, TreeCall, TreeCalls
 from .syntax.model import ModuleIndex
-from .syntax.source import Source, Span
+from .syntax.source import Source, Span, home_of
 from .values.inference import Elsewhere, Evidence, ValueInference
 from .values.kinds import Relation
 
@@ -237,6 +237,9 @@ class ModuleAnalysis:
         "`code` (pkg/masks.py:12)" for an expression of another module."""
         if isinstance(node, Elsewhere):
             return f"`{node.text}` ({node.path}:{node.line})"
+        home = home_of(node)
+        if home is not None and home is not self.source:  # read from another module (a class defined there)
+            return f"`{self.snippet(node)}` ({home.path}:{getattr(node, 'lineno', 0)})"
         position = self.position(node)
         where = f" at line {position[0]}" if position else ""
         return f"`{self.snippet(node)}`{where}"

@@ -14,6 +14,7 @@ even when the library itself is the project being linted.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from functools import lru_cache
@@ -21,11 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from ...digest import ABSENT, content_digest
-from ...diskio import read_regular
+from ...diskio import LintError, python_text, read_regular
 from ...knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
 from ..pytrees.jitted import factory_statics, through_signature
 from ..record import record
-from ..syntax.names import canonical
+from ..syntax.model import ClassInfo, ModuleIndex
+from ..syntax.names import MEANT, canonical
+from ..syntax.source import HOME, Source, parse
 from .summary import (
     AttributeChange,
     ClassFacts,
@@ -102,6 +105,41 @@ def _inside_package(folder: Path) -> bool:
     return any((up / "__init__.py").exists() for up in list(folder.parents)[:NAMESPACE_DEPTH])
 
 
+def _read_class(summary: ModuleSummary, name: str) -> ClassInfo | None:
+    try:
+        data = read_regular(Path(summary.path))
+        text = python_text(data)
+        tree = parse(text)
+    except (OSError, LintError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name), None)
+    if node is None or content_digest(data) != summary.digest:
+        return None
+    source = Source(text, summary.display_path, summary.module)
+    _mark_foreign(node, source, summary, frozenset())
+    return ModuleIndex.build(ast.Module([node], []), source).classes.get(name)
+
+
+def _mark_foreign(node: ast.AST, source: Source, summary: ModuleSummary, bound: frozenset[str]) -> None:
+    """Mark a definition's nodes as read from `summary`'s module: each with its source, and each name it
+    reads of that module (an import, a definition; not a parameter or local of its functions) with what
+    it stands for there."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        arguments = node.args
+        bound = bound | {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                         *filter(None, [arguments.vararg, arguments.kwarg])]}
+        if not isinstance(node, ast.Lambda):
+            bound |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    setattr(node, HOME, source)
+    if isinstance(node, ast.Name) and node.id not in bound:
+        if node.id in summary.names:
+            setattr(node, MEANT, summary.names[node.id])
+        elif node.id in summary.defined:
+            setattr(node, MEANT, f"{summary.module}.{node.id}")
+    for child in ast.iter_child_nodes(node):
+        _mark_foreign(child, source, summary, bound)
+
+
 def _jit_facts(function: FunctionFacts, positions: set[int], names: set[str]) -> JitFacts:
     """A function's jit facts from the static positions and names its decorator gives (JAX maps each to the
     other through the signature)."""
@@ -171,6 +209,7 @@ class Project:
         self._transformed: dict[tuple[Path, str], list[tuple[ModuleSummary, bool]]] = {}
         self._changes: dict[tuple[Path, str], list[tuple[AttributeChange, ModuleSummary]]] = {}
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
+        self._foreign: dict[tuple[str, str, str], ClassInfo | None] = {}  # (path, digest, class): read once
         self._root_prefix = os.path.join(str(root), "")
 
     @property
@@ -207,6 +246,7 @@ class Project:
             project._constructions.clear()
             project._transformed.clear()
             project._changes.clear()
+            project._foreign.clear()
 
     def view(self, path: str) -> ModuleView:
         """What a file's analysis asks of the project, answered from that file's place in it."""
@@ -274,6 +314,17 @@ class Project:
             except OSError:
                 self.consulted[file] = ABSENT
         return summary
+
+    def foreign_class(self, definition: Definition) -> ClassInfo | None:
+        """A class another module of the project defines, read from that module's source as a module reads
+        its own classes (once per content): its nodes quote and cite that module (`source.HOME`), and the
+        names it reads stand for what they mean there (`names.MEANT`). None when the module changed since
+        its summary was made, or does not define the class at its top level."""
+        summary = definition.summary
+        key = (summary.path, summary.digest, definition.name)
+        if key not in self._foreign:
+            self._foreign[key] = _read_class(summary, definition.name)
+        return self._foreign[key]
 
     def _summarise(self, file: Path) -> ModuleSummary | None:
         try:
@@ -666,6 +717,9 @@ class ModuleView:
         if not all(tree in passed for tree in facts.trees):
             return None
         return facts._replace(trees=tuple(passed[tree] for tree in facts.trees)), module
+
+    def foreign_class(self, definition: Definition) -> ClassInfo | None:
+        return self.project.foreign_class(definition) if definition.cls is not None else None
 
     def is_nnx_class(self, definition: Definition) -> bool:
         """A project class that is a Flax NNX pytree (through its bases, in any module)."""

@@ -186,6 +186,9 @@ class RegistrationFinder:
         """The class a name stands for: a class of the module, or `cls` in the class's `__init_subclass__`
         (which registers every subclass with the class's own flatten and unflatten)."""
         cls = self.index.resolve_class(expr)
+        if cls is None and self.index.project is not None and isinstance(expr, (ast.Name, ast.Attribute)):
+            definition = self.index.definition(expr)  # a class another module of the project defines
+            cls = self.index.project.foreign_class(definition) if definition is not None else None
         if (cls is None and isinstance(scope, FunctionInfo) and scope.cls is not None
                 and scope.name == "__init_subclass__" and scope.positional_params
                 and isinstance(expr, ast.Name) and expr.id == scope.positional_params[0].name):

@@ -27,6 +27,7 @@ from ..syntax.model import (
     walk_statements,
     written_as,
 )
+from ..syntax.source import home_of
 from ..values.inference import Evidence, ValueInference
 from .aux import array_in, flatten_context, flatten_returns, hashable_only
 from .fields import sets_init_false
@@ -334,9 +335,12 @@ class Structure:
         if function.is_classmethod:
             cls_names.add(ClassInfo.name_of_cls(function) or "cls")
         calls = self.calls_in(function)
+        home = home_of(registration.cls.node)  # a class of another module: called by whatever name stands for it
+        qualified = f"{home.module}.{registration.cls.name}" if home is not None else None
         for call in calls:
             func = call.func
-            if isinstance(func, ast.Name) and func.id in cls_names:
+            if (isinstance(func, ast.Name) and func.id in cls_names) or (
+                    qualified is not None and self.index.qualify(func) == qualified):
                 model.constructor_calls.append(call)
             elif self._is_new(call):
                 model.builds_with_new = True

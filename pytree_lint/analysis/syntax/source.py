@@ -41,11 +41,24 @@ def parse(text: str) -> ast.Module:
 _DEFINITION_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
 
 
-class Source:
-    """The text of one module, for positions and quotes."""
+# On each node of a definition read from another module of the project (ModuleView.foreign_class): the
+# `Source` of that module, which quotes it and says where it is.
+HOME = "pytree_lint_home"
 
-    def __init__(self, text: str) -> None:
+
+def home_of(node: ast.AST) -> Source | None:
+    """The other module's source a node was read from (None: a node of the module being linted)."""
+    return getattr(node, HOME, None)
+
+
+class Source:
+    """The text of one module, for positions and quotes; for another module's, its `path` as messages cite
+    it and its dotted name (`module`)."""
+
+    def __init__(self, text: str, path: str | None = None, module: str | None = None) -> None:
         self.text = text
+        self.path = path
+        self.module = module
 
     @cached_property
     def lines(self) -> list[str]:
@@ -63,7 +76,11 @@ class Source:
         return len(text.encode("utf-8")[:byte_column].decode("utf-8", "replace"))
 
     def span(self, node: ast.AST) -> Span | None:
-        """((line, column), (end line, end column)) of a node; for a def or class, of its name."""
+        """((line, column), (end line, end column)) of a node; for a def or class, of its name. None for a
+        node of another module."""
+        home = home_of(node)
+        if home is not None and home is not self:
+            return None
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return self.name_span(node)
         if getattr(node, "lineno", None) is None:
@@ -84,6 +101,9 @@ class Source:
 
     def code(self, node: ast.AST) -> str:
         """The source text of a node, as written (`ast.get_source_segment` without its per-call split)."""
+        home = home_of(node)
+        if home is not None and home is not self:
+            return home.code(node)
         if getattr(node, "lineno", None) is None:
             return ast.unparse(node)  # made by the analysis, not in the module
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.decorator_list:
