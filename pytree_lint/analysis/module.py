@@ -25,7 +25,7 @@ from .pytrees.structure import Structure, Swap
 from .pytrees.subtrees import SubtreeTypes
 from .pytrees.transformed import TransformedClasses
 from .pytrees.treecalls import MapForwarding, NoneInFirstTree, TreeCall, TreeCalls
-from .syntax.model import ModuleIndex
+from .syntax.model import ClassInfo, ModuleIndex
 from .syntax.source import Source, Span, home_of
 from .values.inference import Elsewhere, Evidence, ValueInference
 from .values.kinds import Relation
@@ -61,6 +61,7 @@ class ModuleAnalysis:
         self.frameworks = Frameworks(self.index, static_field_functions)
         self.values = ValueInference(self.index, self.frameworks)
         self.classes = ClassSemantics(self.index, self.values)
+        self._registrations_elsewhere: dict[int, list[Registration]] = {}
 
     @cached_property
     def registrations(self) -> list[Registration]:
@@ -74,6 +75,15 @@ class ModuleAnalysis:
                     StaticDeclaration(a.attribute, a.statement, "an NNX static attribute")
                     for a in nnx_classes[id(registration.cls)].static_attributes()]
         return registrations
+
+    def registrations_of(self, cls: ClassInfo) -> list[Registration]:
+        """The module's registrations; for a class another module defines (read from there), with how its
+        own decorators or bases register it."""
+        if home_of(cls.node) is None:
+            return self.registrations
+        if id(cls) not in self._registrations_elsewhere:
+            self._registrations_elsewhere[id(cls)] = RegistrationFinder(self.index, self.frameworks).of_class(cls)
+        return [*self.registrations, *self._registrations_elsewhere[id(cls)]]
 
     @cached_property
     def nnx(self) -> NnxClasses:

@@ -93,15 +93,21 @@ class RegistrationFinder:
                 cls = self._class(target, site.scope) if target is not None else None
                 found.append(self._build(mechanism, site.node, cls, bound, site.scope))
         for cls in self.index.decorated_classes:
-            for decorator in cls.decorators:
-                registration = self._from_decorator(decorator, cls)
-                if registration is not None:
-                    found.append(registration)
+            found.extend(self._from_decorators(cls))
         registered = {id(r.cls) for r in found if r.cls is not None}
         for cls in self.index.all_classes:
             if id(cls) not in registered:
                 found.extend(self._from_library(cls))
         return found
+
+    def of_class(self, cls: ClassInfo) -> list[Registration]:
+        """How a class registers itself, by its decorators or a library's base or fields (a class another
+        module defines, whose module's registering calls this module does not see)."""
+        return self._from_decorators(cls) or self._from_library(cls)
+
+    def _from_decorators(self, cls: ClassInfo) -> list[Registration]:
+        return [registration for decorator in cls.decorators
+                if (registration := self._from_decorator(decorator, cls)) is not None]
 
     def _from_library(self, cls: ClassInfo) -> list[Registration]:
         """flax, equinox, jax_dataclasses, ... classes; or fields declared with a library's or the

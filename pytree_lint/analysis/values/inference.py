@@ -224,7 +224,7 @@ class ValueInference:
             return self._union_annotation([annotation.left, annotation.right])
         if isinstance(annotation, ast.Subscript):
             return self._subscript_annotation(annotation)
-        cls = self.index.resolve_class(annotation)
+        cls = self.index.resolve_class(annotation) or self._class_elsewhere(annotation)
         if cls is not None:
             return [Evidence(Kind.INSTANCE, annotation, f"a `{cls.name}`", cls=cls)]
         name = self._type_name(annotation)
@@ -242,6 +242,14 @@ class ValueInference:
         return []
 
     # annotations ---------------------------------------------------------------------------------
+    def _class_elsewhere(self, annotation: ast.expr) -> ClassInfo | None:
+        """The class another module of the project defines that an annotation names (read from there)."""
+        project = self.index.project
+        if project is None or not isinstance(annotation, (ast.Name, ast.Attribute)):
+            return None
+        definition = self.index.definition(annotation)
+        return project.foreign_class(definition) if definition is not None else None
+
     def _type_name(self, node: ast.expr) -> str | None:
         """`jax.Array`, `list`, `typing.Optional`, ... for a type expression, builtins included."""
         if is_none(node):

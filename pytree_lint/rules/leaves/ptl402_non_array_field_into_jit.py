@@ -68,7 +68,7 @@ class NonArrayFieldIntoJit(Rule):
                 classes = {e.cls.name: e.cls for e in analysis.values.annotation(parameter.annotation)
                            if e.cls is not None}
                 for cls in classes.values():
-                    leaves = analysis.children.non_array_leaves(cls, analysis.registrations)
+                    leaves = analysis.children.non_array_leaves(cls, analysis.registrations_of(cls))
                     if not leaves:
                         continue
                     path, evidence = leaves[0].path, leaves[0].evidence
