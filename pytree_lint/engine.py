@@ -115,8 +115,10 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
     rules = prefilter(text, selected, config)
     view = project_view(path)
     # A file that spells no rule's words can still use the project's own pytree base, decorator, field
-    # helper or jitted function: it is parsed when it imports from the project.
-    follows = view is not None and len(rules) < len(selected) and view.imports_project(text)
+    # helper or jitted function, or define a class another module registers: it is parsed when it imports
+    # from the project, or another module may register one of its classes.
+    follows = view is not None and len(rules) < len(selected) and (
+        view.imports_project(text) or view.registered_elsewhere(text))
     if (not rules and not follows) or skips_file(text):
         return []
     if tree is None:

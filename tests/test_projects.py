@@ -98,6 +98,24 @@ def test_a_changed_module_relints_the_files_that_read_it(tmp_path):
     assert [f["path"] for f in cli_findings(project, cache)] == ["pkg/model.py"]
 
 
+def test_a_module_whose_class_another_module_starts_registering_is_relinted(tmp_path):
+    """params.py spells no registering word: it is read, and its cached result kept, only as long as the
+    modules that mention its class say nothing new about registering it."""
+    project = tmp_path / "project"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("")
+    (project / "pkg" / "__init__.py").write_text("")
+    bad = PROJECTS / "registered_elsewhere" / "bad" / "pkg"
+    shutil.copy(bad / "params.py", project / "pkg" / "params.py")
+    user = project / "pkg" / "register_params.py"
+    user.write_text("from .params import Params\n\nDEFAULT = Params\n")
+    cache = tmp_path / "cache"
+    assert cli_findings(project, cache) == []
+    user.write_text((bad / "register_params.py").read_text())
+    assert [(f["path"], f["line"], f["code"]) for f in cli_findings(project, cache)] == [
+        ("pkg/params.py", 12, "PTL101")]
+
+
 def test_a_file_alone_and_in_its_project_has_the_same_findings():
     model = PROJECTS / "project_helpers" / "bad" / "pkg" / "model.py"
     alone = [(f.line, f.column, f.code, f.message) for f in lint_file(str(model))]

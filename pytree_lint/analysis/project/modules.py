@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ...digest import ABSENT, content_digest
 from ...diskio import LintError, python_text, read_regular
 from ...knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
+from ...knowledge.triggers import REGISTRATION_TRIGGERS
 from ..pytrees.jitted import factory_statics, through_signature
 from ..record import record
 from ..syntax.model import ClassInfo, ModuleIndex
@@ -36,6 +37,7 @@ from .summary import (
     FunctionFacts,
     JitFacts,
     ModuleSummary,
+    RegisteredElsewhere,
     SummaryStore,
     TreeMapFacts,
     Value,
@@ -62,6 +64,8 @@ INSTALLED = frozenset({"site-packages", "dist-packages"})
 # forwards, with the same matches.
 CONSTRUCTED_REVERSED = re.compile(rb"\(\s*(\w*[A-Z])(?!\w)")
 MENTIONED = re.compile(rb"(?<![\w.])[A-Z]\w*")  # a capitalised name, as written or imported
+REGISTERS = re.compile("|".join(map(re.escape, REGISTRATION_TRIGGERS)).encode())  # may register a pytree
+DEFINED_CLASS = re.compile(r"^class\s+(\w+)", re.MULTILINE)  # a module-level class
 # Another name for a capitalised one: `import Mesh as M`, `from .mesh import Mesh as M`, `M = Mesh`.
 RENAMED = re.compile(rb"(?<![\w.])([A-Z]\w*)[ \t]+as[ \t]+(\w+)|^(\w+)[ \t]*=[ \t]*([A-Z]\w*)[ \t]*$", re.MULTILINE)
 SKIPPED_FOLDERS = frozenset({".git", ".hg", ".tox", ".nox", ".venv", "venv", "node_modules", "__pycache__",
@@ -202,12 +206,14 @@ class Project:
         # Per searched folder: capitalised name -> the files calling it, and -> the files mentioning it
         # (asking each file once, not once per class: a module of many classes stays linear).
         self._name_index: dict[Path, tuple[dict[str, list[Path]], dict[str, list[Path]]]] = {}
-        # file -> [mtime, size, calls, imports, mentions]: _names_and_imports
+        # file -> [mtime, size, calls, imports, mentions, registers]: _names_and_imports
         self._calls: dict[str, list] | None = None
         self._index_changed = False
         self._constructions: dict[tuple[Path, str], list[tuple[Construction, ModuleSummary]]] = {}
         self._transformed: dict[tuple[Path, str], list[tuple[ModuleSummary, bool]]] = {}
         self._changes: dict[tuple[Path, str], list[tuple[AttributeChange, ModuleSummary]]] = {}
+        self._registered: dict[tuple[Path, str], list[tuple[RegisteredElsewhere, ModuleSummary]]] = {}
+        self._digests: dict[tuple[Path, int, int], str] = {}
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
         self._foreign: dict[tuple[str, str, str], ClassInfo | None] = {}  # (path, digest, class): read once
         self._root_prefix = os.path.join(str(root), "")
@@ -246,6 +252,7 @@ class Project:
             project._constructions.clear()
             project._transformed.clear()
             project._changes.clear()
+            project._registered.clear()
             project._foreign.clear()
 
     def view(self, path: str) -> ModuleView:
@@ -304,6 +311,7 @@ class Project:
                 self._constructions.clear()  # they were read from the old text
                 self._transformed.clear()
                 self._changes.clear()
+                self._registered.clear()
             known = self._summaries[file] = (version, self._summarise(file))
         summary = known[1]
         if summary is not None:
@@ -391,7 +399,7 @@ class Project:
             return [], [], []
         version = [stat.st_mtime_ns, stat.st_size]
         known = self._calls.get(key)
-        if known is None or known[:2] != version or len(known) != 5:
+        if known is None or known[:2] != version or len(known) != 6:
             try:
                 data = read_regular(file)
             except OSError:
@@ -405,9 +413,42 @@ class Project:
             text = data.decode("utf-8", "replace")
             imports = sorted({match.group(1) or match.group(2) for match in IMPORTED_MODULE.finditer(text)})
             mentions = sorted({name.decode() for name in MENTIONED.findall(data)})
-            known = self._calls[key] = [*version, names, imports, mentions]
+            registers = REGISTERS.search(data) is not None
+            known = self._calls[key] = [*version, names, imports, mentions, registers]
             self._index_changed = True
         return known[2], known[3], known[4]
+
+    def _digest(self, file: Path) -> str:
+        """A file's content hash, read once per version of it (its modification time and size)."""
+        try:
+            stat = file.stat()
+        except OSError:
+            return ABSENT
+        key = (file, stat.st_mtime_ns, stat.st_size)
+        if key not in self._digests:
+            try:
+                self._digests[key] = content_digest(read_regular(file))
+            except OSError:
+                return ABSENT
+        return self._digests[key]
+
+    def may_register(self, view: ModuleView, class_name: str) -> bool:
+        """Whether another project file may register the class `class_name` of the module `view` sees from:
+        it mentions the class, imports its module and spells a registering word (from their texts alone)."""
+        package = view.module.split(".", 1)[0]
+        if package in NEVER_FOLLOWED:
+            return False
+        found = False
+        for file in self._files_naming(view.import_root, package, class_name, called=False):
+            if file == view.file or not self._imports_module(file, view.module):
+                continue
+            # A user that registers nothing today may tomorrow: a lint that asked depends on it.
+            self.consulted[file] = self._digest(file)
+            found = found or self._calls[str(file)][5]  # type: ignore[index]
+        if self._index_changed:
+            self.store.save_index(self.root, self._calls)
+            self._index_changed = False
+        return found
 
     def _imports_module(self, file: Path, module: str) -> bool:
         """A file that imports `module`, its package, or relatively."""
@@ -463,6 +504,19 @@ class Project:
             self.consulted[Path(summary.path)] = summary.digest
         return self._changes[key]
 
+    def registrations_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[RegisteredElsewhere,
+                                                                                     ModuleSummary]]:
+        """The registering calls other project modules make of the class `class_name` of the module `view`
+        sees from (`register_dataclass(Params, meta_fields=[...])` in another module)."""
+        key = (view.file, class_name)
+        if key not in self._registered:
+            self._registered[key] = [
+                (fact, summary) for caller, summary in self._users(view, class_name, called=False)
+                for fact in summary.registered if self._names_class(caller, summary, fact.cls, view, class_name)]
+        for _, summary in self._registered[key]:
+            self.consulted[Path(summary.path)] = summary.digest
+        return self._registered[key]
+
     def transformed_elsewhere(self, view: ModuleView, class_name: str) -> list[ModuleSummary]:
         """The other project modules where the class `class_name` of the module `view` sees from reaches a
         JAX transformation (their summaries' `transformed`)."""
@@ -505,6 +559,11 @@ class ModuleView:
             if head not in NEVER_FOLLOWED and self.project.locate(head, self.import_root) is not None:
                 return True
         return False
+
+    def registered_elsewhere(self, text: str) -> bool:
+        """Whether another module of the project may register a class the module's text defines: the
+        module is then read though its text spells no registering word (see Project.may_register)."""
+        return any(self.project.may_register(self, name) for name in DEFINED_CLASS.findall(text))
 
     def resolve(self, qualified: str) -> str:
         """The name a (possibly relative) imported name finally stands for: the public library spelling
@@ -737,6 +796,13 @@ class ModuleView:
     def transformed_elsewhere(self, class_name: str) -> list[ModuleSummary]:
         """The other project modules where this module's class `class_name` reaches a transformation."""
         return self.project.transformed_elsewhere(self, class_name)
+
+    def registrations_elsewhere(self, class_name: str) -> list[tuple[RegisteredElsewhere, ModuleSummary]]:
+        """The registering calls other project modules make of this module's class `class_name` (only the
+        modules whose text may register it are summarised: Project.may_register)."""
+        if not self.project.may_register(self, class_name):
+            return []
+        return self.project.registrations_elsewhere(self, class_name)
 
     def changes_elsewhere(self, class_name: str) -> list[tuple[AttributeChange, ModuleSummary]]:
         """The in-place changes other project modules make to this module's class `class_name`'s attributes."""

@@ -11,6 +11,7 @@ from ..module import ModuleAnalysis
 from ..pytrees.fields import registered_by
 from ..pytrees.jitted import annotated_static_arrays, array_annotation, jit_factory, literal
 from ..pytrees.mutations import changed_in_place
+from ..pytrees.registrations import RegistrationFinder
 from ..pytrees.treecalls import TreeCall
 from ..syntax.model import FunctionInfo, nodes_of, returned_expression, unquoted, written_as
 from ..syntax.source import Source, parse
@@ -82,7 +83,8 @@ class Summarizer:
             tuple(self.absolute(star) for star in index.aliases.star_modules), defined,
             {name: self._function(function) for name, function in index.functions.items()},
             {name: self._class(cls) for name, cls in index.classes.items()},
-            jitted, tuple(self._constructions()), self._bindings(), self._transformed(), self._changes())
+            jitted, tuple(self._constructions()), self._bindings(), self._transformed(), self._changes(),
+            tuple(RegistrationFinder(index, self.analysis.frameworks).imported_classes(self.project_name)))
 
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:

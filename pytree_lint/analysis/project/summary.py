@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 15
+SUMMARY_VERSION = 16
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -155,6 +155,19 @@ class AttributeChange(NamedTuple):
     position: int
 
 
+class RegisteredElsewhere(NamedTuple):
+    """A registering call this module makes of a class another project module defines
+    (`register_dataclass(Params, meta_fields=["mask"])`, `register_pytree_node(Basis, Basis.flatten,
+    Basis.unflatten)`): the class (absolute), the mechanism, where, and the arguments its own module can
+    read, each (parameter, expression as written there): literal field names, and the class's own methods
+    (named by the class's own name)."""
+
+    cls: str
+    mechanism: str
+    line: int
+    arguments: tuple[tuple[str, str], ...]
+
+
 class Argument(NamedTuple):
     position: int | None
     keyword: str | None
@@ -191,6 +204,7 @@ class ModuleSummary:
     # imports them as (analysis/pytrees/transformed.py).
     transformed: tuple[str, ...] = ()
     changes: tuple[AttributeChange, ...] = ()  # in-place changes of project classes' attributes
+    registered: tuple[RegisteredElsewhere, ...] = ()  # registrations of other modules' classes
 
     @property
     def display_path(self) -> str:
@@ -205,7 +219,7 @@ class ModuleSummary:
                 "names": self.names, "stars": self.stars, "defined": sorted(self.defined),
                 "functions": self.functions, "classes": self.classes, "jitted": self.jitted,
                 "constructions": self.constructions, "bindings": self.bindings, "transformed": self.transformed,
-                "changes": self.changes}
+                "changes": self.changes, "registered": self.registered}
 
     @classmethod
     def from_json(cls, data: dict) -> ModuleSummary:
@@ -230,7 +244,9 @@ class ModuleSummary:
         bindings = {name: tuple(Value(*value) for value in values) for name, values in data["bindings"].items()}
         return cls(data["module"], data["is_package"], data["path"], data["digest"], dict(data["names"]),
                    tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, constructions,
-                   bindings, tuple(data["transformed"]), tuple(AttributeChange(*change) for change in data["changes"]))
+                   bindings, tuple(data["transformed"]), tuple(AttributeChange(*change) for change in data["changes"]),
+                   tuple(RegisteredElsewhere(cls, mechanism, line, tuple(tuple(a) for a in arguments))
+                         for cls, mechanism, line, arguments in data["registered"]))
 
 
 class SummaryStore:
@@ -274,7 +290,7 @@ class SummaryStore:
                 index = json.load(handle)
         except (OSError, ValueError, RecursionError):
             return {}
-        # [mtime, size, called names, imported modules, mentioned names] per file: a damaged row is dropped
+        # [mtime, size, called names, imported modules, mentioned names, registers] per file: a damaged row is dropped
         return {path: row for path, row in index.items() if conforms(row, _INDEX_ROW)} if isinstance(
             index, dict) else {}
 
@@ -289,11 +305,11 @@ def valid_summary(data) -> bool:
             and all(conforms(data[key], hint) for key, hint in _SUMMARY_SHAPE.items()))
 
 
-_INDEX_ROW = tuple[int, int, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+_INDEX_ROW = tuple[int, int, tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]
 _SUMMARY_SHAPE = {
     "module": str, "is_package": bool, "path": str, "digest": str, "names": dict[str, str],
     "stars": tuple[str, ...], "defined": tuple[str, ...], "functions": dict[str, FunctionFacts],
     "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "constructions": tuple[Construction, ...],
     "bindings": dict[str, tuple[Value, ...]], "transformed": tuple[str, ...],
-    "changes": tuple[AttributeChange, ...],
+    "changes": tuple[AttributeChange, ...], "registered": tuple[RegisteredElsewhere, ...],
 }

@@ -120,13 +120,23 @@ class Mutations:
             return self._helper_while_building(site, function)
         if function is None or function.cls is None or function.name in CONSTRUCTOR_METHODS:
             return False
+        if not self._calls_on_objects(function) and self._registered_elsewhere(function.cls):
+            return True  # its callers are where the class is registered, out of sight: no evidence here
         return self._called_on_fresh_objects(function)
+
+    def _registered_elsewhere(self, cls: ClassInfo) -> bool:
+        project = self.index.project
+        return project is not None and cls.parent is None and bool(project.registrations_elsewhere(cls.name))
 
     def _called_on_fresh_objects(self, method: FunctionInfo) -> bool:
         """The module calls the method, and only on objects its callers have just built."""
-        verdicts = [self._receiver(call, method.cls) for call in self._method_calls(method.name)]
-        ours = [fresh for fresh in verdicts if fresh is not None]
+        ours = self._calls_on_objects(method)
         return bool(ours) and all(ours)
+
+    def _calls_on_objects(self, method: FunctionInfo) -> list[bool]:
+        """For each call of the method on an object of its class: whether the caller has just built it."""
+        verdicts = [self._receiver(call, method.cls) for call in self._method_calls(method.name)]  # type: ignore
+        return [fresh for fresh in verdicts if fresh is not None]
 
     def _calls_while_building(self, function: str, position: int) -> bool:
         """Every call this module makes of another module's function (absolute name) passes the object a

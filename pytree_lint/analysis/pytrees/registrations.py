@@ -9,12 +9,14 @@ Understood through any import alias, as a call or a decorator (and `functools.pa
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import field
 
 from ...knowledge import Convention, PytreeLibrary
 from ...knowledge.base import RUNS_INIT
 from ...knowledge.jax import MECHANISMS, Mechanism
 from ...knowledge.python import PARTIAL
+from ..project.summary import RegisteredElsewhere
 from ..record import record
 from ..syntax.model import ClassInfo, FunctionInfo, ModuleIndex, Scope, literal_string, written_as
 from .fields import Frameworks, StaticDeclaration, registered_by
@@ -98,6 +100,49 @@ class RegistrationFinder:
         for cls in self.index.all_classes:
             if id(cls) not in registered:
                 found.extend(self._from_library(cls))
+        if self.index.project is not None:
+            for cls in self.index.classes.values():
+                found.extend(self._registered_elsewhere(cls))
+        return found
+
+    def _registered_elsewhere(self, cls: ClassInfo) -> list[Registration]:
+        """The registrations other modules of the project make of a class of this module, as far as this
+        module can read them: its fields named static or children, its own methods named as flatten and
+        unflatten (a function of the other module is judged there: see Project.foreign_class)."""
+        found = []
+        for fact, _summary in self.index.project.registrations_elsewhere(cls.name):  # type: ignore[union-attr]
+            try:
+                mechanism = Mechanism(fact.mechanism)
+                bound = {parameter: ast.parse(text, mode="eval").body for parameter, text in fact.arguments}
+            except (ValueError, SyntaxError, RecursionError, MemoryError):  # a damaged summary: left out
+                continue
+            found.append(self._build(mechanism, cls.node, cls, bound, None))
+        return found
+
+    def imported_classes(self, project_name: Callable[[str], str | None]) -> list[RegisteredElsewhere]:
+        """The registering calls of classes the module imports from its project (`project_name`: the
+        absolute name of a name of the project's own, else None), with what the class's module can read
+        of their arguments: literal lists of field names, and the class's own methods."""
+        found = []
+        for site in self.index.calls:
+            mechanism = self.mechanism(site.node.func)
+            bound = _bind_arguments(mechanism, site.node.args, site.node.keywords) if mechanism else {}
+            target = bound.get("nodetype", bound.get("cls"))
+            qualified = self.index.qualify(target) if target is not None else None
+            if mechanism is None or target is None or qualified is None or self.index.resolve_class(target):
+                continue
+            cls = project_name(qualified)
+            if cls is None:
+                continue
+            arguments = []
+            for parameter, value in bound.items():
+                if isinstance(value, (ast.List, ast.Tuple)) and value.elts and all(
+                        literal_string(e) is not None for e in value.elts):
+                    arguments.append((parameter, ast.unparse(value)))
+                elif isinstance(value, ast.Attribute) and self.index.qualify(value.value) == qualified:
+                    arguments.append((parameter, f"{cls.rsplit('.', 1)[-1]}.{value.attr}"))
+            if arguments:
+                found.append(RegisteredElsewhere(cls, mechanism.value, site.node.lineno, tuple(arguments)))
         return found
 
     def of_class(self, cls: ClassInfo) -> list[Registration]:

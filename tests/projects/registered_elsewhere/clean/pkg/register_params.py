@@ -1,0 +1,5 @@
+import jax
+
+from .params import Params
+
+jax.tree_util.register_dataclass(Params, data_fields=["w"], meta_fields=["mode"])
