@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from ..record import record
+from ..syntax.source import home_of
 from ..values.inference import Evidence
 from ..values.kinds import Kind
 from .aux import AuxSite
@@ -74,7 +75,9 @@ def held_containers(analysis) -> list[HeldContainer]:
         if evidence is None:
             continue
         cls = site.registration.cls
-        defined_at = cls.node.lineno if cls is not None else getattr(site.registration.node, "lineno", 0)
+        # Module-level changes count from where the class is defined (imported from another module: all).
+        defined_at = (cls.node.lineno if home_of(cls.node) is None else 0) if cls is not None else getattr(
+            site.registration.node, "lineno", 0)
         mutation = analysis.mutations.first(evidence.holders, defined_at) if evidence.holders else None
         found.append(HeldContainer(site, evidence, mutation, _static_hash(analysis, site)))
     return found

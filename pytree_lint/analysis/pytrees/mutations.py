@@ -202,7 +202,7 @@ class Mutations:
         return all(built)
 
     def _names_class(self, node: ast.AST, cls: ClassInfo) -> bool:
-        return any((named := self.index.resolve_class(name)) is not None and self._related(named, cls)
+        return any((named := self.index.class_named(name)) is not None and self._related(named, cls)
                    for name in nodes_of(node, ast.Name))
 
     def _assigned_instance(self, attribute: str, cls: ClassInfo) -> bool:
@@ -213,7 +213,7 @@ class Mutations:
     def _builds(self, call: ast.Call, caller: FunctionInfo, cls: ClassInfo) -> bool:
         """`Cls(...)`, a factory `Cls.create(...)`, or a classmethod's `cls(...)`."""
         func = call.func.value if isinstance(call.func, ast.Attribute) else call.func
-        built = self.index.resolve_class(func)
+        built = self.index.class_named(func)
         if built is None and isinstance(func, ast.Name) and caller.is_classmethod \
                 and func.id == ClassInfo.name_of_cls(caller):
             built = caller.cls
@@ -248,7 +248,7 @@ class Mutations:
         if not bound and self.index.aliases.is_module_local(owner.id):
             bound = self.index.bindings.get(owner.id, [])
         made = [written_as(value, function, self.index) if isinstance(value, ast.Call) else value for value in bound]
-        return any(isinstance(value, ast.Call) and (built := self.index.resolve_class(value.func)) is not None
+        return any(isinstance(value, ast.Call) and (built := self.index.class_named(value.func)) is not None
                    and self._related(built, cls) for value in made)  # built here, or by a helper returning it
 
     def _related(self, one: ClassInfo, other: ClassInfo) -> bool:

@@ -234,12 +234,10 @@ class RegistrationFinder:
         return None
 
     def _class(self, expr: ast.expr, scope: Scope | None) -> ClassInfo | None:
-        """The class a name stands for: a class of the module, or `cls` in the class's `__init_subclass__`
+        """The class a name stands for: a class of the module (or of another module of the project), or
+        `cls` in the class's `__init_subclass__`
         (which registers every subclass with the class's own flatten and unflatten)."""
-        cls = self.index.resolve_class(expr)
-        if cls is None and self.index.project is not None and isinstance(expr, (ast.Name, ast.Attribute)):
-            definition = self.index.definition(expr)  # a class another module of the project defines
-            cls = self.index.project.foreign_class(definition) if definition is not None else None
+        cls = self.index.class_named(expr)
         if (cls is None and isinstance(scope, FunctionInfo) and scope.cls is not None
                 and scope.name == "__init_subclass__" and scope.positional_params
                 and isinstance(expr, ast.Name) and expr.id == scope.positional_params[0].name):

@@ -550,6 +550,15 @@ class ModuleIndex:
                 return owner.methods[name]
         return None
 
+    def class_named(self, node: ast.AST) -> ClassInfo | None:
+        """The class a name stands for: a module-level class of this module, or one another module of the
+        project defines (read from there: ModuleView.foreign_class)."""
+        found = self.resolve_class(node)
+        if found is None and self.project is not None and isinstance(node, (ast.Name, ast.Attribute)):
+            definition = self.definition(node)
+            found = self.project.foreign_class(definition) if definition is not None else None
+        return found
+
     def resolve_class(self, node: ast.AST) -> ClassInfo | None:
         """The module-level class a Name refers to (not shadowed by an import; copied from another module's
         code, the class of this module it stands for there)."""

@@ -224,7 +224,7 @@ class ValueInference:
             return self._union_annotation([annotation.left, annotation.right])
         if isinstance(annotation, ast.Subscript):
             return self._subscript_annotation(annotation)
-        cls = self.index.resolve_class(annotation) or self._class_elsewhere(annotation)
+        cls = self.index.class_named(annotation)
         if cls is not None:
             return [Evidence(Kind.INSTANCE, annotation, f"a `{cls.name}`", cls=cls)]
         name = self._type_name(annotation)
@@ -242,14 +242,6 @@ class ValueInference:
         return []
 
     # annotations ---------------------------------------------------------------------------------
-    def _class_elsewhere(self, annotation: ast.expr) -> ClassInfo | None:
-        """The class another module of the project defines that an annotation names (read from there)."""
-        project = self.index.project
-        if project is None or not isinstance(annotation, (ast.Name, ast.Attribute)):
-            return None
-        definition = self.index.definition(annotation)
-        return project.foreign_class(definition) if definition is not None else None
-
     def _type_name(self, node: ast.expr) -> str | None:
         """`jax.Array`, `list`, `typing.Optional`, ... for a type expression, builtins included."""
         if is_none(node):
@@ -780,7 +772,8 @@ class ValueInference:
         declared = [owner.fields[attr] for owner in self.index.class_and_bases(cls) if attr in owner.fields]
         for class_field in declared[:1]:
             found.extend(self._field_default(class_field, holder))
-            if self.index.find_method(cls, "__init__") is None:  # a dataclass or NamedTuple: fields in order
+            if self.index.find_method(cls, "__init__") is None and not self._reassigned_after_init(cls, attr):
+                # a dataclass or NamedTuple: fields in order
                 found.extend(self.constructor_arguments(cls, attr, self.field_position(cls, attr), _PLACEHOLDER))
             # The declared type speaks unless a value built per instance says otherwise; a container type
             # does not speak over a value the class stores (a tuple, a frozendict, a MappingProxyType).
@@ -832,6 +825,14 @@ class ValueInference:
                 if declared.name not in order:
                     order.append(declared.name)
         return order.index(attr) if attr in order else None
+
+    def _reassigned_after_init(self, cls: ClassInfo, attr: str) -> bool:
+        """A dataclass field `__post_init__` always assigns (`object.__setattr__(self, "index",
+        jnp.asarray(self.index))`): what a constructor is given for it never stays there."""
+        post_init = self.index.find_method(cls, "__post_init__")
+        return post_init is not None and any(a.unconditional and not a.augmented and a.method is post_init
+                                             for owner in self.index.class_and_bases(cls)
+                                             for a in owner.assignments.get(attr, ()))
 
     @staticmethod
     def _live_assignments(assignments):
