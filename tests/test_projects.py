@@ -116,6 +116,19 @@ def test_a_module_whose_class_another_module_starts_registering_is_relinted(tmp_
         ("pkg/params.py", 12, "PTL101")]
 
 
+def test_a_second_checkout_sharing_the_cache_reads_its_own_files(tmp_path):
+    """Summaries are kept by content: one made for a first copy of the project (since deleted) serves the
+    second, whose classes are then read from the second's own files."""
+    cache = tmp_path / "cache"
+    for copy in ("first", "second"):
+        project = tmp_path / copy
+        shutil.copytree(PROJECTS / "registered_elsewhere" / "bad", project)
+        (project / "pyproject.toml").write_text("")
+        assert {(f["path"], f["line"], f["code"]) for f in cli_findings(project, cache)} == expectations(project)
+        if copy == "first":
+            shutil.rmtree(project)
+
+
 def test_a_file_alone_and_in_its_project_has_the_same_findings():
     model = PROJECTS / "project_helpers" / "bad" / "pkg" / "model.py"
     alone = [(f.line, f.column, f.code, f.message) for f in lint_file(str(model))]

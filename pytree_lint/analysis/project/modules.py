@@ -343,6 +343,8 @@ class Project:
         digest = content_digest(data)
         cached = self.store.get(digest, module, is_package)
         if cached is not None:
+            # Kept by content: the same module in another checkout (or a moved project) made it there.
+            cached.path = str(file)
             return cached
         if Project.summarize is None:
             raise RuntimeError("no summarizer: call engine.load_analysis() first")
