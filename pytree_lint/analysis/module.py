@@ -190,8 +190,8 @@ class ModuleAnalysis:
         project = self.index.project
         if project is None:
             return words
-        if any(project.registrations_elsewhere(name) for name in self.index.classes):
-            words.add(REGISTRATION_TRIGGERS[0])  # a class of this module another module registers
+        if any(project.may_register(name) for name in self.index.classes):
+            words.add(REGISTRATION_TRIGGERS[0])  # a class of this module another module may register
         for local, _target in self.index.aliases.items():
             definition = self.index.definition(ast.Name(local))
             if definition is None:

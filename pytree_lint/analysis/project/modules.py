@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ...digest import ABSENT, content_digest
 from ...diskio import LintError, python_text, read_regular
 from ...knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
-from ...knowledge.triggers import REGISTRATION_TRIGGERS
+from ...knowledge.jax import Mechanism
 from ..pytrees.jitted import factory_statics, through_signature
 from ..record import record
 from ..syntax.model import ClassInfo, ModuleIndex
@@ -64,7 +64,8 @@ INSTALLED = frozenset({"site-packages", "dist-packages"})
 # forwards, with the same matches.
 CONSTRUCTED_REVERSED = re.compile(rb"\(\s*(\w*[A-Z])(?!\w)")
 MENTIONED = re.compile(rb"(?<![\w.])[A-Z]\w*")  # a capitalised name, as written or imported
-REGISTERS = re.compile("|".join(map(re.escape, REGISTRATION_TRIGGERS)).encode())  # may register a pytree
+# Spells one of jax.tree_util's registering functions: may register a class another module defines.
+REGISTERS = re.compile("|".join(re.escape(mechanism.value) for mechanism in Mechanism).encode())
 DEFINED_CLASS = re.compile(r"^class\s+(\w+)", re.MULTILINE)  # a module-level class
 # Another name for a capitalised one: `import Mesh as M`, `from .mesh import Mesh as M`, `M = Mesh`.
 RENAMED = re.compile(rb"(?<![\w.])([A-Z]\w*)[ \t]+as[ \t]+(\w+)|^(\w+)[ \t]*=[ \t]*([A-Z]\w*)[ \t]*$", re.MULTILINE)
@@ -799,10 +800,14 @@ class ModuleView:
         """The other project modules where this module's class `class_name` reaches a transformation."""
         return self.project.transformed_elsewhere(self, class_name)
 
+    def may_register(self, class_name: str) -> bool:
+        """Whether another module's text may register this module's class `class_name` (Project.may_register)."""
+        return self.project.may_register(self, class_name)
+
     def registrations_elsewhere(self, class_name: str) -> list[tuple[RegisteredElsewhere, ModuleSummary]]:
         """The registering calls other project modules make of this module's class `class_name` (only the
         modules whose text may register it are summarised: Project.may_register)."""
-        if not self.project.may_register(self, class_name):
+        if not self.may_register(class_name):
             return []
         return self.project.registrations_elsewhere(self, class_name)
 
