@@ -121,28 +121,30 @@ def _read_class(summary: ModuleSummary, name: str) -> ClassInfo | None:
     if node is None or content_digest(data) != summary.digest:
         return None
     source = Source(text, summary.display_path, summary.module)
-    _mark_foreign(node, source, summary, frozenset())
+    _mark_foreign(node, source, summary)
     return ModuleIndex.build(ast.Module([node], []), source).classes.get(name)
 
 
-def _mark_foreign(node: ast.AST, source: Source, summary: ModuleSummary, bound: frozenset[str]) -> None:
+def _mark_foreign(definition: ast.AST, source: Source, summary: ModuleSummary) -> None:
     """Mark a definition's nodes as read from `summary`'s module: each with its source, and each name it
     reads of that module (an import, a definition; not a parameter or local of its functions) with what
-    it stands for there."""
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        arguments = node.args
-        bound = bound | {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
-                                         *filter(None, [arguments.vararg, arguments.kwarg])]}
-        if not isinstance(node, ast.Lambda):
-            bound |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    setattr(node, HOME, source)
-    if isinstance(node, ast.Name) and node.id not in bound:
-        if node.id in summary.names:
-            setattr(node, MEANT, summary.names[node.id])
-        elif node.id in summary.defined:
-            setattr(node, MEANT, f"{summary.module}.{node.id}")
-    for child in ast.iter_child_nodes(node):
-        _mark_foreign(child, source, summary, bound)
+    it stands for there. Iterative: a deeply nested expression is no reason to fail."""
+    pending: list[tuple[ast.AST, frozenset[str]]] = [(definition, frozenset())]
+    while pending:
+        node, bound = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            arguments = node.args
+            bound = bound | {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                             *filter(None, [arguments.vararg, arguments.kwarg])]}
+            if not isinstance(node, ast.Lambda):
+                bound |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        setattr(node, HOME, source)
+        if isinstance(node, ast.Name) and node.id not in bound:
+            if node.id in summary.names:
+                setattr(node, MEANT, summary.names[node.id])
+            elif node.id in summary.defined:
+                setattr(node, MEANT, f"{summary.module}.{node.id}")
+        pending.extend((child, bound) for child in ast.iter_child_nodes(node))
 
 
 def _jit_facts(function: FunctionFacts, positions: set[int], names: set[str]) -> JitFacts:
@@ -447,7 +449,8 @@ class Project:
                 continue
             # A user that registers nothing today may tomorrow: a lint that asked depends on it.
             self.consulted[file] = self._digest(file)
-            found = found or self._calls[str(file)][5]  # type: ignore[index]
+            row = self._calls.get(str(file)) if self._calls is not None else None
+            found = found or bool(row and row[5])
         if self._index_changed:
             self.store.save_index(self.root, self._calls)
             self._index_changed = False
