@@ -293,7 +293,8 @@ class Summarizer:
                         found.append(AttributeChange(classes[receiver.value.id], receiver.attr,
                                                      position[0] if position else 0, self.analysis.snippet(node),
                                                      f"{self.module}.{function.name}",
-                                                     positions.get(receiver.value.id, -1)))
+                                                     positions.get(receiver.value.id, -1),
+                                                     isinstance(node, ast.AugAssign) and node.target is receiver))
         return tuple(found)
 
     def _annotated_class(self, annotation: ast.expr) -> str | None:

@@ -803,7 +803,24 @@ class ValueInference:
                     updated = Hop(_PLACEHOLDER, Relation.UPDATED_BY, node, holder)
                     found.append(Evidence(Kind.VOLATILE, node, f"a value `{function.name}()` changes",
                                           trail=(updated,), volatility=Volatility.CHANGED))
+        project = self.index.project
+        if project is not None and cls.parent is None:  # and the functions of other modules
+            for change, summary in project.changes_elsewhere(cls.name):
+                if change.attribute == attr and change.augmented and not self._called_while_building_here(
+                        change.function):
+                    where = Elsewhere(change.text, summary.display_path, change.line)
+                    updated = Hop(_PLACEHOLDER, Relation.UPDATED_BY, where, holder)  # type: ignore[arg-type]
+                    found.append(Evidence(Kind.VOLATILE, where,  # type: ignore[arg-type]
+                                          f"a value `{change.function.rsplit('.', 1)[-1]}()` changes",
+                                          trail=(updated,), volatility=Volatility.CHANGED))
         return found
+
+    def _called_while_building_here(self, function: str) -> bool:
+        """Every call this module makes of another module's function (absolute name) is in a constructor."""
+        short = function.rsplit(".", 1)[-1]
+        calls = [call for call, _ in self.index.calls_mentioning((short,)) if self.index.qualify(call.func) == function]
+        return bool(calls) and all((caller := self.index.enclosing_function(call)) is not None
+                                   and caller.name in py.CONSTRUCTOR_METHODS for call in calls)
 
     def _called_while_building(self, function: FunctionInfo) -> bool:
         """Every call the module makes of the function is in a constructor (the object is being built)."""

@@ -42,7 +42,7 @@ Known limits:
 
 from __future__ import annotations
 
-from ...analysis.values.inference import Evidence
+from ...analysis.values.inference import Elsewhere, Evidence
 from ...analysis.values.kinds import Kind, Leaf, Relation, Volatility
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
@@ -68,10 +68,10 @@ class VolatileAuxData(Rule):
                              target=site.registration.target)
 
 
-def _changed_in_place(analysis, site) -> set[int]:
+def _changed_in_place(analysis, site) -> set:
     """The statements that change a list, dict or set of this aux site in place (PTL102 reports them: an
     augmented `self.frozen |= names` there is one cause, not also a new value)."""
-    return {id(c.mutation.node) for c in analysis.held_containers if c.site is site and c.mutation is not None}
+    return {_place(c.mutation.node) for c in analysis.held_containers if c.site is site and c.mutation is not None}
 
 
 def _identity_by_design(analysis, site, evidence: Evidence) -> bool:
@@ -81,8 +81,13 @@ def _identity_by_design(analysis, site, evidence: Evidence) -> bool:
         analysis.lookup_keys.is_key(name) for name in site.attributes(evidence))
 
 
-def _updated_by(evidence: Evidence) -> set[int]:
-    return {id(hop.node) for hop in evidence.trail if hop.relation is Relation.UPDATED_BY}
+def _updated_by(evidence: Evidence) -> set:
+    return {_place(hop.node) for hop in evidence.trail if hop.relation is Relation.UPDATED_BY}
+
+
+def _place(node) -> object:
+    """A statement as both analyses name it: the node here, the module and line in another module."""
+    return (node.path, node.line) if isinstance(node, Elsewhere) else id(node)
 
 
 def _differs(evidence: Evidence) -> str:
