@@ -135,9 +135,9 @@ class Summarizer:
         sink = self.analysis.map_forwarding.sinks.get(function.name)
         if sink is None or sink.scope is None or sink.scope.node is not function.node:
             return None
-        mapped = sink
-        while isinstance(mapped.forwarded_to, TreeCall):
-            mapped = mapped.forwarded_to
+        mapped = sink.map_made
+        if not isinstance(mapped, TreeCall):  # never here: a summary reads no other module
+            return None
         position = self.analysis.position(mapped.node)
         return TreeMapFacts(tuple(tree.id for tree in sink.trees), sink.kind,  # type: ignore[attr-defined]
                             position[0] if position else 0, self.analysis.snippet(mapped.node))

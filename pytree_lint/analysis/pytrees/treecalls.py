@@ -45,6 +45,15 @@ class TreeCall:
     # it makes (in this module, or in another one); `trees` are then the arguments it passes, read here.
     forwarded_to: TreeCall | Elsewhere | None = None
 
+    @property
+    def map_made(self) -> TreeCall | Elsewhere:
+        """The tree function's own call this call ends in: itself, or the map a chain of functions passing
+        their parameters on makes (in this module, or another's, as messages cite it)."""
+        made: TreeCall | Elsewhere = self
+        while isinstance(made, TreeCall) and made.forwarded_to is not None:
+            made = made.forwarded_to
+        return made
+
 
 @record
 class MapSink:

@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12  # expressions followed within one summary (names, arguments, operands)
 _MAX_NESTED_SUMMARIES = 24  # summaries (a helper's returns, a class's attribute) computed inside one another
+# Expressions that compute a new value from their operands: an array when an operand is one (_arithmetic).
+ARITHMETIC = (ast.BinOp, ast.Compare, ast.UnaryOp)
 # Operands that make arithmetic a sequence operation (concatenation, repetition), never an array's.
 SEQUENCE_DISPLAYS = (ast.List, ast.Tuple, ast.ListComp, ast.Set, ast.SetComp, ast.Dict, ast.DictComp)
 MAX_TRAIL = 32  # steps an evidence's trail keeps (the first half, and the ones between that matter)
@@ -329,7 +331,7 @@ class ValueInference:
                     *self._problems(self.infer(expr.value, context))]
         if isinstance(expr, ast.Lambda):
             return [Evidence(Kind.VOLATILE, expr, "a lambda", leaf=Leaf.CALLABLE)]
-        if isinstance(expr, (ast.BinOp, ast.Compare, ast.UnaryOp)):
+        if isinstance(expr, ARITHMETIC):
             return self._arithmetic(expr, context)
         if isinstance(expr, ast.BoolOp):
             return _union(self.infer(value, context) for value in expr.values)
@@ -818,14 +820,16 @@ class ValueInference:
     def _called_while_building_here(self, function: str) -> bool:
         """Every call this module makes of another module's function (absolute name) is in a constructor."""
         short = function.rsplit(".", 1)[-1]
-        calls = [call for call, _ in self.index.calls_mentioning((short,)) if self.index.qualify(call.func) == function]
-        return bool(calls) and all((caller := self.index.enclosing_function(call)) is not None
-                                   and caller.name in py.CONSTRUCTOR_METHODS for call in calls)
+        return self._in_constructors([call for call, _ in self.index.calls_mentioning((short,))
+                                      if self.index.qualify(call.func) == function])
 
     def _called_while_building(self, function: FunctionInfo) -> bool:
         """Every call the module makes of the function is in a constructor (the object is being built)."""
-        calls = [call for call, _ in self.index.calls_mentioning((function.name,))
-                 if isinstance(call.func, ast.Name) and call.func.id == function.name]
+        return self._in_constructors([call for call, _ in self.index.calls_mentioning((function.name,))
+                                      if isinstance(call.func, ast.Name) and call.func.id == function.name])
+
+    def _in_constructors(self, calls: list[ast.Call]) -> bool:
+        """Some calls, and each made in a constructor."""
         return bool(calls) and all((caller := self.index.enclosing_function(call)) is not None
                                    and caller.name in py.CONSTRUCTOR_METHODS for call in calls)
 

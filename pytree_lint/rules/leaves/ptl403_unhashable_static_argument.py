@@ -48,14 +48,13 @@ import ast
 
 from ...analysis.pytrees.jitted import array_parameter
 from ...analysis.syntax.model import written_as
-from ...analysis.values.inference import Context, Elsewhere
+from ...analysis.values.inference import ARITHMETIC, Context, Elsewhere
 from ...analysis.values.kinds import Kind, Relation
 from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
 from ...knowledge.python import UNHASHABLE_BUILTINS
 from ...runtime.probes import ReproduceProbe
 from ..base import Report, Rule
 
-ARITHMETIC = (ast.BinOp, ast.Compare, ast.UnaryOp)  # an array when an operand is one (values._arithmetic)
 UNHASHABLE = {Kind.MUTABLE: "unhashable", Kind.ARRAY: "an array, unhashable"}
 
 

@@ -59,9 +59,7 @@ class NoneInFirstTreeOfMultiTreeMap(Rule):
         for none in analysis.nones_in_first_trees.values():
             first = f"`{analysis.snippet(none.call.trees[0])}`"
             if none.call.forwarded_to is not None:  # given to a function that maps it first (maybe through others)
-                mapped = none.call.forwarded_to
-                while isinstance(mapped, TreeCall) and mapped.forwarded_to is not None:
-                    mapped = mapped.forwarded_to
+                mapped = none.call.map_made
                 where = analysis.located(mapped.node if isinstance(mapped, TreeCall) else mapped)
                 given = analysis.snippet(none.call.node.func)
                 first += f" given to `{given}`, which maps it as the first tree ({where}),"
