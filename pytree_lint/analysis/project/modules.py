@@ -57,6 +57,9 @@ MAX_HOPS = 16
 # searched in part rather than made slow (an unsearched call stays unknown, and unknown stays silent).
 MAX_SEARCHED_FILES = 3000
 # The modules a file imports, read from its text before it is parsed: `from .x import`, `import a.b`.
+# `from module import a, b as c` (parenthesised over lines too): the names it imports from the module.
+FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]*(\([^)]*\)|(?:[^\n#\\]|\\\r?\n)*)",
+                         re.MULTILINE)
 IMPORTED_MODULE = re.compile(r"^[ \t]*(?:from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import|import[ \t]+([\w.]+))", re.MULTILINE)
 INSTALLED = frozenset({"site-packages", "dist-packages"})
 # A call of a capitalised name (which classes a module may build), matched on the reversed text: a
@@ -64,6 +67,8 @@ INSTALLED = frozenset({"site-packages", "dist-packages"})
 # forwards, with the same matches.
 CONSTRUCTED_REVERSED = re.compile(rb"\(\s*(\w*[A-Z])(?!\w)")
 MENTIONED = re.compile(rb"(?<![\w.])[A-Z]\w*")  # a capitalised name, as written or imported
+MAX_REEXPORTS = 3  # modules passing an imported name on, followed to find a class's users from their texts
+ANNOTATED = re.compile(rb":[ \t]*['\"]?([A-Z]\w*)")  # a capitalised name heading an annotation (or a dict value)
 # Spells one of jax.tree_util's registering functions: may register a class another module defines.
 REGISTERS = re.compile("|".join(re.escape(mechanism.value) for mechanism in Mechanism).encode())
 DEFINED_CLASS = re.compile(r"^class\s+(\w+)", re.MULTILINE)  # a module-level class
@@ -209,8 +214,10 @@ class Project:
         # Per searched folder: capitalised name -> the files calling it, and -> the files mentioning it
         # (asking each file once, not once per class: a module of many classes stays linear).
         self._name_index: dict[Path, tuple[dict[str, list[Path]], dict[str, list[Path]]]] = {}
-        # file -> [mtime, size, calls, imports, mentions, registers]: _names_and_imports
+        # file -> [mtime, size, calls, imports, mentions, registers, annotated, {module: names imported from it}]:
+        # _names_and_imports
         self._calls: dict[str, list] | None = None
+        self._packages: dict[Path, str] = {}  # file -> the package its relative imports start from
         self._index_changed = False
         self._constructions: dict[tuple[Path, str], list[tuple[Construction, ModuleSummary]]] = {}
         self._transformed: dict[tuple[Path, str], list[tuple[ModuleSummary, bool]]] = {}
@@ -404,22 +411,30 @@ class Project:
             return [], [], []
         version = [stat.st_mtime_ns, stat.st_size]
         known = self._calls.get(key)
-        if known is None or known[:2] != version or len(known) != 6:
+        if known is None or known[:2] != version or len(known) != 8:
             try:
                 data = read_regular(file)
             except OSError:
                 data = b""
             called = {name[::-1].decode() for name in CONSTRUCTED_REVERSED.findall(data[::-1])}
-            # A class called by another name is called: `M(...)` after `from .mesh import Mesh as M`.
+            annotated = {name.decode() for name in ANNOTATED.findall(data)}
+            # A class called or annotated by another name is: `M(...)` after `from .mesh import Mesh as M`.
             for original, alias, alias_too, original_too in RENAMED.findall(data):
-                if (alias or alias_too).decode() in called:
-                    called.add((original or original_too).decode())
+                for named in (called, annotated):
+                    if (alias or alias_too).decode() in named:
+                        named.add((original or original_too).decode())
             names = sorted(called)
             text = data.decode("utf-8", "replace")
             imports = sorted({match.group(1) or match.group(2) for match in IMPORTED_MODULE.finditer(text)})
             mentions = sorted({name.decode() for name in MENTIONED.findall(data)})
             registers = REGISTERS.search(data) is not None
-            known = self._calls[key] = [*version, names, imports, mentions, registers]
+            from_imports: dict[str, list[str]] = {}
+            for match in FROM_IMPORT.finditer(text):
+                from_imports.setdefault(match.group(1), []).extend(
+                    words[0] for item in match.group(2).strip("()").replace("\\", " ").split(",")
+                    if (words := item.split()) and (words[0].isidentifier() or words[0] == "*"))
+            known = self._calls[key] = [*version, names, imports, mentions, registers, sorted(annotated),
+                                        from_imports]
             self._index_changed = True
         return known[2], known[3], known[4]
 
@@ -445,30 +460,78 @@ class Project:
             return False
         found = False
         for file in self._files_naming(view.import_root, package, class_name, called=False):
-            if file == view.file or not self._imports_module(file, view.module):
+            if file == view.file or not self._imports_name(file, view.module, class_name, view.import_root):
                 continue
             # A user that registers nothing today may tomorrow: a lint that asked depends on it.
             self.consulted[file] = self._digest(file)
-            row = self._calls.get(str(file)) if self._calls is not None else None
-            found = found or bool(row and row[5])
+            found = found or self._spells_registering(file)
         if self._index_changed:
             self.store.save_index(self.root, self._calls)
             self._index_changed = False
         return found
 
-    def _imports_module(self, file: Path, module: str) -> bool:
-        """A file that imports `module`, its package, or relatively."""
-        return any(imported.startswith(".") or imported == module or module.startswith(imported + ".")
-                   for imported in self._names_and_imports(file)[1])
+    def _spells_registering(self, file: Path) -> bool:
+        """Whether a file's text (as the text index read it) spells one of jax.tree_util's registering calls."""
+        row = self._calls.get(str(file)) if self._calls is not None else None
+        return bool(row and row[5])
 
-    def _users(self, view: ModuleView, class_name: str, called: bool):
+    def _annotates_with(self, file: Path, class_name: str) -> bool:
+        """Whether a file's text (as the text index read it) may annotate a parameter with `class_name`."""
+        row = self._calls.get(str(file)) if self._calls is not None else None
+        return bool(row and class_name in row[6])
+
+    def _imports_module(self, file: Path, module: str) -> bool:
+        """A file that imports `module` or its package, by its absolute name or relatively."""
+        for imported in self._names_and_imports(file)[1]:
+            absolute = self._absolute_import(file, imported) if imported.startswith(".") else imported
+            if absolute is None or absolute == module or module.startswith(absolute + "."):
+                return True
+        return False
+
+    def _imports_name(self, file: Path, module: str, name: str, import_root: Path, depth: int = 0) -> bool:
+        """A file that imports `name` (or *) from `module`, from a package above it, or from a project module
+        that does so in turn (a re-export, a few levels deep): what a file mentioning a class by its bare
+        name needs to mean this module's."""
+        self._names_and_imports(file)
+        row = self._calls.get(str(file)) if self._calls is not None else None
+        for imported, names in (row[7].items() if row else ()):
+            if name not in names and "*" not in names:
+                continue
+            absolute = self._absolute_import(file, imported) if imported.startswith(".") else imported
+            if absolute is None or absolute == module or module.startswith(absolute + "."):
+                return True
+            other = self.locate(absolute, import_root) if depth < MAX_REEXPORTS else None
+            if other is not None and other != file and self._imports_name(other, module, name, import_root,
+                                                                           depth + 1):
+                return True
+        return False
+
+    def _absolute_import(self, file: Path, relative: str) -> str | None:
+        """The absolute name of a relative import (`..core.scope`) in `file`; None when it climbs out."""
+        if file not in self._packages:
+            _root, name, is_package = module_location(file)
+            self._packages[file] = name if is_package else name.rpartition(".")[0]
+        parts = self._packages[file].split(".") if self._packages[file] else []
+        rest = relative.lstrip(".")
+        climbed = len(relative) - len(rest) - 1
+        if climbed > len(parts) or (climbed == len(parts) and not rest):
+            return None
+        return ".".join([*parts[:len(parts) - climbed], *([rest] if rest else [])])
+
+    def _users(self, view: ModuleView, class_name: str, called: bool, registering: bool = False,
+               annotating: bool = False):
         """(caller view, summary) for each other project file that may use the class `class_name` of the
-        module `view` sees from: those that call (or, `called` False, mention) it and import its module."""
+        module `view` sees from: those that call (or, `called` False, mention) it and import its module (and,
+        `registering`, spell a registering call: the others are `may_register`'s dependencies; `annotating`,
+        annotate with it)."""
         package = view.module.split(".", 1)[0]
         if package in NEVER_FOLLOWED:
             return  # jax's own classes: their names are library names wherever they are used
         for file in self._files_naming(view.import_root, package, class_name, called):
-            if file == view.file or not self._imports_module(file, view.module):
+            if file == view.file or not (self._imports_module(file, view.module) if called
+                                         else self._imports_name(file, view.module, class_name, view.import_root)) or (
+                    registering and not self._spells_registering(file)) or (
+                    annotating and not self._annotates_with(file, class_name)):
                 continue
             summary = self.summary_of(file)
             if summary is not None:
@@ -504,7 +567,7 @@ class Project:
         key = (view.file, class_name)
         if key not in self._changes:
             self._changes[key] = [
-                (change, summary) for caller, summary in self._users(view, class_name, called=False)
+                (change, summary) for caller, summary in self._users(view, class_name, called=False, annotating=True)
                 for change in summary.changes if self._names_class(caller, summary, change.cls, view, class_name)]
         for _, summary in self._changes[key]:
             self.consulted[Path(summary.path)] = summary.digest
@@ -517,7 +580,7 @@ class Project:
         key = (view.file, class_name)
         if key not in self._registered:
             self._registered[key] = [
-                (fact, summary) for caller, summary in self._users(view, class_name, called=False)
+                (fact, summary) for caller, summary in self._users(view, class_name, called=False, registering=True)
                 for fact in summary.registered if self._names_class(caller, summary, fact.cls, view, class_name)]
         for _, summary in self._registered[key]:
             self.consulted[Path(summary.path)] = summary.digest
