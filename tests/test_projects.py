@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from pytree_lint.analysis.project.summary import SummaryStore
 from pytree_lint.engine import lint_file
 
 from conftest import expected_findings
@@ -114,6 +115,23 @@ def test_a_module_whose_class_another_module_starts_registering_is_relinted(tmp_
     user.write_text((bad / "register_params.py").read_text())
     assert [(f["path"], f["line"], f["code"]) for f in cli_findings(project, cache)] == [
         ("pkg/params.py", 12, "PTL101")]
+
+
+def test_the_project_text_index_is_kept_for_the_next_process(tmp_path):
+    """What the texts of the project's files say (who calls, mentions, imports and registers what) is read
+    once and kept: the next process only stats the files."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "registered_elsewhere" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    cache = tmp_path / "cache"
+    cli_findings(project, cache)
+    index = SummaryStore(cache).load_index(project.resolve())
+    files = {str(path.resolve()) for path in project.rglob("*.py")}
+    assert files <= set(index)
+    user = index[str((project / "pkg" / "register_params.py").resolve())]
+    assert user.registers and list(user.from_imports) == [".params"] and "Params" in user.from_imports[".params"]
+    assert "Params" in user.mentions
+    assert not index[str((project / "pkg" / "params.py").resolve())].registers
 
 
 def test_a_second_checkout_sharing_the_cache_reads_its_own_files(tmp_path):

@@ -34,6 +34,7 @@ from .summary import (
     AttributeChange,
     ClassFacts,
     Construction,
+    FileText,
     FunctionFacts,
     JitFacts,
     ModuleSummary,
@@ -214,9 +215,7 @@ class Project:
         # Per searched folder: capitalised name -> the files calling it, and -> the files mentioning it
         # (asking each file once, not once per class: a module of many classes stays linear).
         self._name_index: dict[Path, tuple[dict[str, list[Path]], dict[str, list[Path]]]] = {}
-        # file -> [mtime, size, calls, imports, mentions, registers, annotated, {module: names imported from it}]:
-        # _names_and_imports
-        self._calls: dict[str, list] | None = None
+        self._index: dict[str, FileText] | None = None  # file -> what its text says (see _text)
         self._packages: dict[Path, str] = {}  # file -> the package its relative imports start from
         self._index_changed = False
         self._constructions: dict[tuple[Path, str], list[tuple[Construction, ModuleSummary]]] = {}
@@ -390,28 +389,26 @@ class Project:
             calls: dict[str, list[Path]] = {}
             mentions: dict[str, list[Path]] = {}
             for file in self.files(import_root, package):
-                called_names, _imports, mentioned = self._names_and_imports(file)
-                for each in called_names:
+                text = self._text(file)
+                for each in text.calls if text else ():
                     calls.setdefault(each, []).append(file)
-                for each in mentioned:
+                for each in text.mentions if text else ():
                     mentions.setdefault(each, []).append(file)
             self._name_index[top] = (calls, mentions)
         return self._name_index[top][0 if called else 1].get(name, [])
 
-    def _names_and_imports(self, file: Path) -> tuple[list[str], list[str], list[str]]:
-        """The capitalised names a file calls, the modules it imports and the capitalised names it mentions,
-        from its text: read once, and kept on disk with the file's size and modification time (the next
-        process only stats the files that did not change)."""
-        if self._calls is None:
-            self._calls = self.store.load_index(self.root)
+    def _text(self, file: Path) -> FileText | None:
+        """What the text index knows of a file (see FileText): read once, and kept on disk with the file's
+        size and modification time (the next process only stats the files that did not change)."""
+        if self._index is None:
+            self._index = self.store.load_index(self.root)
         key = str(file)
         try:
             stat = file.stat()
         except OSError:
-            return [], [], []
-        version = [stat.st_mtime_ns, stat.st_size]
-        known = self._calls.get(key)
-        if known is None or known[:2] != version or len(known) != 8:
+            return None
+        known = self._index.get(key)
+        if known is None or (known.mtime, known.size) != (stat.st_mtime_ns, stat.st_size):
             try:
                 data = read_regular(file)
             except OSError:
@@ -423,20 +420,20 @@ class Project:
                 for named in (called, annotated):
                     if (alias or alias_too).decode() in named:
                         named.add((original or original_too).decode())
-            names = sorted(called)
             text = data.decode("utf-8", "replace")
-            imports = sorted({match.group(1) or match.group(2) for match in IMPORTED_MODULE.finditer(text)})
-            mentions = sorted({name.decode() for name in MENTIONED.findall(data)})
-            registers = REGISTERS.search(data) is not None
             from_imports: dict[str, list[str]] = {}
             for match in FROM_IMPORT.finditer(text):
                 from_imports.setdefault(match.group(1), []).extend(
                     words[0] for item in match.group(2).strip("()").replace("\\", " ").split(",")
                     if (words := item.split()) and (words[0].isidentifier() or words[0] == "*"))
-            known = self._calls[key] = [*version, names, imports, mentions, registers, sorted(annotated),
-                                        from_imports]
+            known = self._index[key] = FileText(
+                stat.st_mtime_ns, stat.st_size, tuple(sorted(called)),
+                tuple(sorted({match.group(1) or match.group(2) for match in IMPORTED_MODULE.finditer(text)})),
+                tuple(sorted({name.decode() for name in MENTIONED.findall(data)})),
+                REGISTERS.search(data) is not None, tuple(sorted(annotated)),
+                {module: tuple(names) for module, names in from_imports.items()})
             self._index_changed = True
-        return known[2], known[3], known[4]
+        return known
 
     def _digest(self, file: Path) -> str:
         """A file's content hash, read once per version of it (its modification time and size)."""
@@ -464,25 +461,16 @@ class Project:
                 continue
             # A user that registers nothing today may tomorrow: a lint that asked depends on it.
             self.consulted[file] = self._digest(file)
-            found = found or self._spells_registering(file)
+            found = found or bool((text := self._text(file)) and text.registers)
         if self._index_changed:
-            self.store.save_index(self.root, self._calls)
+            self.store.save_index(self.root, self._index)
             self._index_changed = False
         return found
 
-    def _spells_registering(self, file: Path) -> bool:
-        """Whether a file's text (as the text index read it) spells one of jax.tree_util's registering calls."""
-        row = self._calls.get(str(file)) if self._calls is not None else None
-        return bool(row and row[5])
-
-    def _annotates_with(self, file: Path, class_name: str) -> bool:
-        """Whether a file's text (as the text index read it) may annotate a parameter with `class_name`."""
-        row = self._calls.get(str(file)) if self._calls is not None else None
-        return bool(row and class_name in row[6])
 
     def _imports_module(self, file: Path, module: str) -> bool:
         """A file that imports `module` or its package, by its absolute name or relatively."""
-        for imported in self._names_and_imports(file)[1]:
+        for imported in (text.imports if (text := self._text(file)) else ()):
             absolute = self._absolute_import(file, imported) if imported.startswith(".") else imported
             if absolute is None or absolute == module or module.startswith(absolute + "."):
                 return True
@@ -492,9 +480,8 @@ class Project:
         """A file that imports `name` (or *) from `module`, from a package above it, or from a project module
         that does so in turn (a re-export, a few levels deep): what a file mentioning a class by its bare
         name needs to mean this module's."""
-        self._names_and_imports(file)
-        row = self._calls.get(str(file)) if self._calls is not None else None
-        for imported, names in (row[7].items() if row else ()):
+        text = self._text(file)
+        for imported, names in (text.from_imports.items() if text else ()):
             if name not in names and "*" not in names:
                 continue
             absolute = self._absolute_import(file, imported) if imported.startswith(".") else imported
@@ -528,16 +515,17 @@ class Project:
         if package in NEVER_FOLLOWED:
             return  # jax's own classes: their names are library names wherever they are used
         for file in self._files_naming(view.import_root, package, class_name, called):
-            if file == view.file or not (self._imports_module(file, view.module) if called
-                                         else self._imports_name(file, view.module, class_name, view.import_root)) or (
-                    registering and not self._spells_registering(file)) or (
-                    annotating and not self._annotates_with(file, class_name)):
+            text = self._text(file)
+            if file == view.file or text is None or not (
+                    self._imports_module(file, view.module) if called
+                    else self._imports_name(file, view.module, class_name, view.import_root)) or (
+                    registering and not text.registers) or (annotating and class_name not in text.annotated):
                 continue
             summary = self.summary_of(file)
             if summary is not None:
                 yield ModuleView(self, file, module_location(file)[0], summary.module, summary.is_package), summary
         if self._index_changed:
-            self.store.save_index(self.root, self._calls)
+            self.store.save_index(self.root, self._index)
             self._index_changed = False
 
     def _names_class(self, caller: ModuleView, summary: ModuleSummary, name: str, view: ModuleView,

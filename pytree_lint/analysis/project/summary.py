@@ -169,6 +169,19 @@ class RegisteredElsewhere(NamedTuple):
     arguments: tuple[tuple[str, str], ...]
 
 
+class FileText(NamedTuple):
+    """What the project's text index keeps of one file, read from its text alone (Project._text): which
+    modules may use a class of another, without parsing them."""
+    mtime: int  # nanoseconds: with the size, the version of the file the row was read from
+    size: int
+    calls: tuple[str, ...]  # capitalised names it calls, by any name it gives them
+    imports: tuple[str, ...]  # modules it imports (relative ones as written)
+    mentions: tuple[str, ...]  # capitalised names it writes or imports, bare
+    registers: bool  # spells one of jax.tree_util's registering functions
+    annotated: tuple[str, ...]  # capitalised names heading an annotation (or a dict value)
+    from_imports: dict[str, tuple[str, ...]]  # module -> the names `from module import ...` takes
+
+
 class Argument(NamedTuple):
     position: int | None
     keyword: str | None
@@ -283,7 +296,7 @@ class SummaryStore:
     def _index_path(self, root: Path) -> Path:
         return self.directory / "calls" / f"{content_digest(self._salt + str(root).encode())}.json"
 
-    def load_index(self, root: Path) -> dict[str, list]:
+    def load_index(self, root: Path) -> dict[str, FileText]:
         if not self.enabled:
             return {}
         try:
@@ -291,11 +304,11 @@ class SummaryStore:
                 index = json.load(handle)
         except (OSError, ValueError, RecursionError):
             return {}
-        # [mtime, size, called names, imported modules, mentioned names, registers] per file: a damaged row is dropped
-        return {path: row for path, row in index.items() if conforms(row, _INDEX_ROW)} if isinstance(
+        # A damaged row (or one of another version's shape) is dropped: the file is read again.
+        return {path: FileText(*row) for path, row in index.items() if conforms(row, FileText)} if isinstance(
             index, dict) else {}
 
-    def save_index(self, root: Path, index: dict[str, list]) -> None:
+    def save_index(self, root: Path, index: dict[str, FileText]) -> None:
         if self.enabled:
             write_json(self._index_path(root), index)
 
@@ -306,7 +319,6 @@ def valid_summary(data) -> bool:
             and all(conforms(data[key], hint) for key, hint in _SUMMARY_SHAPE.items()))
 
 
-_INDEX_ROW = tuple[int, int, tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]
 _SUMMARY_SHAPE = {
     "module": str, "is_package": bool, "path": str, "digest": str, "names": dict[str, str],
     "stars": tuple[str, ...], "defined": tuple[str, ...], "functions": dict[str, FunctionFacts],
