@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from functools import cache
 from typing import Union, get_args, get_origin, get_type_hints
 
@@ -11,31 +12,40 @@ from typing import Union, get_args, get_origin, get_type_hints
 def conforms(value, hint) -> bool:
     """`value`, read from JSON, has the shape JSON gives the type `hint` (records as arrays, tuples as
     lists); bare `tuple` and `dict` hold literals of any kind."""
-    origin, args = get_origin(hint), get_args(hint)
-    if origin in (Union, types.UnionType):
-        return any(conforms(value, arg) for arg in args)
-    if hint is type(None):
-        return value is None
-    if isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields"):
-        hints = _record_hints(hint)
-        return (isinstance(value, list) and len(value) == len(hint._fields)
-                and all(conforms(item, hints[name]) for item, name in zip(value, hint._fields)))
-    if hint is tuple or origin is tuple:
-        if not isinstance(value, list):
-            return False
-        if len(args) == 2 and args[1] is Ellipsis:
-            if args[0] is str:  # the common case (names, modules), checked without a call per item
-                return all(type(item) is str for item in value)
-            return all(conforms(item, args[0]) for item in value)
-        return not args or (len(value) == len(args) and all(map(conforms, value, args)))
-    if hint is dict or origin is dict:
-        return isinstance(value, dict) and (not args or all(
-            conforms(key, args[0]) and conforms(item, args[1]) for key, item in value.items()))
-    if hint in (bool, int):
-        return type(value) is hint
-    return hint is str and isinstance(value, str)
+    return _checker(hint)(value)
 
 
 @cache
-def _record_hints(record: type) -> dict:
-    return get_type_hints(record)
+def _checker(hint) -> Callable[[object], bool]:
+    """The check of one type, made once: the caches read thousands of values of a few types."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Union, types.UnionType):
+        alternatives = tuple(_checker(arg) for arg in args)
+        return lambda value: any(check(value) for check in alternatives)
+    if hint is type(None):
+        return lambda value: value is None
+    if isinstance(hint, type) and issubclass(hint, tuple) and hasattr(hint, "_fields"):
+        hints = get_type_hints(hint)
+        fields = tuple(_checker(hints[name]) for name in hint._fields)
+        return lambda value: (isinstance(value, list) and len(value) == len(fields)
+                              and all(check(item) for check, item in zip(fields, value)))
+    if hint is tuple or origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            if args[0] is str:  # the common case (names, modules), checked without a call per item
+                return lambda value: isinstance(value, list) and all(type(item) is str for item in value)
+            each = _checker(args[0])
+            return lambda value: isinstance(value, list) and all(each(item) for item in value)
+        if not args:
+            return lambda value: isinstance(value, list)
+        items = tuple(_checker(arg) for arg in args)
+        return lambda value: (isinstance(value, list) and len(value) == len(items)
+                              and all(check(item) for check, item in zip(items, value)))
+    if hint is dict or origin is dict:
+        if not args:
+            return lambda value: isinstance(value, dict)
+        key_check, item_check = _checker(args[0]), _checker(args[1])
+        return lambda value: isinstance(value, dict) and all(
+            key_check(key) and item_check(item) for key, item in value.items())
+    if hint in (bool, int):
+        return lambda value: type(value) is hint
+    return lambda value: hint is str and isinstance(value, str)

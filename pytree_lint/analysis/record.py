@@ -1,12 +1,14 @@
-"""`@record`: how the analysis declares its facts. A dataclass compared by identity and without a generated
-`__repr__` or frozen `__setattr__` (every generated method is compiled at import, on each keystroke's
-flake8 run: about 6 ms for the fifty-odd records); one shared `__repr__` prints a fact readably in a failing
-test or a debugger: its fields, a syntax node as its source text and line, a nested fact by its kind and name."""
+"""`@record`: how the analysis declares its facts. A class with a generated `__init__` over its annotated
+fields (defaults and `dataclasses.field(default_factory=...)` as a dataclass reads them, base records'
+fields first), compared by identity. Made here rather than by `dataclasses.dataclass`, whose field
+processing took 20 ms of the plugin's import, paid on each keystroke's flake8 run: one `exec` per class.
+One shared `__repr__` prints a fact readably in a failing test or a debugger: its fields, a syntax node as
+its source text and line, a nested fact by its kind and name."""
 
 import ast
 import reprlib
-from dataclasses import dataclass, fields, is_dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import MISSING, Field, is_dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 _SHOWN_CHARACTERS = 60  # of a syntax node's source text
 _SHOWN_ITEMS = 4  # of a list, tuple, set or dict
@@ -14,7 +16,7 @@ _SHOWN_ITEMS = 4  # of a list, tuple, set or dict
 
 @reprlib.recursive_repr()
 def _readable(fact: Any) -> str:
-    shown = ", ".join(f"{f.name}={_shown(getattr(fact, f.name, None))}" for f in fields(fact))
+    shown = ", ".join(f"{name}={_shown(getattr(fact, name, None))}" for name in type(fact).__record_fields__)
     return f"{type(fact).__name__}({shown})"
 
 
@@ -23,7 +25,7 @@ def _shown(value: Any) -> str:
         text = " ".join(ast.unparse(value).split()) if isinstance(value, (ast.expr, ast.stmt, ast.arg)) else ""
         text = text if len(text) <= _SHOWN_CHARACTERS else text[:_SHOWN_CHARACTERS - 3] + "..."
         return f"<{type(value).__name__} `{text}` line {getattr(value, 'lineno', '?')}>"
-    if is_dataclass(value) and not isinstance(value, type):
+    if (hasattr(value, "__record_fields__") or is_dataclass(value)) and not isinstance(value, type):
         name = getattr(value, "name", None)
         return f"<{type(value).__name__}{f' {name}' if isinstance(name, str) else ''}>"
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -37,17 +39,51 @@ def _shown(value: Any) -> str:
     return repr(value)
 
 
+T = TypeVar("T")
+
 if TYPE_CHECKING:  # what a type checker needs to know: the annotated fields make the constructor
-    from typing import TypeVar
-
     from typing_extensions import dataclass_transform
-
-    T = TypeVar("T")
 
     @dataclass_transform(eq_default=False)
     def record(cls: type[T]) -> type[T]: ...
 else:
     def record(cls):
-        made = dataclass(cls, eq=False, repr=False)
-        made.__repr__ = _readable
-        return made
+        fields: dict[str, Any] = {}  # name -> its default, a Field with a default_factory, or MISSING
+        for base in reversed(cls.__mro__[1:]):
+            fields.update(getattr(base, "__record_fields__", {}))
+        for name, annotation in cls.__dict__.get("__annotations__", {}).items():  # noqa: RUF063 - as dataclass reads them
+            if not str(annotation).startswith(("ClassVar", "typing.ClassVar")):
+                fields[name] = cls.__dict__.get(name, MISSING)
+        parameters, body, scope = [], [], {"MISSING": MISSING}
+        for name, default in fields.items():
+            if isinstance(default, Field) and default.default_factory is not MISSING:
+                scope[f"_factory_{name}"] = default.default_factory
+                parameters.append(f"{name}=MISSING")
+                body.append(f"self.{name} = _factory_{name}() if {name} is MISSING else {name}")
+                continue
+            if isinstance(default, Field):
+                default = default.default
+            if default is MISSING:
+                parameters.append(name)
+            else:
+                scope[f"_default_{name}"] = default
+                parameters.append(f"{name}=_default_{name}")
+            body.append(f"self.{name} = {name}")
+        exec(f"def __init__(self, {', '.join(parameters)}):\n    " + "\n    ".join(body or ["pass"]), scope)
+        for name, default in fields.items():  # the class keeps a plain default, as a dataclass does
+            if isinstance(default, Field) and name in cls.__dict__:
+                if default.default is MISSING:
+                    delattr(cls, name)
+                else:
+                    setattr(cls, name, default.default)
+        cls.__init__ = scope["__init__"]
+        cls.__init__.__qualname__ = f"{cls.__qualname__}.__init__"
+        cls.__record_fields__ = fields
+        cls.__repr__ = _readable
+        return cls
+
+
+def remade(fact: T, **changes) -> T:
+    """A copy of a record with some fields changed (what `dataclasses.replace` does for a dataclass)."""
+    names = type(fact).__record_fields__  # type: ignore[attr-defined]
+    return type(fact)(**{name: changes.get(name, getattr(fact, name)) for name in names})

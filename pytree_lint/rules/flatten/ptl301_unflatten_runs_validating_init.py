@@ -63,11 +63,10 @@ from __future__ import annotations
 import ast
 import enum
 import os
-from dataclasses import replace
 from typing import Any
 
 from ...analysis.pytrees.structure import Constructor, names_in, self_attributes
-from ...analysis.record import record
+from ...analysis.record import record, remade
 from ...analysis.syntax.model import (
     DEFINITIONS,
     FunctionInfo,
@@ -155,7 +154,7 @@ class UnflattenRunsValidatingInit(Rule):
                 if constructor is None:
                     continue
                 if "__init__" not in registration.unflatten_runs:  # built with `__new__`: only `__post_init__`
-                    constructor = replace(constructor, init=None)
+                    constructor = remade(constructor, init=None)
                 static = {field.name for field in registration.static_fields}
                 children = {p.name for p in constructor.parameters if p.name not in static}
                 children -= _node_parameters(analysis, constructor)
