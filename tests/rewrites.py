@@ -99,23 +99,31 @@ def code(node: cst.CSTNode) -> str:
     return known[1]
 
 
-def imported_names(module: cst.Module, libraries_only: bool = False) -> set[str]:
-    """The names the module's imports bind; `libraries_only`: only those of absolute imports (not the
+def imported_names(module: cst.Module, libraries_only: bool = False, nested: bool = False) -> set[str]:
+    """The names the module's top-level imports bind (`nested`: its other imports too, in `if
+    TYPE_CHECKING:` or a function's body); `libraries_only`: only those of absolute imports (not the
     project's own modules, imported relatively or as `pkg`)."""
     names = set()
-    for statement in module.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar) and not (
-                    isinstance(small, cst.ImportFrom) and small.module is not None
-                    and code(small.module) == "__future__"):
-                if libraries_only and isinstance(small, cst.ImportFrom) and (
-                        small.relative or (small.module is not None and code(small.module).split(".")[0] == "pkg")):
-                    continue
-                for alias in small.names:
-                    bound = alias.asname.name if alias.asname else alias.name
-                    names.add(code(bound).split(".")[0])
+
+    class Imports(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, statement: cst.SimpleStatementLine) -> None:
+            for small in statement.body:
+                if isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar) \
+                        and not (isinstance(small, cst.ImportFrom) and small.module is not None
+                                 and code(small.module) == "__future__"):
+                    if libraries_only and isinstance(small, cst.ImportFrom) and (small.relative or (
+                            small.module is not None and code(small.module).split(".")[0] == "pkg")):
+                        continue
+                    for alias in small.names:
+                        bound = alias.asname.name if alias.asname else alias.name
+                        names.add(code(bound).split(".")[0])
+
+    if nested:
+        module.visit(Imports())
+    else:
+        for statement in module.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                Imports().visit_SimpleStatementLine(statement)
     return names
 
 
@@ -573,7 +581,7 @@ def renamed(case: Case) -> list[Case]:
     modules = {path: parse(case.files[path]) for path in case.modules()}
     defined, imported, protocol, libraries = set(), set(), set(), set()
     for module in modules.values():
-        imported |= imported_names(module)
+        imported |= imported_names(module, nested=True)  # the renamer leaves every import as it is
         libraries |= imported_names(module, libraries_only=True)
     for module in modules.values():
 

@@ -11,6 +11,7 @@ from ..module import ModuleAnalysis
 from ..pytrees.fields import registered_by
 from ..pytrees.jitted import annotated_static_arrays, array_annotation, jit_factory, literal
 from ..pytrees.mutations import changed_in_place
+from ..pytrees.nnx import filling
 from ..pytrees.registrations import RegistrationFinder
 from ..pytrees.treecalls import TreeCall
 from ..syntax.model import FunctionInfo, nodes_of, returned_expression, unquoted, written_as
@@ -290,11 +291,14 @@ class Summarizer:
                     if isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) \
                             and receiver.value.id in classes and receiver.value.id not in function.local_bindings:
                         position = self.analysis.position(node)
+                        filled = filling(node)
+                        put = self.analysis.nnx.classify(filled[1], Context(function)) if filled else None
                         found.append(AttributeChange(classes[receiver.value.id], receiver.attr,
                                                      position[0] if position else 0, self.analysis.snippet(node),
                                                      f"{self.module}.{function.name}",
                                                      positions.get(receiver.value.id, -1),
-                                                     isinstance(node, ast.AugAssign) and node.target is receiver))
+                                                     isinstance(node, ast.AugAssign) and node.target is receiver,
+                                                     put.status.name if put else "", put.what if put else ""))
         return tuple(found)
 
     def _annotated_class(self, annotation: ast.expr) -> str | None:

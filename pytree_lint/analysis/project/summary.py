@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 17
+SUMMARY_VERSION = 18
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -154,6 +154,10 @@ class AttributeChange(NamedTuple):
     function: str
     position: int
     augmented: bool = False  # `obj.step += 1`: the attribute takes a new value (not a container changed)
+    # What a filling (`obj.layers.append(nnx.Linear(...))`) puts in, as the NNX analysis classifies it: the
+    # NnxStatus's name and how messages name it ("an `nnx.Linear`"); empty for any other change.
+    filled_status: str = ""
+    filled_what: str = ""
 
 
 class RegisteredElsewhere(NamedTuple):

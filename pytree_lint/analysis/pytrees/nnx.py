@@ -28,7 +28,7 @@ from ..syntax.model import (
 )
 from ..syntax.names import dotted_name
 from ..syntax.shims import taken_branch
-from ..values.inference import Context, ValueInference
+from ..values.inference import Context, Elsewhere, ValueInference
 from ..values.kinds import Kind
 from ..values.kinds import NnxStatus as Status
 from .structure import self_attributes
@@ -71,11 +71,18 @@ class NnxAssignment:
 
 @record
 class Filling:
-    """A value put into an attribute's container: `self.layers.append(nnx.Linear(...))`."""
+    """A value put into an attribute's container: `self.layers.append(nnx.Linear(...))`, by `method` (a
+    function of another module's that this module's methods do not call alone: None, named by `by`)."""
 
-    node: ast.AST
+    node: ast.AST | Elsewhere
     value: NnxValue
-    method: FunctionInfo
+    method: FunctionInfo | None
+    by: str = ""
+
+    @property
+    def filler(self) -> str:
+        """How messages name the function that fills the container."""
+        return self.method.name if self.method is not None else self.by
 
 
 @record
@@ -226,7 +233,28 @@ class NnxClasses:
                     self._fillings(nnx_class, method, method.self_name, containers, method)
             for function, parameter in self._typed_helpers(cls):
                 self._fillings(nnx_class, function, parameter, containers, self._only_caller(function, cls))
+            self._fillings_elsewhere(nnx_class, containers)
         return nnx_class
+
+    def _fillings_elsewhere(self, nnx_class: NnxClass, containers: set[str]) -> None:
+        """The values other modules' functions put into the containers through a parameter annotated with
+        the class (their summaries' changes), each as filled by the one method here that calls the function."""
+        project = self.index.project
+        if project is None or nnx_class.cls.parent is not None:
+            return
+        for change, summary in project.changes_elsewhere(nnx_class.cls.name):
+            status = Status.__members__.get(change.filled_status)
+            if change.attribute not in containers or status is None:
+                continue
+            where = Elsewhere(change.text, summary.display_path, change.line)
+            value = NnxValue(status, change.filled_what, where)  # type: ignore[arg-type]
+            short = change.function.rsplit(".", 1)[-1]
+            callers = {id(caller): caller for call, _ in self.index.calls_mentioning((short,))
+                       if self.index.qualify(call.func) == change.function
+                       and (caller := self.index.enclosing_function(call)) is not None}
+            only = next(iter(callers.values())) if len(callers) == 1 else None
+            method = only if only is not None and only.cls is nnx_class.cls else None
+            nnx_class.fillings.setdefault(change.attribute, []).append(Filling(where, value, method, short))
 
     def _typed_helpers(self, cls: ClassInfo) -> list[tuple[FunctionInfo, str]]:
         """The module functions with a parameter annotated with the class (`def grow(net: "Net", ...)`)."""
@@ -248,16 +276,10 @@ class NnxClasses:
         `method` (the function itself, or the one method that calls it)."""
         context = Context(function, ((self_name, nnx_class.cls),))
         for node in function.nodes(ast.Call, ast.Assign):
-            if isinstance(node, ast.Call):
-                func = node.func
-                if not (isinstance(func, ast.Attribute) and func.attr in FILLING_METHODS and node.args):
-                    continue
-                receiver, value = func.value, node.args[-1]
-            else:
-                target = node.targets[0]
-                if not isinstance(target, ast.Subscript):
-                    continue
-                receiver, value = target.value, node.value
+            filled = filling(node)
+            if filled is None:
+                continue
+            receiver, value = filled
             if isinstance(receiver, ast.Attribute) and receiver.attr in containers \
                     and isinstance(receiver.value, ast.Name) and receiver.value.id == self_name:
                 nnx_class.fillings.setdefault(receiver.attr, []).append(
@@ -454,6 +476,17 @@ class NnxClasses:
                             for e in evidence):
             return NnxValue(Status.STATIC, evidence[0].what, expr)
         return NnxValue(Status.UNKNOWN, "a value", expr)
+
+
+def filling(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
+    """(the container, the value put in) of `container.append(value)` or `container[key] = value`."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in FILLING_METHODS and node.args:
+            return func.value, node.args[-1]
+    elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):
+        return node.targets[0].value, node.value
+    return None
 
 
 def _a(code: str) -> str:

@@ -69,7 +69,7 @@ class NnxStaticContainerFilledLater(Rule):
                 wrapper = WRAPPERS[first.value.container]
                 yield Report(first.target,
                              f"`{cls}.{name}` is made a static {first.value.container} here and "
-                             f"`{later.method.name}()` puts {later.value.what} into it "
+                             f"`{later.filler}()` puts {later.value.what} into it "
                              f"({analysis.located(later.node)}): it stays static, so `nnx.state(model, "
                              "nnx.Param)` and `nnx.grad` see none of it and it is never "
                              f"trained, and `nnx.jit` raises (use `nnx.{wrapper}()`)",
@@ -80,5 +80,5 @@ def _call_result(filling) -> bool:
     """The result of calling a method or sub-Module of the instance (`self.proj(x)`): an array, and a
     tracer under a transformation."""
     node = filling.value.node
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and filling.method is not None
             and isinstance(node.func.value, ast.Name) and node.func.value.id == filling.method.self_name)
