@@ -36,6 +36,7 @@ from .summary import (
     Construction,
     FileText,
     FunctionFacts,
+    HashedObject,
     JitFacts,
     ModuleSummary,
     RegisteredElsewhere,
@@ -221,6 +222,7 @@ class Project:
         self._constructions: dict[tuple[Path, str], list[tuple[Construction, ModuleSummary]]] = {}
         self._transformed: dict[tuple[Path, str], list[tuple[ModuleSummary, bool]]] = {}
         self._changes: dict[tuple[Path, str], list[tuple[AttributeChange, ModuleSummary]]] = {}
+        self._hashed: dict[tuple[Path, str], list[tuple[HashedObject, ModuleSummary]]] = {}
         self._registered: dict[tuple[Path, str], list[tuple[RegisteredElsewhere, ModuleSummary]]] = {}
         self._digests: dict[tuple[Path, int, int], str] = {}
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
@@ -561,6 +563,18 @@ class Project:
             self.consulted[Path(summary.path)] = summary.digest
         return self._changes[key]
 
+    def hashed_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[HashedObject, ModuleSummary]]:
+        """The objects of the class `class_name` of the module `view` sees from that other project modules
+        pass as static arguments of jitted calls."""
+        key = (view.file, class_name)
+        if key not in self._hashed:
+            self._hashed[key] = [
+                (hashed, summary) for caller, summary in self._users(view, class_name, called=False)
+                for hashed in summary.hashed if self._names_class(caller, summary, hashed.cls, view, class_name)]
+        for _, summary in self._hashed[key]:
+            self.consulted[Path(summary.path)] = summary.digest
+        return self._hashed[key]
+
     def registrations_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[RegisteredElsewhere,
                                                                                      ModuleSummary]]:
         """The registering calls other project modules make of the class `class_name` of the module `view`
@@ -864,6 +878,10 @@ class ModuleView:
         if not self.may_register(class_name):
             return []
         return self.project.registrations_elsewhere(self, class_name)
+
+    def hashed_elsewhere(self, class_name: str) -> list[tuple[HashedObject, ModuleSummary]]:
+        """The objects of this module's class `class_name` other project modules pass as static arguments."""
+        return self.project.hashed_elsewhere(self, class_name)
 
     def changes_elsewhere(self, class_name: str) -> list[tuple[AttributeChange, ModuleSummary]]:
         """The in-place changes other project modules make to this module's class `class_name`'s attributes."""

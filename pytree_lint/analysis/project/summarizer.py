@@ -30,6 +30,7 @@ from .summary import (
     FieldFacts,
     Forward,
     FunctionFacts,
+    HashedObject,
     Inline,
     JitFacts,
     ModuleSummary,
@@ -85,7 +86,8 @@ class Summarizer:
             {name: self._function(function) for name, function in index.functions.items()},
             {name: self._class(cls) for name, cls in index.classes.items()},
             jitted, tuple(self._constructions()), self._bindings(), self._transformed(), self._changes(),
-            tuple(RegistrationFinder(index, self.analysis.frameworks).imported_classes(self.project_name)))
+            tuple(RegistrationFinder(index, self.analysis.frameworks).imported_classes(self.project_name)),
+            self._hashed())
 
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
@@ -299,6 +301,24 @@ class Summarizer:
                                                      positions.get(receiver.value.id, -1),
                                                      isinstance(node, ast.AugAssign) and node.target is receiver,
                                                      put.status.name if put else "", put.what if put else ""))
+        return tuple(found)
+
+    def _hashed(self) -> tuple[HashedObject, ...]:
+        """Objects of other project modules' classes this module passes as static arguments of jitted calls
+        (their class's module judges what hashing them hashes)."""
+        found = []
+        for call, function in self.analysis.jitted_calls:
+            for argument in function.arguments(call):
+                if not argument.static:
+                    continue
+                for evidence in self.analysis.values.passed(argument.value, call):
+                    made = evidence.refers
+                    if evidence.kind is Kind.REFERENCE and made is not None and made.endswith("()") \
+                            and made[:-2].rsplit(".", 1)[-1][:1].isupper():
+                        position = self.analysis.position(call)
+                        found.append(HashedObject(made[:-2], position[0] if position else 0,
+                                                  self.analysis.snippet(argument.value), function.name,
+                                                  argument.label))
         return tuple(found)
 
     def _annotated_class(self, annotation: ast.expr) -> str | None:

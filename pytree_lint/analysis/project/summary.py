@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 18
+SUMMARY_VERSION = 19
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -186,6 +186,18 @@ class FileText(NamedTuple):
     from_imports: dict[str, tuple[str, ...]]  # module -> the names `from module import ...` takes
 
 
+class HashedObject(NamedTuple):
+    """An object of a project class another module defines, passed as a static argument of a jitted call
+    (jit hashes it, and with it the fields its `__hash__` reads): the class (absolute), where, the argument as
+    written, the jitted function and how messages name the argument ("argument 1")."""
+
+    cls: str
+    line: int
+    text: str
+    function: str
+    label: str
+
+
 class Argument(NamedTuple):
     position: int | None
     keyword: str | None
@@ -223,6 +235,7 @@ class ModuleSummary:
     transformed: tuple[str, ...] = ()
     changes: tuple[AttributeChange, ...] = ()  # in-place changes of project classes' attributes
     registered: tuple[RegisteredElsewhere, ...] = ()  # registrations of other modules' classes
+    hashed: tuple[HashedObject, ...] = ()  # other modules' objects passed as static arguments here
 
     @property
     def display_path(self) -> str:
@@ -237,7 +250,7 @@ class ModuleSummary:
                 "names": self.names, "stars": self.stars, "defined": sorted(self.defined),
                 "functions": self.functions, "classes": self.classes, "jitted": self.jitted,
                 "constructions": self.constructions, "bindings": self.bindings, "transformed": self.transformed,
-                "changes": self.changes, "registered": self.registered}
+                "changes": self.changes, "registered": self.registered, "hashed": self.hashed}
 
     @classmethod
     def from_json(cls, data: dict) -> ModuleSummary:
@@ -264,7 +277,8 @@ class ModuleSummary:
                    tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, constructions,
                    bindings, tuple(data["transformed"]), tuple(AttributeChange(*change) for change in data["changes"]),
                    tuple(RegisteredElsewhere(cls, mechanism, line, tuple(tuple(a) for a in arguments))
-                         for cls, mechanism, line, arguments in data["registered"]))
+                         for cls, mechanism, line, arguments in data["registered"]),
+                   tuple(HashedObject(*hashed) for hashed in data["hashed"]))
 
 
 class SummaryStore:
@@ -329,4 +343,5 @@ _SUMMARY_SHAPE = {
     "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "constructions": tuple[Construction, ...],
     "bindings": dict[str, tuple[Value, ...]], "transformed": tuple[str, ...],
     "changes": tuple[AttributeChange, ...], "registered": tuple[RegisteredElsewhere, ...],
+    "hashed": tuple[HashedObject, ...],
 }

@@ -13,10 +13,9 @@ import ast
 
 from ..record import record
 from ..syntax.source import home_of
-from ..values.inference import Evidence
+from ..values.inference import Elsewhere, Evidence
 from ..values.kinds import Kind
 from .aux import AuxSite
-from .jitted import JittedFunction, PassedArgument
 from .mutations import Mutation
 
 CONTAINER_ADVICE = {
@@ -28,11 +27,13 @@ CONTAINER_ADVICE = {
 
 @record
 class StaticHash:
-    """A call that passes an object holding the container at a static argument: jit hashes it."""
+    """A call that passes an object holding the container at a static argument: jit hashes it. The call
+    (here, or in another module), the argument as written, how messages name it, the jitted function."""
 
-    call: ast.Call
-    argument: PassedArgument
-    function: JittedFunction
+    call: ast.Call | Elsewhere
+    argument: str
+    label: str
+    function: str
 
 
 @record
@@ -92,6 +93,11 @@ def _static_hash(analysis, site: AuxSite) -> StaticHash | None:
     for call, function in analysis.jitted_calls:
         for argument in function.arguments(call):
             if argument.static and any(e.kind is Kind.INSTANCE and e.cls is cls
-                                       for e in analysis.values.infer(argument.value)):
-                return StaticHash(call, argument, function)
+                                       for e in analysis.values.passed(argument.value, call)):
+                return StaticHash(call, analysis.snippet(argument.value), argument.label, function.name)
+    project = analysis.index.project
+    if project is not None and cls.parent is None and home_of(cls.node) is None:  # and other modules' calls
+        for hashed, summary in project.hashed_elsewhere(cls.name):
+            return StaticHash(Elsewhere(hashed.text, summary.display_path, hashed.line), hashed.text,
+                              hashed.label, hashed.function)
     return None

@@ -178,6 +178,11 @@ class ValueInference:
     project_name: Callable[[str], str | None] | None = None
 
     # public --------------------------------------------------------------------------------------
+    def passed(self, argument: ast.expr, call: ast.Call) -> list[Evidence]:
+        """What an argument of a call is, evaluated where the call is written (the calling function's
+        locals and parameters)."""
+        return self.infer(argument, Context(self.index.enclosing_function(call)))
+
     def infer(self, expr: ast.expr, context: Context = MODULE_CONTEXT) -> list[Evidence]:
         key = id(expr)
         if key in self._active or len(self._active) > _MAX_DEPTH:

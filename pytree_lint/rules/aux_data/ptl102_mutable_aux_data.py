@@ -134,8 +134,8 @@ def harm(analysis, held: HeldContainer) -> str:
         return (f"{analysis.located(held.mutation.node)} changes it in place, and jit caches the compiled call "
                 "under this object, so the calls after that change silently return stale results")
     hashed = held.hashed
-    return (f"`{analysis.snippet(hashed.argument.value)}` is passed as static {hashed.argument.label} of "
-            f"`{hashed.function.name}` ({analysis.located(hashed.call)}), and hashing it hashes the "
+    return (f"`{hashed.argument}` is passed as static {hashed.label} of "
+            f"`{hashed.function}` ({analysis.located(hashed.call)}), and hashing it hashes the "
             f"{held.kind}: `ValueError: Non-hashable static arguments are not supported`")
 
 

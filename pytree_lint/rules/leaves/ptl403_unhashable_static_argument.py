@@ -48,7 +48,7 @@ import ast
 
 from ...analysis.pytrees.jitted import array_parameter
 from ...analysis.syntax.model import written_as
-from ...analysis.values.inference import ARITHMETIC, Context, Elsewhere
+from ...analysis.values.inference import ARITHMETIC, Elsewhere
 from ...analysis.values.kinds import Kind, Relation
 from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
 from ...knowledge.python import UNHASHABLE_BUILTINS
@@ -101,7 +101,7 @@ def _unhashable(analysis, value: ast.expr, call: ast.Call) -> tuple[Kind, str, s
         inlined = written_as(value, analysis.index.enclosing_function(call), analysis.index)
         value = inlined if isinstance(inlined, ARITHMETIC) else value
     if _built_here(value):
-        evidence = next((e for e in analysis.values.infer(value, Context(analysis.index.enclosing_function(call)))
+        evidence = next((e for e in analysis.values.passed(value, call)
                          if e.kind in UNHASHABLE and (not e.trail or isinstance(value, ARITHMETIC))), None)
         return (evidence.kind, evidence.what, analysis.located(value)) if evidence is not None else None
     given = array_parameter(analysis.index, analysis.values, value, call)
@@ -121,7 +121,7 @@ def _reaching(analysis, value: ast.expr, call: ast.Call):
     = dict(...)`, `make_kwargs()` of this module or another), when nothing else can reach it instead."""
     if not isinstance(value, (ast.Name, ast.Call)):
         return None
-    evidence = analysis.values.infer(value, Context(analysis.index.enclosing_function(call)))
+    evidence = analysis.values.passed(value, call)
     # What the name or call itself holds, not the elements of the container it holds.
     made = [e for e in evidence if e.trail and (
         e.trail[-1].node is e.node or (isinstance(e.trail[-1].node, Elsewhere) and not e.contained)
