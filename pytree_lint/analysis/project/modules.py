@@ -518,9 +518,10 @@ class Project:
             return  # jax's own classes: their names are library names wherever they are used
         for file in self._files_naming(view.import_root, package, class_name, called):
             text = self._text(file)
+            # A file calling the class may reach it through its module (`mesh.Mesh(...)`) or by its name.
             if file == view.file or text is None or not (
-                    self._imports_module(file, view.module) if called
-                    else self._imports_name(file, view.module, class_name, view.import_root)) or (
+                    (called and self._imports_module(file, view.module))
+                    or self._imports_name(file, view.module, class_name, view.import_root)) or (
                     registering and not text.registers) or (annotating and class_name not in text.annotated):
                 continue
             summary = self.summary_of(file)

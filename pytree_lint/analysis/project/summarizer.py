@@ -8,6 +8,7 @@ from ...diskio import LintError, python_text
 from ...knowledge.jax import JIT
 from ...knowledge.python import PARTIAL
 from ..module import ModuleAnalysis
+from ..pytrees.aux import handed_to_calls, passed_on_in
 from ..pytrees.fields import registered_by
 from ..pytrees.jitted import annotated_static_arrays, array_annotation, jit_factory, literal
 from ..pytrees.mutations import changed_in_place
@@ -252,16 +253,22 @@ class Summarizer:
     # calls into other modules --------------------------------------------------------------------------------
     def _constructions(self) -> list[Construction]:
         """Calls of classes imported from the project (`Mesh(coords=np.zeros(3))`), with what each argument is
-        as far as the call's own text and the module's names show."""
+        as far as the call's own text and the module's names show, and whether the object is made per call
+        of a function and passed on (a builder that only returns it is judged where it is called)."""
         imported = tuple(local for local, target in self.index.aliases.items()
                          if local[:1].isupper() and self.is_projects(target))
         if not imported:
             return []
         found = []
+        traced = {id(j.function.node) for j in self.analysis.jitted_functions.values() if j.function is not None}
+        traced |= handed_to_calls(self.index.tree)
         for call, in_function in self.index.calls_mentioning(imported):
             callee = self.index.qualify(call.func)
             if callee is None or not callee.rsplit(".", 1)[-1][:1].isupper():
                 continue
+            maker = self.index.enclosing_function(call) if in_function else None
+            per_call = maker is not None and not (maker.is_classmethod or maker.is_staticmethod) \
+                and returned_expression(maker, imports=True) is not call and passed_on_in(call, maker.node, traced)
             arguments = []
             for position, argument in enumerate(call.args):
                 if isinstance(argument, ast.Starred):
@@ -270,12 +277,11 @@ class Summarizer:
             for keyword in call.keywords:
                 if keyword.arg is not None:
                     arguments.extend(Argument(None, keyword.arg, value) for value in self._argument(keyword.value))
-            if arguments:
+            if arguments or per_call:
                 position = self.analysis.position(call)
-                maker = self.index.enclosing_function(call) if in_function else None
                 factory = maker is None or maker.is_classmethod or maker.is_staticmethod
                 found.append(Construction(self.absolute(callee), position[0] if position else 0, tuple(arguments),
-                                          factory))
+                                          factory, self.analysis.snippet(call) if per_call else ""))
         return found
 
     def _changes(self) -> tuple[AttributeChange, ...]:

@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 19
+SUMMARY_VERSION = 20
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -213,6 +213,9 @@ class Construction(NamedTuple):
     # Made where a program sets its objects up (module level, a classmethod or staticmethod: a factory),
     # not per call of an ordinary function or method (see values.Hop.kept).
     factory: bool = False
+    # Made per call of a function and passed on (to a call, stored, or returned by an untraced function:
+    # pytrees/aux.py's passed_on): the call as written; empty otherwise.
+    per_call: str = ""
 
 
 @dataclass
@@ -270,8 +273,9 @@ class ModuleSummary:
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
                   for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}
         constructions = tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))
-                                                               for position, keyword, value in arguments), factory)
-                              for callee, line, arguments, factory in data["constructions"])
+                                                               for position, keyword, value in arguments), factory,
+                                           per_call)
+                              for callee, line, arguments, factory, per_call in data["constructions"])
         bindings = {name: tuple(Value(*value) for value in values) for name, values in data["bindings"].items()}
         return cls(data["module"], data["is_package"], data["path"], data["digest"], dict(data["names"]),
                    tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, constructions,

@@ -13,7 +13,8 @@ from collections.abc import Callable, Container
 from ...knowledge.jax import Mechanism
 from ..record import record
 from ..syntax.model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of, returned_expression, written_as
-from ..values.inference import Context, Evidence, Hop, ValueInference
+from ..syntax.source import home_of
+from ..values.inference import Context, Elsewhere, Evidence, Hop, ValueInference
 from ..values.kinds import Kind, Leaf, Relation
 from .jitted import JittedFunction
 from .registrations import Registration
@@ -134,6 +135,21 @@ def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, traced
     return returned and id(function) not in traced
 
 
+def passed_on_in(call: ast.Call, function: ast.AST, traced: set[int]) -> bool:
+    """Whether the object `call` makes in `function` (or a def or lambda nested in it) may be passed on (see
+    _passed_on), its parent and innermost function found by a walk of the function."""
+    pending: list[tuple[ast.AST, ast.AST | None, ast.AST]] = [(function, None, function)]
+    while pending:
+        node, parent, inner = pending.pop()
+        if node is call:
+            return _passed_on(call, parent, inner, traced)
+        holder = parent if isinstance(node, ast.IfExp) else node  # a conditional's value is its branch's
+        if node is not function and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            inner = node
+        pending.extend((child, holder, inner) for child in child_nodes(node))
+    return False
+
+
 def _holds_name(value: ast.expr | None, names: set[str]) -> bool:
     """`value` is one of `names`, or a display holding one (`return (image, held)`)."""
     if isinstance(value, ast.Name):
@@ -145,7 +161,7 @@ def _holds_name(value: ast.expr | None, names: set[str]) -> bool:
     return False
 
 
-def _handed_to_calls(statement: ast.stmt) -> set[int]:
+def handed_to_calls(statement: ast.AST) -> set[int]:
     """The defs of a statement that it hands to a call (`trace_to_jaxpr(fun, ...)`, `jax.eval_shape(f, x)`):
     functions a transformation traces, whose results are its outputs."""
     handed = {argument.id for call in nodes_of(statement, ast.Call)
@@ -291,6 +307,13 @@ class AuxSiteFinder:
         cls = registration.cls
         for call in self._passed_constructions(cls):
             return [Evidence(Kind.INSTANCE, call, f"a new `{cls.name}`", cls=cls, constructed=True)]
+        project = self.index.project
+        if project is not None and cls.parent is None and home_of(cls.node) is None:  # built by other modules
+            for construction, summary in project.constructions(cls.name):
+                if construction.per_call:
+                    where = Elsewhere(construction.per_call, summary.display_path, construction.line)
+                    return [Evidence(Kind.INSTANCE, where, f"a new `{cls.name}`", cls=cls,  # type: ignore[arg-type]
+                                     constructed=True)]
         # Built nowhere in a function here: still the aux_data class (its `__eq__` matters, PTL105).
         return [Evidence(Kind.INSTANCE, registration.node, f"a `{cls.name}`", cls=cls)]
 
@@ -300,7 +323,7 @@ class AuxSiteFinder:
         where it is called: its calls are judged, not its own `return`."""
         jitted = {id(j.function.node) for j in self.jitted().values() if j.function is not None}
         for statement in self.index.statements_mentioning((cls.name, *self._builders(cls))):
-            traced = jitted | _handed_to_calls(statement)
+            traced = jitted | handed_to_calls(statement)
             pending: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(statement, None, None)]
             while pending:
                 node, parent, function = pending.pop()
