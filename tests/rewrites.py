@@ -1038,7 +1038,8 @@ def change_in_other_module(case: Case) -> list[Case]:
 def classes_moved(case: Case) -> list[Case]:
     """A module's classes move to `<module>_classes.py` (with the module's imports), and the module imports
     them back: their registrations, the functions that build and use them, stay where they were. Only where
-    the classes read nothing else of their module (or the new module would import its importer)."""
+    the classes (their bodies, decorators and bases) read nothing else of their module (or the new module
+    would import its importer)."""
     for path in case.modules():
         if path.endswith("__init__.py"):
             continue
@@ -1049,7 +1050,10 @@ def classes_moved(case: Case) -> list[Case]:
         if not classes or not any(not _is_import(s) for s in rest):
             continue
         names = {c.name.value for c in classes}
-        if _global_reads(text, names) - imported_names(module) - names - set(dir(builtins)):
+        # Decorators and bases are read where the class statement runs: the module's scope.
+        headers = {name for c in classes for node in (*(d.decorator for d in c.decorators), *(b.value for b in c.bases))
+                   for name in names_in(node)}
+        if (_global_reads(text, names) | headers) - imported_names(module) - names - set(dir(builtins)):
             continue
         package, stem = path.rsplit("/", 1)
         other = _fresh(" ".join(case.files), f"{stem[:-3]}_classes")

@@ -123,7 +123,8 @@ class TransformedClasses:
     def _classes_of(self, argument: ast.expr, call: ast.Call):
         """The classes of the values an argument (or the elements of a tuple or list display) can be: this
         module's by inference, another module's when it is built right there or in a local of the caller
-        (`step(State.create(...))`, `state = State(...); step(state)`)."""
+        (`step(State.create(...))`, `state = State(...); step(state)`), or names the caller's parameter's
+        annotation."""
         elements = argument.elts if isinstance(argument, (ast.Tuple, ast.List)) else [argument]
         function = self.index.enclosing_function(call)
         instances = ((function.self_name, function.cls),) if function is not None and function.cls is not None \
@@ -136,6 +137,9 @@ class TransformedClasses:
             made = [element]
             if isinstance(element, ast.Name) and function is not None:
                 made = [v for v in function.local_bindings.get(element.id, []) if isinstance(v, ast.expr)]
+                # A parameter annotated with another module's class (`def totals(labelled: Labelled)`).
+                yield from (name for param in function.params if param.name == element.id
+                            for name in self._annotated(param.annotation) if isinstance(name, str))
             for value in made:
                 if isinstance(value, ast.Call):  # `State(...)`, or a factory `State.create(...)`
                     callee = value.func.value if isinstance(value.func, ast.Attribute) else value.func
