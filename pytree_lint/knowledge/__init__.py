@@ -44,6 +44,9 @@ PLAIN_FIELDS = frozenset({"dataclasses.field", *(n for lib in LIBRARIES for n in
 FIELD_HELPERS = frozenset({*FLAG_HELPERS, *FIXED_HELPERS, *PLAIN_FIELDS})
 STATIC_ANNOTATIONS = frozenset(n for lib in LIBRARIES for n in lib.static_annotations)
 LIBRARY_BY_NAME: dict[str, PytreeLibrary] = {lib.name: lib for lib in LIBRARIES}
+# The top-level packages of the pytree libraries other than JAX (`pytree-lint verify` imports them once).
+LIBRARY_PACKAGES = frozenset(name.split(".", 1)[0] for lib in LIBRARIES
+                             for name in (*lib.decorators, *lib.bases)) - {"jax"}
 # Names the analysis knows by their public spelling: followed no further through a project's re-exports,
 # even when that library is the project being linted.
 KNOWN_NAMES = frozenset({*DECORATORS, *BASES, *FIELD_HELPERS, *STATIC_ANNOTATIONS, *jax.MECHANISMS, *jax.JIT,

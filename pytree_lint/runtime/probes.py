@@ -131,7 +131,8 @@ class ReproduceProbe:
     line), "function" (the message names the function the finding is about, as jit's argument errors do)
     or "method" (the traceback passes a method of the finding's class); "attribute" (the message names the
     attribute the finding is about, as Flax NNX's errors do), "attribute or method", "line or method";
-    "call" (the traceback passes a call of the finding's function, for a finding at its declaration)."""
+    "call" (the traceback passes a call of the finding's function, in any module, for a finding at its
+    declaration)."""
 
     symptoms: tuple[str, ...]
     where: str
@@ -163,16 +164,20 @@ class ReproduceProbe:
         module_file = os.path.abspath(module.__file__)
         import traceback  # here: the static path imports this module with every rule, and never calls this
 
-        frames = [frame for frame in traceback.extract_tb(error.__traceback__)
-                  if os.path.abspath(frame.filename) == module_file]
+        every_frame = traceback.extract_tb(error.__traceback__)
+        frames = [frame for frame in every_frame if os.path.abspath(frame.filename) == module_file]
         target = finding.get("target")
         if self.where == "line":
             return f"at line {finding['line']}" if any(f.lineno == finding["line"] for f in frames) else None
         if self.where == "function":
             return f"naming `{target}`" if f"<function {target} at" in str(error) else None
-        if self.where == "call":
-            call = next((f for f in frames if f"{target}(" in (f.line or "")), None)
-            return f"calling `{target}` at line {call.lineno}" if call is not None else None
+        if self.where == "call":  # the call may be in another module of the project
+            call = next((f for f in every_frame if f"{target}(" in (f.line or "")), None)
+            if call is None:
+                return None
+            place = f"line {call.lineno}" if os.path.abspath(call.filename) == module_file else \
+                f"{os.path.relpath(call.filename)}:{call.lineno}"
+            return f"calling `{target}` at {place}"
         if self.where == "line or method" and any(f.lineno == finding["line"] for f in frames):
             return f"at line {finding['line']}"
         member = finding.get("member")

@@ -31,6 +31,7 @@ from ..syntax.model import ClassInfo, ModuleIndex
 from ..syntax.names import MEANT, canonical
 from ..syntax.source import HOME, Source, parse
 from .summary import (
+    ArrayPassed,
     AttributeChange,
     ClassFacts,
     Construction,
@@ -215,15 +216,12 @@ class Project:
         self._files: dict[Path, list[Path]] = {}
         # Per searched folder: capitalised name -> the files calling it, and -> the files mentioning it
         # (asking each file once, not once per class: a module of many classes stays linear).
-        self._name_index: dict[Path, tuple[dict[str, list[Path]], dict[str, list[Path]]]] = {}
+        self._name_index: dict[Path, tuple[dict[str, list[Path]], ...]] = {}
         self._index: dict[str, FileText] | None = None  # file -> what its text says (see _text)
         self._packages: dict[Path, str] = {}  # file -> the package its relative imports start from
         self._index_changed = False
-        self._constructions: dict[tuple[Path, str], list[tuple[Construction, ModuleSummary]]] = {}
-        self._transformed: dict[tuple[Path, str], list[tuple[ModuleSummary, bool]]] = {}
-        self._changes: dict[tuple[Path, str], list[tuple[AttributeChange, ModuleSummary]]] = {}
-        self._hashed: dict[tuple[Path, str], list[tuple[HashedObject, ModuleSummary]]] = {}
-        self._registered: dict[tuple[Path, str], list[tuple[RegisteredElsewhere, ModuleSummary]]] = {}
+        # (question, file, name) -> (what other modules' summaries answer, every summary asked): _asked
+        self._answers: dict[tuple[str, Path, str], tuple[list, list[ModuleSummary]]] = {}
         self._digests: dict[tuple[Path, int, int], str] = {}
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
         self._foreign: dict[tuple[str, str, str], ClassInfo | None] = {}  # (path, digest, class): read once
@@ -260,10 +258,7 @@ class Project:
             project._located = {key: found for key, found in project._located.items() if found[0] is not None}
             project._files.clear()
             project._name_index.clear()
-            project._constructions.clear()
-            project._transformed.clear()
-            project._changes.clear()
-            project._registered.clear()
+            project._answers.clear()
             project._foreign.clear()
 
     def view(self, path: str) -> ModuleView:
@@ -319,10 +314,7 @@ class Project:
         known = self._summaries.get(file)
         if known is None or known[0] != version:
             if known is not None:
-                self._constructions.clear()  # they were read from the old text
-                self._transformed.clear()
-                self._changes.clear()
-                self._registered.clear()
+                self._answers.clear()  # they were read from the old text
             known = self._summaries[file] = (version, self._summarise(file))
         summary = known[1]
         if summary is not None:
@@ -386,18 +378,29 @@ class Project:
 
     def _files_naming(self, import_root: Path, package: str, name: str, called: bool) -> list[Path]:
         """The searched files (see `files`) whose text calls (or, `called` False, mentions) `name`."""
+        return self._name_lists(import_root, package)[0 if called else 1].get(name, [])
+
+    def _files_importing(self, import_root: Path, package: str, name: str) -> list[Path]:
+        """The searched files whose text imports `name` (`from m import name`) or everything (`*`) from a
+        module."""
+        lists = self._name_lists(import_root, package)[2]
+        return [*lists.get(name, []), *lists.get("*", [])]
+
+    def _name_lists(self, import_root: Path, package: str) -> tuple[dict[str, list[Path]], ...]:
+        """Per name, the searched files that call it, that mention it and that import it by name."""
         top = self._top(import_root, package)
         if top not in self._name_index:
-            calls: dict[str, list[Path]] = {}
-            mentions: dict[str, list[Path]] = {}
+            lists: tuple[dict[str, list[Path]], ...] = ({}, {}, {})
             for file in self.files(import_root, package):
                 text = self._text(file)
-                for each in text.calls if text else ():
-                    calls.setdefault(each, []).append(file)
-                for each in text.mentions if text else ():
-                    mentions.setdefault(each, []).append(file)
-            self._name_index[top] = (calls, mentions)
-        return self._name_index[top][0 if called else 1].get(name, [])
+                if text is None:
+                    continue
+                imported = {name for names in text.from_imports.values() for name in names}
+                for names, found in zip((text.calls, text.mentions, imported), lists):
+                    for each in names:
+                        found.setdefault(each, []).append(file)
+            self._name_index[top] = lists
+        return self._name_index[top]
 
     def _text(self, file: Path) -> FileText | None:
         """What the text index knows of a file (see FileText): read once, and kept on disk with the file's
@@ -538,69 +541,85 @@ class Project:
         module, _, last = caller.resolve_in(summary, name).rpartition(".")
         return last == class_name and bool(module) and self.locate(module, caller.import_root) == view.file
 
+    def _asked(self, question: str, view: ModuleView, name: str, users, answer: Callable) -> list:
+        """What the summaries of `users` ((caller view, summary) pairs) answer about the name `name` of the
+        module `view` sees from (`answer(caller, summary)`), asked once. Every summary asked is a dependency
+        of the lint: one that says nothing today may tomorrow."""
+        key = (question, view.file, name)
+        if key not in self._answers:
+            asked = list(users)
+            self._answers[key] = ([found for caller, summary in asked for found in answer(caller, summary)],
+                                  [summary for _caller, summary in asked])
+        found, asked = self._answers[key]
+        for summary in asked:
+            self.consulted[Path(summary.path)] = summary.digest
+        return found
+
     def constructions(self, view: ModuleView, class_name: str) -> list[tuple[Construction, ModuleSummary]]:
         """Every call in the project that builds the class `class_name` of the module `view` sees from, with
         the module making it. Only files whose text calls the class by its name are summarised, and a call
         counts when its name, followed from that file's own place, reaches this very file."""
-        key = (view.file, class_name)
-        if key not in self._constructions:
-            self._constructions[key] = [
-                (construction, summary) for caller, summary in self._users(view, class_name, called=True)
-                for construction in summary.constructions
-                if self._names_class(caller, summary, construction.callee, view, class_name)]
-        for _, summary in self._constructions[key]:
-            self.consulted[Path(summary.path)] = summary.digest
-        return self._constructions[key]
+        return self._asked("constructions", view, class_name, self._users(view, class_name, called=True),
+                           lambda caller, summary: [(construction, summary) for construction in summary.constructions
+                                                    if self._names_class(caller, summary, construction.callee, view,
+                                                                         class_name)])
 
     def changes_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[AttributeChange, ModuleSummary]]:
         """The in-place changes other project modules make to attributes of objects of the class
         `class_name` of the module `view` sees from, through parameters annotated with it."""
-        key = (view.file, class_name)
-        if key not in self._changes:
-            self._changes[key] = [
-                (change, summary) for caller, summary in self._users(view, class_name, called=False, annotating=True)
-                for change in summary.changes if self._names_class(caller, summary, change.cls, view, class_name)]
-        for _, summary in self._changes[key]:
-            self.consulted[Path(summary.path)] = summary.digest
-        return self._changes[key]
+        return self._asked("changes", view, class_name, self._users(view, class_name, called=False, annotating=True),
+                           lambda caller, summary: [(change, summary) for change in summary.changes
+                                                    if self._names_class(caller, summary, change.cls, view,
+                                                                         class_name)])
 
     def hashed_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[HashedObject, ModuleSummary]]:
         """The objects of the class `class_name` of the module `view` sees from that other project modules
         pass as static arguments of jitted calls."""
-        key = (view.file, class_name)
-        if key not in self._hashed:
-            self._hashed[key] = [
-                (hashed, summary) for caller, summary in self._users(view, class_name, called=False)
-                for hashed in summary.hashed if self._names_class(caller, summary, hashed.cls, view, class_name)]
-        for _, summary in self._hashed[key]:
-            self.consulted[Path(summary.path)] = summary.digest
-        return self._hashed[key]
+        return self._asked("hashed", view, class_name, self._users(view, class_name, called=False),
+                           lambda caller, summary: [(hashed, summary) for hashed in summary.hashed
+                                                    if self._names_class(caller, summary, hashed.cls, view,
+                                                                         class_name)])
+
+    def arrays_passed(self, view: ModuleView, function: str) -> list[tuple[ArrayPassed, ModuleSummary]]:
+        """The calls other project modules make of the function `function` of the module `view` sees from
+        that pass a parameter annotated as an array (from the files that import it by its name)."""
+        return self._asked("arrays passed", view, function, self._importers(view, function),
+                           lambda caller, summary: [(passed, summary) for passed in summary.arrays_passed
+                                                    if self._names_class(caller, summary, passed.callee, view,
+                                                                         function)])
+
+    def _importers(self, view: ModuleView, name: str):
+        """(caller view, summary) for each other project file that imports the name `name` of the module
+        `view` sees from (from it, a package above it, or a module re-exporting it)."""
+        package = view.module.split(".", 1)[0]
+        if package in NEVER_FOLLOWED:
+            return
+        for file in self._files_importing(view.import_root, package, name):
+            if file != view.file and self._imports_name(file, view.module, name, view.import_root):
+                summary = self.summary_of(file)
+                if summary is not None:
+                    yield ModuleView(self, file, module_location(file)[0], summary.module, summary.is_package), summary
+        if self._index_changed:
+            self.store.save_index(self.root, self._index)
+            self._index_changed = False
 
     def registrations_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[RegisteredElsewhere,
                                                                                      ModuleSummary]]:
         """The registering calls other project modules make of the class `class_name` of the module `view`
         sees from (`register_dataclass(Params, meta_fields=[...])` in another module)."""
-        key = (view.file, class_name)
-        if key not in self._registered:
-            self._registered[key] = [
-                (fact, summary) for caller, summary in self._users(view, class_name, called=False, registering=True)
-                for fact in summary.registered if self._names_class(caller, summary, fact.cls, view, class_name)]
-        for _, summary in self._registered[key]:
-            self.consulted[Path(summary.path)] = summary.digest
-        return self._registered[key]
+        return self._asked("registrations", view, class_name,
+                           self._users(view, class_name, called=False, registering=True),
+                           lambda caller, summary: [(fact, summary) for fact in summary.registered
+                                                    if self._names_class(caller, summary, fact.cls, view,
+                                                                         class_name)])
 
     def transformed_elsewhere(self, view: ModuleView, class_name: str) -> list[ModuleSummary]:
         """The other project modules where the class `class_name` of the module `view` sees from reaches a
         JAX transformation (their summaries' `transformed`)."""
-        key = (view.file, class_name)
-        if key not in self._transformed:
-            self._transformed[key] = [
-                (summary, any(self._names_class(caller, summary, name, view, class_name)
-                              for name in summary.transformed))
-                for caller, summary in self._users(view, class_name, called=False)]
-        for summary, _reaches in self._transformed[key]:  # a user that reaches none today may tomorrow
-            self.consulted[Path(summary.path)] = summary.digest
-        return [summary for summary, reaches in self._transformed[key] if reaches]
+        return self._asked("transformed", view, class_name, self._users(view, class_name, called=False),
+                           lambda caller, summary: [summary] if any(
+                               self._names_class(caller, summary, name, view, class_name)
+                               for name in summary.transformed) else [])
 
 
 class ModuleView:
@@ -879,6 +898,10 @@ class ModuleView:
         if not self.may_register(class_name):
             return []
         return self.project.registrations_elsewhere(self, class_name)
+
+    def arrays_passed(self, function: str) -> list[tuple[ArrayPassed, ModuleSummary]]:
+        """The calls other project modules make of this module's function passing array-annotated parameters."""
+        return self.project.arrays_passed(self, function)
 
     def hashed_elsewhere(self, class_name: str) -> list[tuple[HashedObject, ModuleSummary]]:
         """The objects of this module's class `class_name` other project modules pass as static arguments."""

@@ -8,9 +8,9 @@ from ...diskio import LintError, python_text
 from ...knowledge.jax import JIT
 from ...knowledge.python import PARTIAL
 from ..module import ModuleAnalysis
-from ..pytrees.aux import handed_to_calls, passed_on_in
+from ..pytrees.aux import call_places, passed_on_in
 from ..pytrees.fields import registered_by
-from ..pytrees.jitted import annotated_static_arrays, array_annotation, jit_factory, literal
+from ..pytrees.jitted import annotated_static_arrays, array_annotation, array_parameter, jit_factory, literal
 from ..pytrees.mutations import changed_in_place
 from ..pytrees.nnx import filling
 from ..pytrees.registrations import RegistrationFinder
@@ -24,6 +24,7 @@ from .summary import (
     KEPT_KINDS,
     KEPT_REFERENCES,
     Argument,
+    ArrayPassed,
     AttributeChange,
     ClassFacts,
     Construction,
@@ -88,7 +89,7 @@ class Summarizer:
             {name: self._class(cls) for name, cls in index.classes.items()},
             jitted, tuple(self._constructions()), self._bindings(), self._transformed(), self._changes(),
             tuple(RegistrationFinder(index, self.analysis.frameworks).imported_classes(self.project_name)),
-            self._hashed())
+            self._hashed(), self._arrays_passed())
 
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
@@ -260,15 +261,24 @@ class Summarizer:
         if not imported:
             return []
         found = []
-        traced = {id(j.function.node) for j in self.analysis.jitted_functions.values() if j.function is not None}
-        traced |= handed_to_calls(self.index.tree)
+        jitted: set[int] | None = None  # the jitted defs (found when first needed)
+        places: dict[int, dict] = {}  # per function: where each of its calls is (one walk each)
         for call, in_function in self.index.calls_mentioning(imported):
             callee = self.index.qualify(call.func)
             if callee is None or not callee.rsplit(".", 1)[-1][:1].isupper():
                 continue
             maker = self.index.enclosing_function(call) if in_function else None
-            per_call = maker is not None and not (maker.is_classmethod or maker.is_staticmethod) \
-                and returned_expression(maker, imports=True) is not call and passed_on_in(call, maker.node, traced)
+            per_call = False
+            if maker is not None and not (maker.is_classmethod or maker.is_staticmethod) \
+                    and returned_expression(maker, imports=True) is not call:
+                if jitted is None:
+                    jitted = {id(j.function.node) for j in self.analysis.jitted_functions.values()
+                              if j.function is not None}
+                if id(maker.node) not in places:
+                    places[id(maker.node)] = call_places(maker.node)
+                inner = places[id(maker.node)][id(call)][1]
+                traced = jitted | ({id(inner)} if self._handed_to_a_call(inner) else set())
+                per_call = passed_on_in(call, places[id(maker.node)], traced)
             arguments = []
             for position, argument in enumerate(call.args):
                 if isinstance(argument, ast.Starred):
@@ -283,6 +293,13 @@ class Summarizer:
                 found.append(Construction(self.absolute(callee), position[0] if position else 0, tuple(arguments),
                                           factory, self.analysis.snippet(call) if per_call else ""))
         return found
+
+    def _handed_to_a_call(self, function: ast.AST) -> bool:
+        """A def the module passes to a call (`jax.eval_shape(traced, x)`): traced, its results are outputs."""
+        name = getattr(function, "name", None)
+        return name is not None and any(
+            isinstance(argument, ast.Name) and argument.id == name for call, _ in self.index.calls_mentioning((name,))
+            for argument in [*call.args, *(k.value for k in call.keywords)])
 
     def _changes(self) -> tuple[AttributeChange, ...]:
         """In-place changes of project classes' attributes through parameters annotated with the class, in
@@ -325,6 +342,33 @@ class Summarizer:
                         found.append(HashedObject(made[:-2], position[0] if position else 0,
                                                   self.analysis.snippet(argument.value), function.name,
                                                   argument.label))
+        return tuple(found)
+
+    def _arrays_passed(self) -> tuple[ArrayPassed, ...]:
+        """The parameters annotated as arrays that the module's functions pass on to other project modules'
+        functions (the callee's module judges whether it declares them static: PTL405)."""
+        found = []
+        for function in self.index.defs:
+            if function.is_lambda or not any(array_annotation(self.analysis.values, p) is not None
+                                             for p in function.params):
+                continue
+            for call in nodes_of(function.node.body, ast.Call):
+                qualified = self.index.qualify(call.func)
+                callee = self.project_name(qualified) if qualified is not None else None
+                if callee is None or callee.rsplit(".", 1)[0] == self.module:
+                    continue
+                passed = []
+                for position, value in enumerate(call.args):
+                    if isinstance(value, ast.Starred):
+                        break  # the positions after it are unknown
+                    passed.append((position, "", value))
+                passed += [(-1, k.arg, k.value) for k in call.keywords if k.arg is not None]
+                for position, keyword, value in passed:
+                    given = array_parameter(self.index, self.analysis.values, value, call)
+                    if given is not None and self.index.enclosing_function(call) is function:
+                        position_at = self.analysis.position(call)
+                        found.append(ArrayPassed(callee, position, keyword, position_at[0] if position_at else 0,
+                                                 given[0], self.analysis.snippet(given[1])))
         return tuple(found)
 
     def _annotated_class(self, annotation: ast.expr) -> str | None:

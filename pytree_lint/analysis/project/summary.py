@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 20
+SUMMARY_VERSION = 21
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -198,6 +198,19 @@ class HashedObject(NamedTuple):
     label: str
 
 
+class ArrayPassed(NamedTuple):
+    """A call of another project module's function passing, at `position` (-1: by `keyword`), a parameter of
+    the calling function annotated as an array (`def masked(x, mask: jax.Array): apply_mask(x, mask)`): the
+    callee (absolute), where, the caller and the annotation as written (PTL405 in the callee's module)."""
+
+    callee: str
+    position: int
+    keyword: str
+    line: int
+    caller: str
+    annotation: str
+
+
 class Argument(NamedTuple):
     position: int | None
     keyword: str | None
@@ -239,6 +252,7 @@ class ModuleSummary:
     changes: tuple[AttributeChange, ...] = ()  # in-place changes of project classes' attributes
     registered: tuple[RegisteredElsewhere, ...] = ()  # registrations of other modules' classes
     hashed: tuple[HashedObject, ...] = ()  # other modules' objects passed as static arguments here
+    arrays_passed: tuple[ArrayPassed, ...] = ()  # array-annotated parameters passed to other modules' functions
 
     @property
     def display_path(self) -> str:
@@ -253,7 +267,8 @@ class ModuleSummary:
                 "names": self.names, "stars": self.stars, "defined": sorted(self.defined),
                 "functions": self.functions, "classes": self.classes, "jitted": self.jitted,
                 "constructions": self.constructions, "bindings": self.bindings, "transformed": self.transformed,
-                "changes": self.changes, "registered": self.registered, "hashed": self.hashed}
+                "changes": self.changes, "registered": self.registered, "hashed": self.hashed,
+                "arrays_passed": self.arrays_passed}
 
     @classmethod
     def from_json(cls, data: dict) -> ModuleSummary:
@@ -282,7 +297,8 @@ class ModuleSummary:
                    bindings, tuple(data["transformed"]), tuple(AttributeChange(*change) for change in data["changes"]),
                    tuple(RegisteredElsewhere(cls, mechanism, line, tuple(tuple(a) for a in arguments))
                          for cls, mechanism, line, arguments in data["registered"]),
-                   tuple(HashedObject(*hashed) for hashed in data["hashed"]))
+                   tuple(HashedObject(*hashed) for hashed in data["hashed"]),
+                   tuple(ArrayPassed(*passed) for passed in data["arrays_passed"]))
 
 
 class SummaryStore:
@@ -347,5 +363,5 @@ _SUMMARY_SHAPE = {
     "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "constructions": tuple[Construction, ...],
     "bindings": dict[str, tuple[Value, ...]], "transformed": tuple[str, ...],
     "changes": tuple[AttributeChange, ...], "registered": tuple[RegisteredElsewhere, ...],
-    "hashed": tuple[HashedObject, ...],
+    "hashed": tuple[HashedObject, ...], "arrays_passed": tuple[ArrayPassed, ...],
 }

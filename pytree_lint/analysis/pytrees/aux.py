@@ -135,19 +135,27 @@ def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, traced
     return returned and id(function) not in traced
 
 
-def passed_on_in(call: ast.Call, function: ast.AST, traced: set[int]) -> bool:
-    """Whether the object `call` makes in `function` (or a def or lambda nested in it) may be passed on (see
-    _passed_on), its parent and innermost function found by a walk of the function."""
+def call_places(function: ast.AST) -> dict[int, tuple[ast.AST | None, ast.AST]]:
+    """For each call in `function` (nested defs and lambdas included): its parent (a conditional's value is
+    its branch's) and the innermost def or lambda it is in, found in one walk."""
+    found: dict[int, tuple[ast.AST | None, ast.AST]] = {}
     pending: list[tuple[ast.AST, ast.AST | None, ast.AST]] = [(function, None, function)]
     while pending:
         node, parent, inner = pending.pop()
-        if node is call:
-            return _passed_on(call, parent, inner, traced)
-        holder = parent if isinstance(node, ast.IfExp) else node  # a conditional's value is its branch's
+        if isinstance(node, ast.Call):
+            found[id(node)] = (parent, inner)
+        holder = parent if isinstance(node, ast.IfExp) else node
         if node is not function and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             inner = node
         pending.extend((child, holder, inner) for child in child_nodes(node))
-    return False
+    return found
+
+
+def passed_on_in(call: ast.Call, places: dict[int, tuple[ast.AST | None, ast.AST]], traced: set[int]) -> bool:
+    """Whether the object `call` makes may be passed on (see _passed_on), where `call_places` of its
+    function says it is."""
+    parent, inner = places[id(call)]
+    return _passed_on(call, parent, inner, traced)
 
 
 def _holds_name(value: ast.expr | None, names: set[str]) -> bool:
@@ -161,7 +169,7 @@ def _holds_name(value: ast.expr | None, names: set[str]) -> bool:
     return False
 
 
-def handed_to_calls(statement: ast.AST) -> set[int]:
+def _handed_to_calls(statement: ast.stmt) -> set[int]:
     """The defs of a statement that it hands to a call (`trace_to_jaxpr(fun, ...)`, `jax.eval_shape(f, x)`):
     functions a transformation traces, whose results are its outputs."""
     handed = {argument.id for call in nodes_of(statement, ast.Call)
@@ -323,7 +331,7 @@ class AuxSiteFinder:
         where it is called: its calls are judged, not its own `return`."""
         jitted = {id(j.function.node) for j in self.jitted().values() if j.function is not None}
         for statement in self.index.statements_mentioning((cls.name, *self._builders(cls))):
-            traced = jitted | handed_to_calls(statement)
+            traced = jitted | _handed_to_calls(statement)
             pending: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(statement, None, None)]
             while pending:
                 node, parent, function = pending.pop()

@@ -34,6 +34,7 @@ from ..syntax.model import (
     returned_expression,
     written_as,
 )
+from ..values.inference import Elsewhere
 from ..values.kinds import Kind
 from .fields import parse_string_annotation
 
@@ -55,6 +56,9 @@ class JittedFunction:
     parameters: tuple[str, ...] = ()  # the compiled def's parameter names, when known
     # For a function of another module: its static parameters annotated as arrays (PTL405's there).
     declared_arrays: tuple[str, ...] = ()
+    # A function of another module of the project: that module judges its declaration (PTL405), also
+    # for the parameters annotated as arrays that this module's functions pass it.
+    elsewhere: bool = False
 
     def is_static(self, position: int | None, name: str) -> bool:
         return position in self.static_positions or name in self.static_names
@@ -358,19 +362,22 @@ class JittedFinder:
                 statics = Statics(set(facts.static_positions), set(facts.static_names), None)
                 found[local] = self._build(local, ast.Name(local), statics, None, list(facts.params))
                 found[local].declared_arrays = facts.static_arrays
+                found[local].elsewhere = True
         return found
 
 
 @record
 class StaticArray:
     """A static parameter of a jitted def of this module that is an array: annotated as one, or given the
-    caller's parameter annotated as one (`caller`, at `call`)."""
+    caller's parameter annotated as one (`caller`, at `call`, or in another module: `elsewhere`, the
+    annotation's text and the call's place)."""
 
     function: JittedFunction
     parameter: str
-    annotation: ast.expr
+    annotation: ast.expr | None
     caller: str | None = None
     call: ast.Call | None = None
+    elsewhere: Elsewhere | None = None
 
 
 def static_arrays(jitted: dict[str, JittedFunction], calls: list[tuple[ast.Call, JittedFunction]],
@@ -390,6 +397,18 @@ def static_arrays(jitted: dict[str, JittedFunction], calls: list[tuple[ast.Call,
             if given is not None:
                 caller, annotation = given
                 found[function.name, name] = StaticArray(function, name, annotation, caller, call)
+    project = index.project
+    for function in jitted.values() if project is not None else ():
+        if function.function is None or index.module_function(function.function.name) is not function.function:
+            continue  # another module judges only the module's own functions it can import
+        for passed, summary in project.arrays_passed(function.name):  # type: ignore[union-attr]
+            position = passed.position if passed.position >= 0 else None
+            name = passed.keyword or (function.parameters[passed.position]
+                                      if position is not None and position < len(function.parameters) else "")
+            if name and function.is_static(position, name) and (function.name, name) not in found:
+                found[function.name, name] = StaticArray(
+                    function, name, None, passed.caller, None,
+                    Elsewhere(passed.annotation, summary.display_path, passed.line))
     return list(found.values())
 
 

@@ -82,7 +82,8 @@ class UnhashableStaticArgument(Rule):
         for call, function in analysis.jitted_calls:
             for argument in function.arguments(call):
                 if not argument.static or (function.name, argument.parameter) in declared_arrays \
-                        or argument.parameter in function.declared_arrays:
+                        or argument.parameter in function.declared_arrays or (function.elsewhere and array_parameter(
+                            analysis.index, analysis.values, argument.value, call) is not None):
                     continue  # not static, or an array parameter PTL405 reports at its declaration
                 found = _unhashable(analysis, argument.value, call)
                 if found is not None:

@@ -5,7 +5,7 @@ What it does:
     `jax.jit(f, static_argnames=...)`, or a project's `partial(jax.jit, ...)` wrapper used as a decorator)
     that makes static a parameter annotated as an array (`jax.Array`, `jnp.ndarray`, `np.ndarray`,
     jaxtyping's `Float[Array, ...]`, the project's own `Array` alias), or a parameter that a call of the
-    module passes an array: a parameter of the caller annotated as one.
+    module (or of another module of the project) passes an array: a parameter of the caller annotated as one.
 
 Why is this bad:
     Static arguments are hashed to find the compiled function, and arrays cannot be (measured, jax 0.10.2):
@@ -30,7 +30,8 @@ Known false positives:
 Known limits:
     Only module-level functions and their positional parameters are checked (not keyword-only ones).
     Array arguments written at the call (`f(x, jnp.ones(3))`) are PTL403's, reported at the call; here a
-    call counts only through the caller's annotated parameter.
+    call counts only through the caller's annotated parameter (in another module: one that imports the
+    function by its name).
 """
 
 from __future__ import annotations
@@ -52,13 +53,20 @@ class ArrayDeclaredStatic(Rule):
 
     def check(self, analysis):
         for static in analysis.static_arrays:
-            annotated = f"`{analysis.snippet(static.annotation)}` (line {static.annotation.lineno})"
-            if static.call is None:
-                evidence = f"is annotated {annotated}"
+            elsewhere = static.elsewhere
+            if elsewhere is not None:  # a call in another module
+                evidence = (f"is given a parameter of `{static.caller}` annotated `{elsewhere.text}` "
+                            f"({elsewhere.path}:{elsewhere.line})")
+            elif static.call is None:
+                evidence = f"is annotated {self._annotated(analysis, static.annotation)}"
             else:
                 evidence = (f"is given at line {static.call.lineno} a parameter of `{static.caller}` annotated "
-                            f"{annotated}")
+                            f"{self._annotated(analysis, static.annotation)}")
             function = static.function
             yield Report(function.declaration or function.definition,
                          f"`{static.parameter}` of `{function.name}` is declared static, but it {evidence}: "
                          f"{SYMPTOM}", target=function.name)
+
+    @staticmethod
+    def _annotated(analysis, annotation) -> str:
+        return f"`{analysis.snippet(annotation)}` (line {annotation.lineno})"

@@ -8,6 +8,6 @@ def step(params, config):
     return jax.tree.map(lambda p: p * (1 - config["decay"]), params)
 
 
-@partial(jax.jit, static_argnames=("weights",))
+@partial(jax.jit, static_argnames=("weights",))  # expect: PTL405
 def weighted_sum(x, weights):
     return sum(w * x[i] for i, w in enumerate(weights))
