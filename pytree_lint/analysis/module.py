@@ -169,12 +169,19 @@ class ModuleAnalysis:
         return self._jitted_finder.find()
 
     @cached_property
+    def jitted_methods(self) -> dict[str, JittedFunction]:
+        """The module's classes' jitted methods with static arguments, by `Class.method`, as calls see them."""
+        return self._jitted_finder.methods()
+
+    @cached_property
     def jitted_calls(self) -> list[tuple[ast.Call, JittedFunction]]:
         """Each call of a jitted function of this module or imported from another project module, with the
-        function; and the calls a function makes of a function it jits itself."""
+        function; the calls a function makes of a function it jits itself; and the calls of the module's
+        classes' jitted methods on their objects."""
         module = self.jitted_functions  # first: the module's `partial(jax.jit, ...)` wrappers are known then
         imported = {name: jitted for name, jitted in self._jitted_finder.imported().items() if name not in module}
-        return [*calls_of(self.index, {**module, **imported}), *self._jitted_finder.in_functions()]
+        return [*calls_of(self.index, {**module, **imported}), *self._jitted_finder.in_functions(),
+                *self._jitted_finder.bound_methods()]
 
     @cached_property
     def static_arrays(self) -> list[StaticArray]:
@@ -205,6 +212,9 @@ class ModuleAnalysis:
             jit = project.jit(definition)
             if jit is not None and (jit.static_positions or jit.static_names or jit.wrapper):
                 words.update(("static_argnums", "jit"))
+            if definition.cls is not None and any(key.startswith(f"{definition.name}.")
+                                                  for key in definition.summary.jitted):
+                words.update(("static_argnums", "jit"))  # a class with jitted methods: their calls here
             if function is not None and project.tree_map(definition) is not None:
                 words.add(TREE_CALL_TRIGGERS[0])  # a call of it makes a multi-tree map
         return words

@@ -79,9 +79,9 @@ class Summarizer:
         names = {local: self.absolute(target) for local, target in index.aliases.items()}
         defined = frozenset({*index.classes, *index.functions, *index.bindings})
         jitted = {name: JitFacts(tuple(sorted(j.static_positions)), tuple(sorted(j.static_names)),
-                                 tuple(p.name for p in j.function.params) if j.function else (), j.wrapper,
+                                 j.parameters, j.wrapper,
                                  tuple(p.name for p, _ in annotated_static_arrays(j, self.analysis.values)))
-                  for name, j in self.analysis.jitted_functions.items()}
+                  for name, j in {**self.analysis.jitted_functions, **self.analysis.jitted_methods}.items()}
         return ModuleSummary(
             self.module, self.is_package, path, digest, names,
             tuple(self.absolute(star) for star in index.aliases.star_modules), defined,

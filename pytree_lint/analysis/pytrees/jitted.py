@@ -32,6 +32,7 @@ from ..syntax.model import (
     keyword_arguments,
     literal_string,
     returned_expression,
+    unquoted,
     written_as,
 )
 from ..values.inference import Elsewhere
@@ -320,6 +321,84 @@ class JittedFinder:
         positions, names = through_signature(statics.positions, statics.names, parameters or ())
         return JittedFunction(name, node, function, positions, names, declaration=statics.declaration,
                               parameters=tuple(parameters or ()))
+
+    def methods(self) -> dict[str, JittedFunction]:
+        """The module's classes' jitted methods with static arguments, by `Class.method`, each as a call on an
+        object sees it: its parameters after `self`, the static ones among them."""
+        found: dict[str, JittedFunction] = {}
+        for cls in self.index.classes.values():
+            for name, method in cls.methods.items():
+                if method.self_name is None or method.is_classmethod or method.is_staticmethod:
+                    continue
+                statics = next((s for d in method.node.decorator_list if (s := self._statics(d)) is not None), None)
+                if statics is None or not (statics.positions or statics.names):
+                    continue
+                parameters = [p.name for p in method.params]
+                positions, names = through_signature(statics.positions, statics.names, parameters)
+                found[f"{cls.name}.{name}"] = JittedFunction(
+                    f"{cls.name}.{name}", method.node, None, {position - 1 for position in positions if position > 0},
+                    names - {parameters[0]}, declaration=statics.declaration, parameters=tuple(parameters[1:]))
+        return found
+
+    def bound_methods(self) -> list[tuple[ast.Call, JittedFunction]]:
+        """The calls of jitted methods on objects of their class: a class of this module (`self.apply(x,
+        sizes)`, `model.apply(...)` for a `model` known to be one), or of another module of the project (an
+        object built by a call of the class, or a parameter annotated with it), from its summary."""
+        found: list[tuple[ast.Call, JittedFunction]] = []
+        for qualified, jitted in self.methods().items():
+            cls = self.index.classes[qualified.split(".", 1)[0]]
+            method = qualified.split(".", 1)[1]
+            found.extend((call, jitted) for call, _ in self.index.calls_mentioning((method,))
+                         if isinstance(call.func, ast.Attribute) and call.func.attr == method
+                         and self._an_object_of(call.func.value, call, cls))
+        imported = self._imported_methods()
+        for call, _ in self.index.calls_mentioning(tuple({method for _cls, method in imported})) if imported else ():
+            func = call.func
+            if isinstance(func, ast.Attribute):
+                made = self._imported_class_of(func.value, call)
+                if made is not None and (made, func.attr) in imported:
+                    found.append((call, imported[made, func.attr]))
+        return found
+
+    def _an_object_of(self, receiver: ast.expr, call: ast.Call, cls) -> bool:
+        """`self` in a method of the class, or a value known to be an object of it."""
+        caller = self.index.enclosing_function(call)
+        if isinstance(receiver, ast.Name) and caller is not None and caller.cls is cls \
+                and receiver.id == caller.self_name:
+            return True
+        return any(e.kind is Kind.INSTANCE and e.cls is cls for e in self.values.passed(receiver, call))
+
+    def _imported_methods(self) -> dict[tuple[str, str], JittedFunction]:
+        """(the local name of a class imported from the project, a method) -> the method as its calls see it,
+        from the class's module's summary."""
+        found: dict[tuple[str, str], JittedFunction] = {}
+        if self.index.project is None:
+            return found
+        for local, _target in self.index.aliases.items():
+            definition = self.index.definition(ast.Name(local)) if local[:1].isupper() else None
+            if definition is None or definition.cls is None:
+                continue
+            for key, facts in definition.summary.jitted.items():
+                owner, _, method = key.partition(".")
+                if owner == definition.name and method:
+                    jitted = JittedFunction(f"{local}.{method}", ast.Name(local), None, set(facts.static_positions),
+                                            set(facts.static_names), parameters=facts.params)
+                    jitted.elsewhere = True
+                    found[local, method] = jitted
+        return found
+
+    def _imported_class_of(self, receiver: ast.expr, call: ast.Call) -> str | None:
+        """The local name of the imported class whose object `receiver` is: built by a call of the class
+        (`model = Model(...)`), or a parameter annotated with it."""
+        caller = self.index.enclosing_function(call)
+        made = written_as(receiver, caller, self.index)
+        if isinstance(made, ast.Call) and isinstance(made.func, ast.Name):
+            return made.func.id
+        if isinstance(receiver, ast.Name) and caller is not None and receiver.id not in caller.local_bindings:
+            param = next((p for p in caller.params if p.name == receiver.id and p.annotation is not None), None)
+            annotation = unquoted(param.annotation) if param is not None else None
+            return annotation.id if isinstance(annotation, ast.Name) else None
+        return None
 
     def in_functions(self) -> list[tuple[ast.Call, JittedFunction]]:
         """The calls of a function jitted inside a function or method (`step = jax.jit(update,
