@@ -181,7 +181,7 @@ class ModuleAnalysis:
         module = self.jitted_functions  # first: the module's `partial(jax.jit, ...)` wrappers are known then
         imported = {name: jitted for name, jitted in self._jitted_finder.imported().items() if name not in module}
         return [*calls_of(self.index, {**module, **imported}), *self._jitted_finder.in_functions(),
-                *self._jitted_finder.bound_methods()]
+                *self._jitted_finder.bound_methods(self.jitted_methods)]
 
     @cached_property
     def static_arrays(self) -> list[StaticArray]:

@@ -519,14 +519,20 @@ class Project:
         package = view.module.split(".", 1)[0]
         if package in NEVER_FOLLOWED:
             return  # jax's own classes: their names are library names wherever they are used
-        for file in self._files_naming(view.import_root, package, class_name, called):
+        def uses(file: Path) -> bool:
             text = self._text(file)
             # A file calling the class may reach it through its module (`mesh.Mesh(...)`) or by its name.
-            if file == view.file or text is None or not (
-                    (called and self._imports_module(file, view.module))
-                    or self._imports_name(file, view.module, class_name, view.import_root)) or (
-                    registering and not text.registers) or (annotating and class_name not in text.annotated):
-                continue
+            return file != view.file and text is not None and (
+                (called and self._imports_module(file, view.module))
+                or self._imports_name(file, view.module, class_name, view.import_root)) and not (
+                registering and not text.registers) and not (annotating and class_name not in text.annotated)
+
+        yield from self._views_of(filter(uses, self._files_naming(view.import_root, package, class_name, called)))
+
+    def _views_of(self, files):
+        """(view, summary) for each of `files` that is Python this interpreter reads (the text index, read
+        to choose them, saved after)."""
+        for file in files:
             summary = self.summary_of(file)
             if summary is not None:
                 yield ModuleView(self, file, module_location(file)[0], summary.module, summary.is_package), summary
@@ -594,14 +600,9 @@ class Project:
         package = view.module.split(".", 1)[0]
         if package in NEVER_FOLLOWED:
             return
-        for file in self._files_importing(view.import_root, package, name):
-            if file != view.file and self._imports_name(file, view.module, name, view.import_root):
-                summary = self.summary_of(file)
-                if summary is not None:
-                    yield ModuleView(self, file, module_location(file)[0], summary.module, summary.is_package), summary
-        if self._index_changed:
-            self.store.save_index(self.root, self._index)
-            self._index_changed = False
+        yield from self._views_of(
+            file for file in self._files_importing(view.import_root, package, name)
+            if file != view.file and self._imports_name(file, view.module, name, view.import_root))
 
     def registrations_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[RegisteredElsewhere,
                                                                                      ModuleSummary]]:

@@ -340,12 +340,13 @@ class JittedFinder:
                     names - {parameters[0]}, declaration=statics.declaration, parameters=tuple(parameters[1:]))
         return found
 
-    def bound_methods(self) -> list[tuple[ast.Call, JittedFunction]]:
-        """The calls of jitted methods on objects of their class: a class of this module (`self.apply(x,
-        sizes)`, `model.apply(...)` for a `model` known to be one), or of another module of the project (an
-        object built by a call of the class, or a parameter annotated with it), from its summary."""
+    def bound_methods(self, methods: dict[str, JittedFunction]) -> list[tuple[ast.Call, JittedFunction]]:
+        """The calls of jitted methods on objects of their class: a class of this module (`methods`:
+        `self.apply(x, sizes)`, `model.apply(...)` for a `model` known to be one), or of another module of
+        the project (an object built by a call of the class, or a parameter annotated with it), from its
+        summary."""
         found: list[tuple[ast.Call, JittedFunction]] = []
-        for qualified, jitted in self.methods().items():
+        for qualified, jitted in methods.items():
             cls = self.index.classes[qualified.split(".", 1)[0]]
             method = qualified.split(".", 1)[1]
             found.extend((call, jitted) for call, _ in self.index.calls_mentioning((method,))
@@ -381,10 +382,9 @@ class JittedFinder:
             for key, facts in definition.summary.jitted.items():
                 owner, _, method = key.partition(".")
                 if owner == definition.name and method:
-                    jitted = JittedFunction(f"{local}.{method}", ast.Name(local), None, set(facts.static_positions),
-                                            set(facts.static_names), parameters=facts.params)
-                    jitted.elsewhere = True
-                    found[local, method] = jitted
+                    found[local, method] = JittedFunction(
+                        f"{local}.{method}", ast.Name(local), None, set(facts.static_positions),
+                        set(facts.static_names), parameters=facts.params, elsewhere=True)
         return found
 
     def _imported_class_of(self, receiver: ast.expr, call: ast.Call) -> str | None:
