@@ -71,7 +71,8 @@ INSTALLED = frozenset({"site-packages", "dist-packages"})
 CONSTRUCTED_REVERSED = re.compile(rb"\(\s*(\w*[A-Z])(?!\w)")
 MENTIONED = re.compile(rb"(?<![\w.])[A-Z]\w*")  # a capitalised name, as written or imported
 MAX_REEXPORTS = 3  # modules passing an imported name on, followed to find a class's users from their texts
-ANNOTATED = re.compile(rb":[ \t]*['\"]?([A-Z]\w*)")  # a capitalised name heading an annotation (or a dict value)
+# What follows a colon as an annotation may (or a dict value, a lambda's body: a superset): `list[Gauges]`.
+ANNOTATION = re.compile(rb":[ \t]*([\w.\[\], |'\"]+)")
 # Spells one of jax.tree_util's registering functions: may register a class another module defines.
 REGISTERS = re.compile("|".join(re.escape(mechanism.value) for mechanism in Mechanism).encode())
 DEFINED_CLASS = re.compile(r"^class\s+(\w+)", re.MULTILINE)  # a module-level class
@@ -419,7 +420,7 @@ class Project:
             except OSError:
                 data = b""
             called = {name[::-1].decode() for name in CONSTRUCTED_REVERSED.findall(data[::-1])}
-            annotated = {name.decode() for name in ANNOTATED.findall(data)}
+            annotated = {name.decode() for span in ANNOTATION.findall(data) for name in MENTIONED.findall(span)}
             # A class called or annotated by another name is: `M(...)` after `from .mesh import Mesh as M`.
             for original, alias, alias_too, original_too in RENAMED.findall(data):
                 for named in (called, annotated):

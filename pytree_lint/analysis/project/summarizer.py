@@ -307,14 +307,19 @@ class Summarizer:
         found = []
         for function in self.index.functions.values():  # methods are called on their own class's objects
             classes = {param.name: cls for param in function.params if param.annotation is not None
+                       and param.name not in function.local_bindings
                        and (cls := self._annotated_class(param.annotation)) is not None}
+            # and loop variables over parameters annotated as collections of the class (`models: list[MLP]`)
+            classes.update({name: cls for name in function.local_bindings
+                            if (item := function.item_annotation(name)) is not None
+                            and (cls := self._annotated_class(item)) is not None})
             if not classes:
                 continue
             positions = {param.name: number for number, param in enumerate(function.positional_params)}
             for node in nodes_of(function.node.body, (ast.Call, ast.AugAssign, ast.Assign, ast.Delete)):
                 for receiver in changed_in_place(node):
                     if isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) \
-                            and receiver.value.id in classes and receiver.value.id not in function.local_bindings:
+                            and receiver.value.id in classes:
                         position = self.analysis.position(node)
                         filled = filling(node)
                         put = self.analysis.nnx.classify(filled[1], Context(function)) if filled else None

@@ -182,7 +182,7 @@ class FileText(NamedTuple):
     imports: tuple[str, ...]  # modules it imports (relative ones as written)
     mentions: tuple[str, ...]  # capitalised names it writes or imports, bare
     registers: bool  # spells one of jax.tree_util's registering functions
-    annotated: tuple[str, ...]  # capitalised names heading an annotation (or a dict value)
+    annotated: tuple[str, ...]  # capitalised names in an annotation (`Gauges` of `dict[str, Gauges]`), or a dict value
     from_imports: dict[str, tuple[str, ...]]  # module -> the names `from module import ...` takes
 
 

@@ -244,6 +244,9 @@ class Mutations:
         param = function.all_params.get(owner.id) if function is not None else None
         if param is not None and param.annotation is not None and owner.id not in function.local_bindings:
             return self._names_class(unquoted(param.annotation), cls)  # `def grow(model: "MLP", ...)`
+        item = function.item_annotation(owner.id) if function is not None else None
+        if item is not None:  # `for model in models` over `models: list[MLP]`
+            return self._names_class(unquoted(item), cls)
         bound = function.local_bindings.get(owner.id, []) if function is not None else []
         if not bound and self.index.aliases.is_module_local(owner.id):
             bound = self.index.bindings.get(owner.id, [])

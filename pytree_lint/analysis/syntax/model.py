@@ -165,6 +165,28 @@ class FunctionInfo:
                 bindings.setdefault(statement.name, []).append(Binding(value, statement, position, depth == 0))
         return bindings, returns, order
 
+    def item_annotation(self, name: str) -> ast.expr | None:
+        """What a loop variable's items are annotated as, when every binding of `name` here is a `for` over
+        a parameter annotated as a collection of them (`for layer in layers` with `layers: list[Layer]`, `for
+        node in nodes.values()` with `nodes: dict[str, Node]`); None otherwise."""
+        entries = self._body_facts[0].get(name, [])
+        found = None
+        for entry in entries:
+            loop = entry.statement
+            if not (isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name)):
+                return None
+            iterable, values = loop.iter, False
+            if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) \
+                    and iterable.func.attr == "values" and not iterable.args:
+                iterable, values = iterable.func.value, True
+            param = self.all_params.get(iterable.id) if isinstance(iterable, ast.Name) else None
+            if param is None or param.annotation is None or iterable.id in self.local_bindings:
+                return None
+            found = collection_item(param.annotation, values)
+            if found is None:
+                return None
+        return found
+
     @cached_property
     def local_bindings(self) -> dict[str, list[ast.expr | ast.FunctionDef | None]]:
         """The values each local name can hold at the end of the body (None: assigned, value unknown).
@@ -729,6 +751,29 @@ def unquoted(annotation: ast.expr) -> ast.expr:
         except SyntaxError:
             return annotation
     return annotation
+
+
+# Generic collections by the last part of their name: of items (`list[C]`, `Sequence[C]`), of values (`dict[K, C]`).
+ITEM_COLLECTIONS = frozenset({"list", "List", "Sequence", "MutableSequence", "Iterable", "Collection", "set", "Set",
+                              "frozenset", "FrozenSet", "tuple", "Tuple"})
+MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict", "DefaultDict"})
+
+
+def collection_item(annotation: ast.expr, values: bool) -> ast.expr | None:
+    """The item annotation of a collection annotation (`Layer` of `list[Layer]`, `tuple[Layer, ...]`), or
+    with `values` the value annotation of a mapping's (`Node` of `dict[str, Node]`)."""
+    annotation = unquoted(annotation)
+    if not isinstance(annotation, ast.Subscript):
+        return None
+    base = annotation.value
+    name = base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) else None
+    arguments = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+    if values:
+        return arguments[1] if name in MAPPINGS and len(arguments) == 2 else None
+    if name in ("tuple", "Tuple"):  # only `tuple[C, ...]`: a tuple's other forms hold several kinds
+        ellipsis = len(arguments) == 2 and isinstance(arguments[1], ast.Constant) and arguments[1].value is Ellipsis
+        return arguments[0] if ellipsis else None
+    return arguments[0] if name in ITEM_COLLECTIONS and len(arguments) == 1 else None
 
 
 def returned_expression(function: FunctionInfo, imports: bool = False) -> ast.expr | None:

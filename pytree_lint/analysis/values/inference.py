@@ -800,7 +800,9 @@ class ValueInference:
         for function in self.index.functions.values():
             typed = {p.name for p in function.params if p.annotation is not None
                      and (named := self.index.resolve_class(unquoted(p.annotation))) is not None
-                     and id(named) in related}
+                     and id(named) in related} | {  # and loop variables over collections of it (`list[C]`)
+                name for name in function.local_bindings if (item := function.item_annotation(name)) is not None
+                and (named := self.index.resolve_class(unquoted(item))) is not None and id(named) in related}
             if not typed:
                 continue
             for node in function.nodes(ast.AugAssign):
