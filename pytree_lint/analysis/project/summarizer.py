@@ -15,7 +15,7 @@ from ..pytrees.mutations import changed_in_place
 from ..pytrees.nnx import filling
 from ..pytrees.registrations import RegistrationFinder
 from ..pytrees.treecalls import TreeCall
-from ..syntax.model import FunctionInfo, nodes_of, returned_expression, unquoted, written_as
+from ..syntax.model import FunctionInfo, collection_item, nodes_of, returned_expression, unquoted, written_as
 from ..syntax.source import Source, parse
 from ..values.inference import Context, Evidence
 from ..values.kinds import Kind
@@ -302,8 +302,9 @@ class Summarizer:
             for argument in [*call.args, *(k.value for k in call.keywords)])
 
     def _changes(self) -> tuple[AttributeChange, ...]:
-        """In-place changes of project classes' attributes through parameters annotated with the class, in
-        the module's functions (the class's own module reports them for its aux_data)."""
+        """In-place changes of project classes' attributes through parameters annotated with the class (or
+        items of ones annotated as collections of it: by loop or index), in the module's functions (the
+        class's own module reports them for its aux_data)."""
         found = []
         for function in self.index.functions.values():  # methods are called on their own class's objects
             classes = {param.name: cls for param in function.params if param.annotation is not None
@@ -313,22 +314,31 @@ class Summarizer:
             classes.update({name: cls for name in function.local_bindings
                             if (item := function.item_annotation(name)) is not None
                             and (cls := self._annotated_class(item)) is not None})
-            if not classes:
+            collections = any(param.annotation is not None and (collection_item(param.annotation, True) is not None
+                                                                or collection_item(param.annotation, False) is not None)
+                              for param in function.params)
+            if not classes and not collections:
                 continue
             positions = {param.name: number for number, param in enumerate(function.positional_params)}
             for node in nodes_of(function.node.body, (ast.Call, ast.AugAssign, ast.Assign, ast.Delete)):
                 for receiver in changed_in_place(node):
-                    if isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) \
-                            and receiver.value.id in classes:
-                        position = self.analysis.position(node)
-                        filled = filling(node)
-                        put = self.analysis.nnx.classify(filled[1], Context(function)) if filled else None
-                        found.append(AttributeChange(classes[receiver.value.id], receiver.attr,
-                                                     position[0] if position else 0, self.analysis.snippet(node),
-                                                     f"{self.module}.{function.name}",
-                                                     positions.get(receiver.value.id, -1),
-                                                     isinstance(node, ast.AugAssign) and node.target is receiver,
-                                                     put.status.name if put else "", put.what if put else ""))
+                    if not isinstance(receiver, ast.Attribute):
+                        continue
+                    owner = receiver.value  # `model`, or `models["main"]` of `models: dict[str, MLP]`
+                    indexed = function.indexed_annotation(owner)
+                    name = owner.id if isinstance(owner, ast.Name) else owner.value.id if indexed is not None \
+                        else None  # type: ignore[attr-defined]
+                    cls = self._annotated_class(indexed) if indexed is not None else classes.get(name or "")
+                    if cls is None:
+                        continue
+                    position = self.analysis.position(node)
+                    filled = filling(node)
+                    put = self.analysis.nnx.classify(filled[1], Context(function)) if filled else None
+                    found.append(AttributeChange(cls, receiver.attr, position[0] if position else 0,
+                                                 self.analysis.snippet(node), f"{self.module}.{function.name}",
+                                                 positions.get(name or "", -1) if indexed is None else -1,
+                                                 isinstance(node, ast.AugAssign) and node.target is receiver,
+                                                 put.status.name if put else "", put.what if put else ""))
         return tuple(found)
 
     def _hashed(self) -> tuple[HashedObject, ...]:

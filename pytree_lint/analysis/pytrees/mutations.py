@@ -235,8 +235,11 @@ class Mutations:
 
     def _instance_of(self, owner: ast.expr, function: FunctionInfo | None, cls: ClassInfo) -> bool:
         """`owner` is an instance of `cls` (or of a class related to it by inheritance in the module):
-        the `self` of one of its methods, a parameter annotated with it, or a name bound to a constructor
-        call."""
+        the `self` of one of its methods, a parameter annotated with it (or an item of one annotated as a
+        collection of it, by index or loop), or a name bound to a constructor call."""
+        indexed = function.indexed_annotation(owner) if function is not None else None
+        if indexed is not None:  # `gauges["main"]` of `gauges: dict[str, Gauges]`
+            return self._names_class(unquoted(indexed), cls)
         if not isinstance(owner, ast.Name):
             return False
         if function is not None and function.cls is not None and owner.id == function.self_name:

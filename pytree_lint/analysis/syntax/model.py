@@ -187,6 +187,16 @@ class FunctionInfo:
                 return None
         return found
 
+    def indexed_annotation(self, node: ast.expr) -> ast.expr | None:
+        """What `name[key]` is annotated as, for a parameter `name` annotated as a mapping or sequence of
+        it and never rebound here (`gauges["main"]` with `gauges: dict[str, Gauges]`)."""
+        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
+            return None
+        param = self.all_params.get(node.value.id)
+        if param is None or param.annotation is None or node.value.id in self.local_bindings:
+            return None
+        return collection_item(param.annotation, True) or collection_item(param.annotation, False)
+
     @cached_property
     def local_bindings(self) -> dict[str, list[ast.expr | ast.FunctionDef | None]]:
         """The values each local name can hold at the end of the body (None: assigned, value unknown).
