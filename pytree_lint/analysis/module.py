@@ -176,12 +176,12 @@ class ModuleAnalysis:
     @cached_property
     def jitted_calls(self) -> list[tuple[ast.Call, JittedFunction]]:
         """Each call of a jitted function of this module or imported from another project module, with the
-        function; the calls a function makes of a function it jits itself; and the calls of the module's
-        classes' jitted methods on their objects."""
+        function; the calls a function makes of a function it jits itself; the calls of the module's
+        classes' jitted methods on their objects, and of the jitted functions their methods keep on them."""
         module = self.jitted_functions  # first: the module's `partial(jax.jit, ...)` wrappers are known then
         imported = {name: jitted for name, jitted in self._jitted_finder.imported().items() if name not in module}
         return [*calls_of(self.index, {**module, **imported}), *self._jitted_finder.in_functions(),
-                *self._jitted_finder.bound_methods(self.jitted_methods)]
+                *self._jitted_finder.bound_methods(self.jitted_methods), *self._jitted_finder.attributes()]
 
     @cached_property
     def static_arrays(self) -> list[StaticArray]:

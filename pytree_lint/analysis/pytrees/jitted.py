@@ -340,6 +340,40 @@ class JittedFinder:
                     names - {parameters[0]}, declaration=statics.declaration, parameters=tuple(parameters[1:]))
         return found
 
+    def attributes(self) -> list[tuple[ast.Call, JittedFunction]]:
+        """The calls `self.step(...)` in a class's methods of a function its methods jit and keep on the
+        object (`self.step = jax.jit(self._step, static_argnums=1)`, or a module function), when every
+        assignment of that attribute is such a jit."""
+        found: list[tuple[ast.Call, JittedFunction]] = []
+        for cls in self.index.classes.values():
+            for attr, assignments in cls.assignments.items():
+                made = [self._jitted_attribute(cls, attr, a.value) for a in assignments]
+                if not made or any(m is None for m in made) or len(made) > 1:
+                    continue
+                jitted = made[0]
+                for method in cls.methods.values():
+                    found.extend((call, jitted) for call in method.nodes(ast.Call) if isinstance(call, ast.Call)
+                                 and isinstance(call.func, ast.Attribute) and call.func.attr == attr
+                                 and isinstance(call.func.value, ast.Name) and call.func.value.id == method.self_name)
+        return found
+
+    def _jitted_attribute(self, cls, attr: str, value: ast.expr | None) -> JittedFunction | None:
+        """What `self.<attr> = jax.jit(f, static_argnums=...)` keeps: the jitted function as its calls see it
+        (a method of the class `self._step`: its parameters after self; a module function: its own)."""
+        if not (isinstance(value, ast.Call) and value.args):
+            return None
+        statics = self._statics(value)
+        if statics is None or not (statics.positions or statics.names):
+            return None
+        wrapped = value.args[0]
+        if isinstance(wrapped, ast.Attribute) and isinstance(wrapped.value, ast.Name) and wrapped.attr in cls.methods:
+            parameters = [p.name for p in cls.methods[wrapped.attr].params][1:]  # bound: self is given
+        elif isinstance(wrapped, ast.Name) and (function := self.index.module_function(wrapped.id)) is not None:
+            parameters = [p.name for p in function.params]
+        else:
+            return None
+        return self._build(f"self.{attr}", value, statics, None, parameters)
+
     def bound_methods(self, methods: dict[str, JittedFunction]) -> list[tuple[ast.Call, JittedFunction]]:
         """The calls of jitted methods on objects of their class: a class of this module (`methods`:
         `self.apply(x, sizes)`, `model.apply(...)` for a `model` known to be one), or of another module of
