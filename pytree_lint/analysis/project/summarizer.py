@@ -326,8 +326,7 @@ class Summarizer:
                         continue
                     owner = receiver.value  # `model`, or `models["main"]` of `models: dict[str, MLP]`
                     indexed = function.indexed_annotation(owner)
-                    name = owner.id if isinstance(owner, ast.Name) else owner.value.id if indexed is not None \
-                        else None  # type: ignore[attr-defined]
+                    name = owner.id if isinstance(owner, ast.Name) else None
                     cls = self._annotated_class(indexed) if indexed is not None else classes.get(name or "")
                     if cls is None:
                         continue
@@ -336,7 +335,7 @@ class Summarizer:
                     put = self.analysis.nnx.classify(filled[1], Context(function)) if filled else None
                     found.append(AttributeChange(cls, receiver.attr, position[0] if position else 0,
                                                  self.analysis.snippet(node), f"{self.module}.{function.name}",
-                                                 positions.get(name or "", -1) if indexed is None else -1,
+                                                 positions.get(name or "", -1),
                                                  isinstance(node, ast.AugAssign) and node.target is receiver,
                                                  put.status.name if put else "", put.what if put else ""))
         return tuple(found)
