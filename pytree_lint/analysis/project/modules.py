@@ -19,7 +19,7 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...digest import ABSENT, content_digest
 from ...diskio import LintError, python_text, read_regular
@@ -221,8 +221,8 @@ class Project:
         self._index: dict[str, FileText] | None = None  # file -> what its text says (see _text)
         self._packages: dict[Path, str] = {}  # file -> the package its relative imports start from
         self._index_changed = False
-        # (question, file, name) -> (what other modules' summaries answer, every summary asked): _asked
-        self._answers: dict[tuple[str, Path, str], tuple[list, list[ModuleSummary]]] = {}
+        # (question, file, name) -> (what other modules answer, the files asked, by content hash): _asked
+        self._answers: dict[tuple[str, Path, str], tuple[Any, dict[Path, str]]] = {}
         self._digests: dict[tuple[Path, int, int], str] = {}
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
         self._foreign: dict[tuple[str, str, str], ClassInfo | None] = {}  # (path, digest, class): read once
@@ -441,6 +441,12 @@ class Project:
             self._index_changed = True
         return known
 
+    def _save_index(self) -> None:
+        """Keep the text index on disk for the next process, when this one read a file anew."""
+        if self._index_changed:
+            self.store.save_index(self.root, self._index)
+            self._index_changed = False
+
     def _digest(self, file: Path) -> str:
         """A file's content hash, read once per version of it (its modification time and size)."""
         try:
@@ -461,26 +467,28 @@ class Project:
         package = view.module.split(".", 1)[0]
         if package in NEVER_FOLLOWED:
             return False
-        found = False
-        for file in self._files_naming(view.import_root, package, class_name, called=False):
-            if file == view.file or not self._imports_name(file, view.module, class_name, view.import_root):
-                continue
-            # A user that registers nothing today may tomorrow: a lint that asked depends on it.
-            self.consulted[file] = self._digest(file)
-            found = found or bool((text := self._text(file)) and text.registers)
-        if self._index_changed:
-            self.store.save_index(self.root, self._index)
-            self._index_changed = False
+        key = ("may register", view.file, class_name)
+        if key not in self._answers:  # asked by the prefilter and by the analysis: read once
+            users = [file for file in self._files_naming(view.import_root, package, class_name, called=False)
+                     if file != view.file and self._imports_name(file, view.module, class_name, view.import_root)]
+            self._save_index()
+            # A user that registers nothing today may tomorrow: a lint that asked depends on each.
+            self._answers[key] = (any((text := self._text(file)) is not None and text.registers for file in users),
+                                  {file: self._digest(file) for file in users})
+        found, dependencies = self._answers[key]
+        self.consulted.update(dependencies)
         return found
-
 
     def _imports_module(self, file: Path, module: str) -> bool:
         """A file that imports `module` or its package, by its absolute name or relatively."""
-        for imported in (text.imports if (text := self._text(file)) else ()):
-            absolute = self._absolute_import(file, imported) if imported.startswith(".") else imported
-            if absolute is None or absolute == module or module.startswith(absolute + "."):
-                return True
-        return False
+        text = self._text(file)
+        return text is not None and any(self._reaches(file, imported, module) for imported in text.imports)
+
+    def _reaches(self, file: Path, imported: str, module: str) -> bool:
+        """An import `file` writes (`..core`, `pkg.mod`) names `module` or a package above it (or climbs out
+        of what can be told: then it may)."""
+        absolute = self._absolute_import(file, imported) if imported.startswith(".") else imported
+        return absolute is None or absolute == module or module.startswith(absolute + ".")
 
     def _imports_name(self, file: Path, module: str, name: str, import_root: Path, depth: int = 0) -> bool:
         """A file that imports `name` (or *) from `module`, from a package above it, or from a project module
@@ -490,10 +498,10 @@ class Project:
         for imported, names in (text.from_imports.items() if text else ()):
             if name not in names and "*" not in names:
                 continue
-            absolute = self._absolute_import(file, imported) if imported.startswith(".") else imported
-            if absolute is None or absolute == module or module.startswith(absolute + "."):
+            if self._reaches(file, imported, module):
                 return True
-            other = self.locate(absolute, import_root) if depth < MAX_REEXPORTS else None
+            absolute = self._absolute_import(file, imported) if imported.startswith(".") else imported
+            other = self.locate(absolute, import_root) if depth < MAX_REEXPORTS and absolute else None
             if other is not None and other != file and self._imports_name(other, module, name, import_root,
                                                                            depth + 1):
                 return True
@@ -537,16 +545,14 @@ class Project:
             summary = self.summary_of(file)
             if summary is not None:
                 yield ModuleView(self, file, module_location(file)[0], summary.module, summary.is_package), summary
-        if self._index_changed:
-            self.store.save_index(self.root, self._index)
-            self._index_changed = False
+        self._save_index()
 
-    def _names_class(self, caller: ModuleView, summary: ModuleSummary, name: str, view: ModuleView,
-                     class_name: str) -> bool:
-        """A name of the caller's module that, followed from its own place, is the class `class_name` of
-        this very file."""
+    def _names_definition(self, caller: ModuleView, summary: ModuleSummary, name: str, view: ModuleView,
+                          defined: str) -> bool:
+        """A name of the caller's module that, followed from its own place, is the class or function
+        `defined` of this very file."""
         module, _, last = caller.resolve_in(summary, name).rpartition(".")
-        return last == class_name and bool(module) and self.locate(module, caller.import_root) == view.file
+        return last == defined and bool(module) and self.locate(module, caller.import_root) == view.file
 
     def _asked(self, question: str, view: ModuleView, name: str, users, answer: Callable) -> list:
         """What the summaries of `users` ((caller view, summary) pairs) answer about the name `name` of the
@@ -556,44 +562,44 @@ class Project:
         if key not in self._answers:
             asked = list(users)
             self._answers[key] = ([found for caller, summary in asked for found in answer(caller, summary)],
-                                  [summary for _caller, summary in asked])
-        found, asked = self._answers[key]
-        for summary in asked:
-            self.consulted[Path(summary.path)] = summary.digest
+                                  {Path(summary.path): summary.digest for _caller, summary in asked})
+        found, dependencies = self._answers[key]
+        self.consulted.update(dependencies)
         return found
+
+    def _facts_naming(self, question: str, view: ModuleView, name: str, users, facts: Callable,
+                      named: Callable) -> list:
+        """(fact, summary) for each fact of the users' summaries (`facts(summary)`) whose name (`named(fact)`),
+        followed from its module, is the class or function `name` of the module `view` sees from."""
+        return self._asked(question, view, name, users, lambda caller, summary: [
+            (fact, summary) for fact in facts(summary) if self._names_definition(caller, summary, named(fact), view,
+                                                                                 name)])
 
     def constructions(self, view: ModuleView, class_name: str) -> list[tuple[Construction, ModuleSummary]]:
         """Every call in the project that builds the class `class_name` of the module `view` sees from, with
         the module making it. Only files whose text calls the class by its name are summarised, and a call
         counts when its name, followed from that file's own place, reaches this very file."""
-        return self._asked("constructions", view, class_name, self._users(view, class_name, called=True),
-                           lambda caller, summary: [(construction, summary) for construction in summary.constructions
-                                                    if self._names_class(caller, summary, construction.callee, view,
-                                                                         class_name)])
+        return self._facts_naming("constructions", view, class_name, self._users(view, class_name, called=True),
+                                  lambda summary: summary.constructions, lambda construction: construction.callee)
 
     def changes_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[AttributeChange, ModuleSummary]]:
         """The in-place changes other project modules make to attributes of objects of the class
         `class_name` of the module `view` sees from, through parameters annotated with it."""
-        return self._asked("changes", view, class_name, self._users(view, class_name, called=False, annotating=True),
-                           lambda caller, summary: [(change, summary) for change in summary.changes
-                                                    if self._names_class(caller, summary, change.cls, view,
-                                                                         class_name)])
+        return self._facts_naming("changes", view, class_name,
+                                  self._users(view, class_name, called=False, annotating=True),
+                                  lambda summary: summary.changes, lambda change: change.cls)
 
     def hashed_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[HashedObject, ModuleSummary]]:
         """The objects of the class `class_name` of the module `view` sees from that other project modules
         pass as static arguments of jitted calls."""
-        return self._asked("hashed", view, class_name, self._users(view, class_name, called=False),
-                           lambda caller, summary: [(hashed, summary) for hashed in summary.hashed
-                                                    if self._names_class(caller, summary, hashed.cls, view,
-                                                                         class_name)])
+        return self._facts_naming("hashed", view, class_name, self._users(view, class_name, called=False),
+                                  lambda summary: summary.hashed, lambda hashed: hashed.cls)
 
     def arrays_passed(self, view: ModuleView, function: str) -> list[tuple[ArrayPassed, ModuleSummary]]:
         """The calls other project modules make of the function `function` of the module `view` sees from
         that pass a parameter annotated as an array (from the files that import it by its name)."""
-        return self._asked("arrays passed", view, function, self._importers(view, function),
-                           lambda caller, summary: [(passed, summary) for passed in summary.arrays_passed
-                                                    if self._names_class(caller, summary, passed.callee, view,
-                                                                         function)])
+        return self._facts_naming("arrays passed", view, function, self._importers(view, function),
+                                  lambda summary: summary.arrays_passed, lambda passed: passed.callee)
 
     def _importers(self, view: ModuleView, name: str):
         """(caller view, summary) for each other project file that imports the name `name` of the module
@@ -609,18 +615,16 @@ class Project:
                                                                                      ModuleSummary]]:
         """The registering calls other project modules make of the class `class_name` of the module `view`
         sees from (`register_dataclass(Params, meta_fields=[...])` in another module)."""
-        return self._asked("registrations", view, class_name,
-                           self._users(view, class_name, called=False, registering=True),
-                           lambda caller, summary: [(fact, summary) for fact in summary.registered
-                                                    if self._names_class(caller, summary, fact.cls, view,
-                                                                         class_name)])
+        return self._facts_naming("registrations", view, class_name,
+                                  self._users(view, class_name, called=False, registering=True),
+                                  lambda summary: summary.registered, lambda fact: fact.cls)
 
     def transformed_elsewhere(self, view: ModuleView, class_name: str) -> list[ModuleSummary]:
         """The other project modules where the class `class_name` of the module `view` sees from reaches a
         JAX transformation (their summaries' `transformed`)."""
         return self._asked("transformed", view, class_name, self._users(view, class_name, called=False),
                            lambda caller, summary: [summary] if any(
-                               self._names_class(caller, summary, name, view, class_name)
+                               self._names_definition(caller, summary, name, view, class_name)
                                for name in summary.transformed) else [])
 
 

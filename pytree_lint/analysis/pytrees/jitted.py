@@ -342,15 +342,14 @@ class JittedFinder:
 
     def attributes(self) -> list[tuple[ast.Call, JittedFunction]]:
         """The calls `self.step(...)` in a class's methods of a function its methods jit and keep on the
-        object (`self.step = jax.jit(self._step, static_argnums=1)`, or a module function), when every
-        assignment of that attribute is such a jit."""
+        object (`self.step = jax.jit(self._step, static_argnums=1)`, or a module function), when that jit is
+        the attribute's only assignment."""
         found: list[tuple[ast.Call, JittedFunction]] = []
         for cls in self.index.classes.values():
             for attr, assignments in cls.assignments.items():
-                made = [self._jitted_attribute(cls, attr, a.value) for a in assignments]
-                if not made or any(m is None for m in made) or len(made) > 1:
+                jitted = self._jitted_attribute(cls, attr, assignments[0].value) if len(assignments) == 1 else None
+                if jitted is None:
                     continue
-                jitted = made[0]
                 for method in cls.methods.values():
                     found.extend((call, jitted) for call in method.nodes(ast.Call) if isinstance(call, ast.Call)
                                  and isinstance(call.func, ast.Attribute) and call.func.attr == attr
@@ -381,8 +380,8 @@ class JittedFinder:
         summary."""
         found: list[tuple[ast.Call, JittedFunction]] = []
         for qualified, jitted in methods.items():
-            cls = self.index.classes[qualified.split(".", 1)[0]]
-            method = qualified.split(".", 1)[1]
+            owner, method = qualified.split(".", 1)
+            cls = self.index.classes[owner]
             found.extend((call, jitted) for call, _ in self.index.calls_mentioning((method,))
                          if isinstance(call.func, ast.Attribute) and call.func.attr == method
                          and self._an_object_of(call.func.value, call, cls))

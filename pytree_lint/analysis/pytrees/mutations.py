@@ -141,9 +141,7 @@ class Mutations:
     def _calls_while_building(self, function: str, position: int) -> bool:
         """Every call this module makes of another module's function (absolute name) passes the object a
         constructor builds, at `position` (see _helper_while_building); and it makes some."""
-        short = function.rsplit(".", 1)[-1]
-        calls = [call for call, _ in self.index.calls_mentioning((short,))
-                 if self.index.qualify(call.func) == function]
+        calls = self.index.calls_to(function)
         return position >= 0 and bool(calls) and all(self._builds_through(call, position) for call in calls)
 
     def _builds_through(self, call: ast.Call, position: int) -> bool:

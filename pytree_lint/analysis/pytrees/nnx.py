@@ -248,13 +248,9 @@ class NnxClasses:
                 continue
             where = Elsewhere(change.text, summary.display_path, change.line)
             value = NnxValue(status, change.filled_what, where)  # type: ignore[arg-type]
-            short = change.function.rsplit(".", 1)[-1]
-            callers = {id(caller): caller for call, _ in self.index.calls_mentioning((short,))
-                       if self.index.qualify(call.func) == change.function
-                       and (caller := self.index.enclosing_function(call)) is not None}
-            only = next(iter(callers.values())) if len(callers) == 1 else None
-            method = only if only is not None and only.cls is nnx_class.cls else None
-            nnx_class.fillings.setdefault(change.attribute, []).append(Filling(where, value, method, short))
+            method = self._one_method_calling(self.index.calls_to(change.function), nnx_class.cls)
+            nnx_class.fillings.setdefault(change.attribute, []).append(
+                Filling(where, value, method, change.function.rsplit(".", 1)[-1]))
 
     def _typed_helpers(self, cls: ClassInfo) -> list[tuple[FunctionInfo, str]]:
         """The module functions with a parameter annotated with the class (`def grow(net: "Net", ...)`)."""
@@ -264,11 +260,16 @@ class NnxClasses:
     def _only_caller(self, function: FunctionInfo, cls: ClassInfo) -> FunctionInfo:
         """The method of the class that makes every call of the function (its filling happens there, as
         if written in it: in `__init__`, while the object is built); else the function itself."""
-        callers = {id(caller): caller for call, _ in self.index.calls_mentioning((function.name,))
-                   if isinstance(call.func, ast.Name) and call.func.id == function.name
-                   and (caller := self.index.enclosing_function(call)) is not None}
+        calls = [call for call, _ in self.index.calls_mentioning((function.name,))
+                 if isinstance(call.func, ast.Name) and call.func.id == function.name]
+        return self._one_method_calling(calls, cls) or function
+
+    def _one_method_calling(self, calls: list[ast.Call], cls: ClassInfo) -> FunctionInfo | None:
+        """The method of the class that makes every one of the calls; None when several functions or none
+        make them, or one that is not the class's."""
+        callers = {id(caller): caller for call in calls if (caller := self.index.enclosing_function(call)) is not None}
         only = next(iter(callers.values())) if len(callers) == 1 else None
-        return only if only is not None and only.cls is cls else function
+        return only if only is not None and only.cls is cls else None
 
     def _fillings(self, nnx_class: NnxClass, function: FunctionInfo, self_name: str, containers: set[str],
                   method: FunctionInfo) -> None:

@@ -582,6 +582,11 @@ class ModuleIndex:
                 return owner.methods[name]
         return None
 
+    def calls_to(self, qualified: str) -> list[ast.Call]:
+        """The module's calls of a function by its qualified name (another module's, however imported)."""
+        short = qualified.rsplit(".", 1)[-1]
+        return [call for call, _ in self.calls_mentioning((short,)) if self.qualify(call.func) == qualified]
+
     def class_named(self, node: ast.AST) -> ClassInfo | None:
         """The class a name stands for: a module-level class of this module, or one another module of the
         project defines (read from there: ModuleView.foreign_class)."""

@@ -826,9 +826,7 @@ class ValueInference:
 
     def _called_while_building_here(self, function: str) -> bool:
         """Every call this module makes of another module's function (absolute name) is in a constructor."""
-        short = function.rsplit(".", 1)[-1]
-        return self._in_constructors([call for call, _ in self.index.calls_mentioning((short,))
-                                      if self.index.qualify(call.func) == function])
+        return self._in_constructors(self.index.calls_to(function))
 
     def _called_while_building(self, function: FunctionInfo) -> bool:
         """Every call the module makes of the function is in a constructor (the object is being built)."""
