@@ -15,7 +15,7 @@ from ..pytrees.mutations import changed_in_place
 from ..pytrees.nnx import filling
 from ..pytrees.registrations import RegistrationFinder
 from ..pytrees.treecalls import TreeCall
-from ..syntax.model import FunctionInfo, collection_item, nodes_of, returned_expression, unquoted, written_as
+from ..syntax.model import FunctionInfo, nodes_of, returned_expression, unquoted, written_as
 from ..syntax.source import Source, parse
 from ..values.inference import Context, Evidence
 from ..values.kinds import Kind
@@ -302,34 +302,25 @@ class Summarizer:
             for argument in [*call.args, *(k.value for k in call.keywords)])
 
     def _changes(self) -> tuple[AttributeChange, ...]:
-        """In-place changes of project classes' attributes through parameters annotated with the class (or
-        items of ones annotated as collections of it: by loop or index), in the module's functions (the
-        class's own module reports them for its aux_data)."""
+        """In-place changes of project classes' attributes through what is declared as one of them (a
+        parameter, an item of a collection of them, by index, loop or comprehension, an attribute of `self`)
+        in the module's functions (the class's own module reports them for its aux_data)."""
         found = []
-        for function in self.index.functions.values():  # methods are called on their own class's objects
-            classes = {param.name: cls for param in function.params if param.annotation is not None
-                       and param.name not in function.local_bindings
-                       and (cls := self._annotated_class(param.annotation)) is not None}
-            # and loop variables over parameters annotated as collections of the class (`models: list[MLP]`)
-            classes.update({name: cls for name in function.local_bindings
-                            if (item := function.item_annotation(name)) is not None
-                            and (cls := self._annotated_class(item)) is not None})
-            collections = any(param.annotation is not None and (collection_item(param.annotation, True) is not None
-                                                                or collection_item(param.annotation, False) is not None)
-                              for param in function.params)
-            if not classes and not collections:
-                continue
+        for function in self.index.defs:
+            if not (any(param.annotation is not None for param in function.params)
+                    or (function.cls is not None and function.self_name is not None and function.cls.annotated)):
+                continue  # nothing declared here
             positions = {param.name: number for number, param in enumerate(function.positional_params)}
             for node in nodes_of(function.node.body, (ast.Call, ast.AugAssign, ast.Assign, ast.Delete)):
                 for receiver in changed_in_place(node):
                     if not isinstance(receiver, ast.Attribute):
                         continue
                     owner = receiver.value  # `model`, or `models["main"]` of `models: dict[str, MLP]`
-                    indexed = function.indexed_annotation(owner)
-                    name = owner.id if isinstance(owner, ast.Name) else None
-                    cls = self._annotated_class(indexed) if indexed is not None else classes.get(name or "")
+                    declared = self.index.declared_type(owner, function)
+                    cls = self._annotated_class(declared) if declared is not None else None
                     if cls is None:
                         continue
+                    name = owner.id if isinstance(owner, ast.Name) else None
                     position = self.analysis.position(node)
                     filled = filling(node)
                     put = self.analysis.nnx.classify(filled[1], Context(function)) if filled else None

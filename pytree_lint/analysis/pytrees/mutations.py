@@ -21,7 +21,16 @@ from functools import cached_property
 
 from ...knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS
 from ..record import record
-from ..syntax.model import FUNCTIONS, ClassInfo, FunctionInfo, ModuleIndex, child_nodes, nodes_of, unquoted, written_as
+from ..syntax.model import (
+    FUNCTIONS,
+    ClassInfo,
+    FunctionInfo,
+    ModuleIndex,
+    child_nodes,
+    is_collection,
+    nodes_of,
+    written_as,
+)
 from ..values.inference import Elsewhere, Holder
 
 
@@ -233,21 +242,16 @@ class Mutations:
 
     def _instance_of(self, owner: ast.expr, function: FunctionInfo | None, cls: ClassInfo) -> bool:
         """`owner` is an instance of `cls` (or of a class related to it by inheritance in the module):
-        the `self` of one of its methods, a parameter annotated with it (or an item of one annotated as a
-        collection of it, by index or loop), or a name bound to a constructor call."""
-        indexed = function.indexed_annotation(owner) if function is not None else None
-        if indexed is not None:  # `gauges["main"]` of `gauges: dict[str, Gauges]`
-            return self._names_class(unquoted(indexed), cls)
+        the `self` of one of its methods, something declared as one (a parameter, an item of a collection of
+        them, by index, loop or comprehension, an attribute of `self` annotated so), or a name bound to a
+        constructor call."""
+        declared = self.index.declared_type(owner, function)
+        if declared is not None:  # `def grow(model: "MLP")`, `for model in models` over `models: list[MLP]`
+            return not is_collection(declared, self.index.generic_name) and self._names_class(declared, cls)
         if not isinstance(owner, ast.Name):
             return False
         if function is not None and function.cls is not None and owner.id == function.self_name:
             return self._related(function.cls, cls)
-        param = function.all_params.get(owner.id) if function is not None else None
-        if param is not None and param.annotation is not None and owner.id not in function.local_bindings:
-            return self._names_class(unquoted(param.annotation), cls)  # `def grow(model: "MLP", ...)`
-        item = function.item_annotation(owner.id) if function is not None else None
-        if item is not None:  # `for model in models` over `models: list[MLP]`
-            return self._names_class(unquoted(item), cls)
         bound = function.local_bindings.get(owner.id, []) if function is not None else []
         if not bound and self.index.aliases.is_module_local(owner.id):
             bound = self.index.bindings.get(owner.id, [])

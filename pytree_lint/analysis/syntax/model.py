@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import field
 from functools import cached_property
 from typing import TYPE_CHECKING, Union
@@ -165,37 +165,69 @@ class FunctionInfo:
                 bindings.setdefault(statement.name, []).append(Binding(value, statement, position, depth == 0))
         return bindings, returns, order
 
-    def item_annotation(self, name: str) -> ast.expr | None:
-        """What a loop variable's items are annotated as, when every binding of `name` here is a `for` over
-        a parameter annotated as a collection of them (`for layer in layers` with `layers: list[Layer]`, `for
-        node in nodes.values()` with `nodes: dict[str, Node]`); None otherwise."""
-        entries = self._body_facts[0].get(name, [])
+    def declared_type(self, node: ast.expr, generic: GenericName | None = None, depth: int = 0) -> ast.expr | None:
+        """What `node` is declared as here, when the code says: a parameter never rebound (`model: MLP`), an
+        attribute of `self` its class annotates (`self.layers: list[Layer]`), an item of something declared a
+        collection, by index (`models["main"]`), loop or comprehension (`for m in models`, `for k, m in
+        models.items()`, `for i, m in enumerate(self.layers)`); None otherwise. `X | None` is `X`. `generic`
+        names what a subscripted annotation's head stands for (the module's imports know `L` of `List as L`)."""
+        generic = generic or spelled_name
         found = None
-        for entry in entries:
-            loop = entry.statement
-            if not (isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name)):
+        if depth > MAX_DECLARED_DEPTH:
+            return None
+        if isinstance(node, ast.Name):
+            param = self.all_params.get(node.id)
+            if param is not None:
+                if param.annotation is not None and node.id not in self.local_bindings \
+                        and node.id not in self._comprehension_targets:
+                    found = param.annotation
+            else:
+                found = self._iterated_type(node.id, generic, depth)
+        elif isinstance(node, ast.Attribute) and self.cls is not None and is_name(node.value, self.self_name or "") \
+                and node.value.id not in self.local_bindings:
+            found = self.cls.declared_attribute(node.attr)
+        elif isinstance(node, ast.Subscript):
+            container = self.declared_type(node.value, generic, depth + 1)
+            found = None if container is None else (collection_item(container, True, generic)
+                                                    or collection_item(container, False, generic))
+        return not_optional(unquoted(found), generic) if found is not None else None
+
+    def _iterated_type(self, name: str, generic: GenericName, depth: int) -> ast.expr | None:
+        """The declared item type of a name every binding of which iterates a declared collection."""
+        loops = [(b.statement.target, b.statement.iter) for b in self._body_facts[0].get(name, [])
+                 if isinstance(b.statement, (ast.For, ast.AsyncFor))]
+        if len(loops) != len(self._body_facts[0].get(name, [])):
+            return None  # also assigned otherwise
+        found = None
+        for target, iterable in [*loops, *self._comprehension_targets.get(name, [])]:
+            values = False
+            if isinstance(target, ast.Tuple) and len(target.elts) == 2 and is_name(target.elts[1], name) \
+                    and isinstance(iterable, ast.Call):
+                if is_name(iterable.func, "enumerate") and len(iterable.args) == 1:
+                    iterable = iterable.args[0]
+                elif isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "items" and not iterable.args:
+                    iterable, values = iterable.func.value, True
+                else:
+                    return None
+            elif not is_name(target, name):
                 return None
-            iterable, values = loop.iter, False
-            if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) \
+            elif isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) \
                     and iterable.func.attr == "values" and not iterable.args:
                 iterable, values = iterable.func.value, True
-            param = self.all_params.get(iterable.id) if isinstance(iterable, ast.Name) else None
-            if param is None or param.annotation is None or iterable.id in self.local_bindings:
-                return None
-            found = collection_item(param.annotation, values)
+            container = self.declared_type(iterable, generic, depth + 1)
+            found = collection_item(container, values, generic) if container is not None else None
             if found is None:
                 return None
         return found
 
-    def indexed_annotation(self, node: ast.expr) -> ast.expr | None:
-        """What `name[key]` is annotated as, for a parameter `name` annotated as a mapping or sequence of
-        it and never rebound here (`gauges["main"]` with `gauges: dict[str, Gauges]`)."""
-        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)):
-            return None
-        param = self.all_params.get(node.value.id)
-        if param is None or param.annotation is None or node.value.id in self.local_bindings:
-            return None
-        return collection_item(param.annotation, True) or collection_item(param.annotation, False)
+    @cached_property
+    def _comprehension_targets(self) -> dict[str, list[tuple[ast.expr, ast.expr]]]:
+        """Each name a comprehension of the body binds, with the (target, iterable) of every such binding."""
+        found: dict[str, list[tuple[ast.expr, ast.expr]]] = {}
+        for comprehension in self.nodes(ast.comprehension):
+            for name in nodes_of(comprehension.target, ast.Name):
+                found.setdefault(name.id, []).append((comprehension.target, comprehension.iter))
+        return found
 
     @cached_property
     def local_bindings(self) -> dict[str, list[ast.expr | ast.FunctionDef | None]]:
@@ -296,6 +328,21 @@ class ClassInfo:
     @property
     def decorators(self) -> list[ast.expr]:
         return self.node.decorator_list
+
+    @property
+    def annotated(self) -> bool:
+        """It annotates some attribute, in its body or where a method assigns it."""
+        return any(f.annotation is not None for f in self.fields.values()) or any(
+            isinstance(a.statement, ast.AnnAssign) for assigned in self.assignments.values() for a in assigned)
+
+    def declared_attribute(self, attr: str) -> ast.expr | None:
+        """The annotation the class gives an attribute: in its body (`layers: list[Layer]`) or where a method
+        assigns it (`self.layers: list[Layer] = layers`)."""
+        field = self.fields.get(attr)
+        if field is not None and field.annotation is not None:
+            return field.annotation
+        return next((a.statement.annotation for a in self.assignments.get(attr, ())
+                     if isinstance(a.statement, ast.AnnAssign)), None)
 
     @staticmethod
     def name_of_cls(method: FunctionInfo) -> str | None:
@@ -472,6 +519,16 @@ class ModuleIndex:
         if qualified is None or self.project is None:
             return qualified
         return self.project.resolve(qualified)
+
+    def generic_name(self, node: ast.expr) -> str | None:
+        """The last part of what a subscripted annotation's head stands for through the module's imports
+        (`Optional` for `O` of `from typing import Optional as O`), or as spelled when not imported."""
+        qualified = self.aliases.qualify(node)
+        return qualified.rsplit(".", 1)[-1] if qualified is not None else spelled_name(node)
+
+    def declared_type(self, node: ast.expr, function: FunctionInfo | None) -> ast.expr | None:
+        """What `node` is declared as in `function` (see FunctionInfo.declared_type), its imports read."""
+        return function.declared_type(node, self.generic_name) if function is not None else None
 
     def definition(self, node: ast.AST) -> Definition | None:
         """What another module of the project defines under the name `node` refers to."""
@@ -768,20 +825,39 @@ def unquoted(annotation: ast.expr) -> ast.expr:
     return annotation
 
 
+GenericName = Callable[[ast.expr], "str | None"]  # the last part of what a name stands for: `List`, `Optional`
+MAX_DECLARED_DEPTH = 4  # `for group in self.groups: for m in group: m.layers[0]` is three steps
+
 # Generic collections by the last part of their name: of items (`list[C]`, `Sequence[C]`), of values (`dict[K, C]`).
 ITEM_COLLECTIONS = frozenset({"list", "List", "Sequence", "MutableSequence", "Iterable", "Collection", "set", "Set",
                               "frozenset", "FrozenSet", "tuple", "Tuple"})
 MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict", "DefaultDict"})
 
 
-def collection_item(annotation: ast.expr, values: bool) -> ast.expr | None:
+def spelled_name(node: ast.expr) -> str | None:
+    """What a name is spelled as (`List` of `typing.List`): the generic it is, when nothing renames it."""
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+def not_optional(annotation: ast.expr, generic: GenericName = spelled_name) -> ast.expr:
+    """`X` of `X | None`, `None | X` and `Optional[X]`."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        if is_none(annotation.right):
+            return annotation.left
+        if is_none(annotation.left):
+            return annotation.right
+    if isinstance(annotation, ast.Subscript) and generic(annotation.value) == "Optional":
+        return annotation.slice
+    return annotation
+
+
+def collection_item(annotation: ast.expr, values: bool, generic: GenericName = spelled_name) -> ast.expr | None:
     """The item annotation of a collection annotation (`Layer` of `list[Layer]`, `tuple[Layer, ...]`), or
     with `values` the value annotation of a mapping's (`Node` of `dict[str, Node]`)."""
     annotation = unquoted(annotation)
     if not isinstance(annotation, ast.Subscript):
         return None
-    base = annotation.value
-    name = base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) else None
+    name = generic(annotation.value)
     arguments = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
     if values:
         return arguments[1] if name in MAPPINGS and len(arguments) == 2 else None
@@ -789,6 +865,11 @@ def collection_item(annotation: ast.expr, values: bool) -> ast.expr | None:
         ellipsis = len(arguments) == 2 and isinstance(arguments[1], ast.Constant) and arguments[1].value is Ellipsis
         return arguments[0] if ellipsis else None
     return arguments[0] if name in ITEM_COLLECTIONS and len(arguments) == 1 else None
+
+
+def is_collection(annotation: ast.expr, generic: GenericName = spelled_name) -> bool:
+    """`list[C]`, `dict[K, C]`, ...: its objects are not `C`s."""
+    return any(collection_item(annotation, values, generic) is not None for values in (False, True))
 
 
 def returned_expression(function: FunctionInfo, imports: bool = False) -> ast.expr | None:

@@ -31,7 +31,6 @@ from ..syntax.model import (
     is_none,
     keyword_arguments,
     live_bindings,
-    unquoted,
 )
 from ..syntax.shims import taken_branch
 from .kinds import Kind, Leaf, Relation, Volatility
@@ -793,22 +792,19 @@ class ValueInference:
         return found
 
     def _updated_by_functions(self, cls: ClassInfo, attr: str, holder: Holder) -> list[Evidence]:
-        """`obj.<attr> += ...` in a module function whose parameter `obj` is annotated with the class (or one
-        of its bases here), called from somewhere else than a constructor: a value that function changes."""
+        """`obj.<attr> += ...` in a function of the module where `obj` is declared as the class (or one of
+        its bases here: a parameter, an item of a collection of them), called from somewhere else than a
+        constructor: a value that function changes."""
         related = {id(c) for c in self.index.class_and_bases(cls)}
         found = []
-        for function in self.index.functions.values():
-            typed = {p.name for p in function.params if p.annotation is not None
-                     and (named := self.index.resolve_class(unquoted(p.annotation))) is not None
-                     and id(named) in related} | {  # and loop variables over collections of it (`list[C]`)
-                name for name in function.local_bindings if (item := function.item_annotation(name)) is not None
-                and (named := self.index.resolve_class(unquoted(item))) is not None and id(named) in related}
-            if not typed:
-                continue
+        for function in self.index.defs:
             for node in function.nodes(ast.AugAssign):
                 target = node.target
-                if isinstance(target, ast.Attribute) and target.attr == attr and isinstance(target.value, ast.Name) \
-                        and target.value.id in typed and not self._called_while_building(function):
+                if not (isinstance(target, ast.Attribute) and target.attr == attr):
+                    continue
+                declared = self.index.declared_type(target.value, function)  # `model: MLP`, `for model in models`, ...
+                named = self.index.resolve_class(declared) if declared is not None else None
+                if named is not None and id(named) in related and not self._called_while_building(function):
                     updated = Hop(_PLACEHOLDER, Relation.UPDATED_BY, node, holder)
                     found.append(Evidence(Kind.VOLATILE, node, f"a value `{function.name}()` changes",
                                           trail=(updated,), volatility=Volatility.CHANGED))
