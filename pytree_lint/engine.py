@@ -158,11 +158,15 @@ def _check(tree: ast.Module, source: Source, rules: list[Rule], others: list[Rul
         if others:
             words = analysis.project_words
             rules = [*rules, *(rule for rule in others if rule.concerns(words))]
+        places = set()
         for rule in rules:
             for report in rule.check(analysis):
                 if home_of(report.node) is not None:
                     continue  # a class another module defines: its own lint reports there
                 (line, column), (end_line, end_column) = analysis.span(report.node) or ((1, 0), (1, 0))
+                if (rule.code, line, column, end_line, end_column) in places:
+                    continue  # classes sharing a flatten (a base's hook registers each subclass): changed once
+                places.add((rule.code, line, column, end_line, end_column))
                 findings.append(Finding(path, line, column, rule.code, report.message, end_line, end_column,
                                         report.target, report.member))
                 plans.append(report.fix)

@@ -205,7 +205,9 @@ class ModuleAnalysis:
                 continue
             function = definition.function
             library = project.class_library(definition) if definition.cls is not None else None
-            if library is not None or (function is not None and (function.registers or function.field)):
+            registers = library is not None or (definition.cls is not None
+                                                and project.subclass_registration(definition) is not None)
+            if registers or (function is not None and (function.registers or function.field)):
                 words.add(REGISTRATION_TRIGGERS[0])
             if library is not None and library.convention is Convention.NNX:
                 words.add(NNX_TRIGGERS[0])

@@ -41,6 +41,7 @@ from .summary import (
     JitFacts,
     ModuleSummary,
     RegisteredElsewhere,
+    SubclassRegistration,
     SummaryStore,
     TreeMapFacts,
     Value,
@@ -809,6 +810,12 @@ class ModuleView:
                 if library is not None:
                     return library
         return None
+
+    def subclass_registration(self, definition: Definition) -> SubclassRegistration | None:
+        """How a project class's `__init_subclass__` registers each subclass: its own, else a base's (across
+        modules)."""
+        return next((facts.registers_subclasses for _definition, facts, _bases in self._classes_and_bases(definition)
+                     if facts.registers_subclasses is not None), None)
 
     def class_host_state(self, definition: Definition) -> bool:
         """A project class declared a host-side state holder, by itself or through a base of another module."""

@@ -249,7 +249,8 @@ class Summarizer:
         line = self.analysis.position(cls.node)
         return ClassFacts(line[0] if line else 0, tuple(bases),
                           registered.library.name if registered is not None else None,
-                          self.analysis.frameworks.host_state(cls))
+                          self.analysis.frameworks.host_state(cls),
+                          RegistrationFinder(self.index, self.analysis.frameworks).subclass_registration(cls))
 
     # calls into other modules --------------------------------------------------------------------------------
     def _constructions(self) -> list[Construction]:

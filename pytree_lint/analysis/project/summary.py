@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 22
+SUMMARY_VERSION = 23
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -134,11 +134,22 @@ class FunctionFacts(NamedTuple):
     tree_map: TreeMapFacts | None = None
 
 
+class SubclassRegistration(NamedTuple):
+    """The registering call a class's `__init_subclass__` makes of each subclass (`register_pytree_node(cls,
+    cls.tree_flatten, cls.tree_unflatten)`): the mechanism, where, and the arguments a subclass's module can
+    read, each (parameter, expression with the subclass named `cls`): literal field names and its methods."""
+
+    mechanism: str
+    line: int
+    arguments: tuple[tuple[str, str], ...]
+
+
 class ClassFacts(NamedTuple):
     line: int
     bases: tuple[str, ...] = ()  # absolute names (a base of the same module: `module.Name`)
     library: str | None = None  # the library that registers it, as far as its own module shows
     host_state: bool = False  # declared a host-side state holder (PytreeLibrary.host_state_keyword)
+    registers_subclasses: SubclassRegistration | None = None
 
 
 class AttributeChange(NamedTuple):
@@ -283,8 +294,10 @@ class ModuleSummary:
                                          TreeMapFacts(tuple(tree_map[0]), *tree_map[1:]) if tree_map else None)
                      for name, (line, returns, field_facts, registers, params, decorators, factory, decorator_calls,
                                 arrays, inline, forward, tree_map) in data["functions"].items()}
-        classes = {name: ClassFacts(line, tuple(bases), library, host_state)
-                   for name, (line, bases, library, host_state) in data["classes"].items()}
+        classes = {name: ClassFacts(line, tuple(bases), library, host_state, SubclassRegistration(
+                                        subclasses[0], subclasses[1], tuple(tuple(a) for a in subclasses[2]))
+                                    if subclasses else None)
+                   for name, (line, bases, library, host_state, subclasses) in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
                   for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}
         constructions = tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))

@@ -16,9 +16,9 @@ from ...knowledge import Convention, PytreeLibrary
 from ...knowledge.base import RUNS_INIT
 from ...knowledge.jax import MECHANISMS, Mechanism
 from ...knowledge.python import PARTIAL
-from ..project.summary import RegisteredElsewhere
+from ..project.summary import RegisteredElsewhere, SubclassRegistration
 from ..record import record
-from ..syntax.model import ClassInfo, FunctionInfo, ModuleIndex, Scope, literal_string, written_as
+from ..syntax.model import ClassInfo, FunctionInfo, ModuleIndex, Scope, is_name, literal_string, written_as
 from .fields import Frameworks, StaticDeclaration, registered_by
 
 
@@ -75,6 +75,7 @@ def _bind_arguments(mechanism: Mechanism, args: list[ast.expr], keywords: list[a
 
 
 _MECHANISM_NAMES = frozenset(m.value for m in Mechanism)
+SUBCLASS = "cls"  # how a base's subclass registration names the subclass it registers
 
 
 class RegistrationFinder:
@@ -93,13 +94,15 @@ class RegistrationFinder:
                 bound = _bind_arguments(mechanism, site.node.args, site.node.keywords)
                 target = bound.get("nodetype", bound.get("cls"))
                 cls = self._class(target, site.scope) if target is not None else None
+                if cls is not None and self._subclasses_registered(cls, site.scope):
+                    continue  # its `__init_subclass__` registers each subclass (below), not the class itself
                 found.append(self._build(mechanism, site.node, cls, bound, site.scope))
         for cls in self.index.decorated_classes:
             found.extend(self._from_decorators(cls))
         registered = {id(r.cls) for r in found if r.cls is not None}
         for cls in self.index.all_classes:
             if id(cls) not in registered:
-                found.extend(self._from_library(cls))
+                found.extend(self._from_library(cls) or self._from_base_hook(cls))
         if self.index.project is not None:
             for cls in self.index.classes.values():
                 found.extend(self._registered_elsewhere(cls))
@@ -118,6 +121,64 @@ class RegistrationFinder:
                 continue
             found.append(self._build(mechanism, cls.node, cls, bound, None))
         return found
+
+    def subclass_registration(self, cls: ClassInfo) -> SubclassRegistration | None:
+        """The registering call the class's own `__init_subclass__` makes of `cls` (each subclass), with the
+        arguments a subclass's module can read: literal lists of field names and `cls.<method>`."""
+        hook = cls.methods.get("__init_subclass__")
+        if hook is None or not hook.positional_params:
+            return None
+        own = hook.positional_params[0].name
+        for site in self.index.calls:
+            mechanism = self.mechanism(site.node.func) if site.scope is hook else None
+            bound = _bind_arguments(mechanism, site.node.args, site.node.keywords) if mechanism else {}
+            if mechanism is None or not is_name(bound.get("nodetype", bound.get("cls")), own):
+                continue
+            arguments = []
+            for parameter, value in bound.items():
+                if isinstance(value, (ast.List, ast.Tuple)) and value.elts and all(
+                        literal_string(e) is not None for e in value.elts):
+                    arguments.append((parameter, ast.unparse(value)))
+                elif isinstance(value, ast.Attribute) and is_name(value.value, own):
+                    arguments.append((parameter, f"{SUBCLASS}.{value.attr}"))
+            return SubclassRegistration(mechanism.value, site.node.lineno, tuple(arguments))
+        return None
+
+    def _from_base_hook(self, cls: ClassInfo) -> list[Registration]:
+        """A subclass of a class (of this module or another of the project) whose `__init_subclass__`
+        registers each subclass: registered so, with its own methods or the ones it inherits."""
+        for base, hook in self._base_hooks(cls, set()):
+            try:
+                mechanism = Mechanism(hook.mechanism)
+                bound = {parameter: ast.parse(text, mode="eval").body for parameter, text in hook.arguments}
+            except (ValueError, SyntaxError, RecursionError, MemoryError):  # a damaged summary: left out
+                continue
+            return [self._build(mechanism, base, cls, bound, None, subclass=cls)]
+        return []
+
+    def _subclasses_registered(self, cls: ClassInfo, scope: Scope | None) -> bool:
+        """A registration in the class's `__init_subclass__`, with subclasses in this module: those are the
+        registered classes (the class itself stands for the subclasses of other modules)."""
+        return (isinstance(scope, FunctionInfo) and scope.cls is cls and scope.name == "__init_subclass__"
+                and any(other is not cls and cls in self.index.class_and_bases(other)
+                        for other in self.index.all_classes))
+
+    def _base_hooks(self, cls: ClassInfo, seen: set[int]):
+        """(the base expression of `cls` it comes through, the subclass registration) for each base, nearest
+        first, whose `__init_subclass__` registers its subclasses."""
+        seen.add(id(cls))
+        project = self.index.project
+        for base in cls.bases:
+            parent = self.index.resolve_class(base)
+            if parent is not None and id(parent) not in seen:
+                hook = self.subclass_registration(parent)
+                if hook is not None:
+                    yield base, hook
+                yield from ((base, inherited) for _, inherited in self._base_hooks(parent, seen))
+            elif parent is None and project is not None and (definition := self.index.definition(base)) is not None:
+                hook = project.subclass_registration(definition)
+                if hook is not None:
+                    yield base, hook
 
     def imported_classes(self, project_name: Callable[[str], str | None]) -> list[RegisteredElsewhere]:
         """The registering calls of classes the module imports from its project (`project_name`: the
@@ -190,13 +251,15 @@ class RegistrationFinder:
         return None
 
     def _build(self, mechanism: Mechanism, node: ast.AST, cls: ClassInfo | None, bound: dict[str, ast.expr],
-               scope: Scope | None) -> Registration:
+               scope: Scope | None, subclass: ClassInfo | None = None) -> Registration:
+        """The registration a mechanism makes of `cls` with these arguments (`subclass`: the class they name
+        `cls`, registered by a base's `__init_subclass__`)."""
         registration = Registration(node, cls, mechanism=mechanism)
         if mechanism in (Mechanism.REGISTER_PYTREE_NODE, Mechanism.REGISTER_PYTREE_WITH_KEYS):
-            registration.flatten = self._delegate(self._function(bound.get("flatten_func"), scope), cls)
+            registration.flatten = self._delegate(self._function(bound.get("flatten_func"), scope, subclass), cls)
             registration.flatten_with_keys = self._delegate(self._function(
-                bound.get("flatten_with_keys_func", bound.get("flatten_with_keys")), scope), cls)
-            registration.unflatten = self._function(bound.get("unflatten_func"), scope)
+                bound.get("flatten_with_keys_func", bound.get("flatten_with_keys")), scope, subclass), cls)
+            registration.unflatten = self._function(bound.get("unflatten_func"), scope, subclass)
         elif cls is not None and mechanism is Mechanism.REGISTER_PYTREE_NODE_CLASS:
             registration.flatten = self.index.find_method(cls, "tree_flatten")
             registration.unflatten = self.index.find_method(cls, "tree_unflatten")
@@ -219,10 +282,14 @@ class RegistrationFinder:
             return self.index.find_method(cls, body.func.attr) or function
         return function
 
-    def _function(self, expr: ast.expr | None, scope: Scope | None) -> FunctionInfo | None:
-        """The def or lambda a registration argument names: `f`, `lambda`, `Cls.method`."""
+    def _function(self, expr: ast.expr | None, scope: Scope | None,
+                  subclass: ClassInfo | None = None) -> FunctionInfo | None:
+        """The def or lambda a registration argument names: `f`, `lambda`, `Cls.method` (`cls.method` of
+        the `subclass` a base registers)."""
         if expr is None:
             return None
+        if subclass is not None and isinstance(expr, ast.Attribute) and is_name(expr.value, SUBCLASS):
+            return self.index.find_method(subclass, expr.attr)
         if isinstance(expr, ast.Lambda):
             return FunctionInfo(expr, parent=scope)
         if isinstance(expr, ast.Name):
