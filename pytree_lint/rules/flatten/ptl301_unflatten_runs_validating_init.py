@@ -136,16 +136,19 @@ class UnflattenRunsValidatingInit(Rule):
             if unflatten is not None:
                 count = structure.child_count(registration)
                 calls = [] if unflatten.builds_with_new else [
-                    (call, cls, arguments_in_order(call)) for call in unflatten.constructor_calls]
-                calls += [(init.node, init.cls, init.arguments) for init in unflatten.init_calls]
-                for call, built, arguments in calls:
+                    (call, cls, arguments_in_order(call), False) for call in unflatten.constructor_calls]
+                calls += [(init.node, init.cls, init.arguments, True) for init in unflatten.init_calls]
+                for call, built, arguments, explicit in calls:
                     constructor = structure.constructor(built)
                     if constructor is None:
                         continue
                     children = self._child_parameters(structure, unflatten, constructor, arguments, count)
                     children -= _node_parameters(analysis, constructor)
                     given = _literals_given(constructor, arguments)
-                    validation = find_validation(analysis, constructor, children, given)
+                    # children set on the object before an explicit `__init__` runs on it (`obj.x = children[0]`)
+                    carried = {read.attribute for read in unflatten.attribute_reads
+                               if explicit and read.node.lineno < call.lineno}
+                    validation = find_validation(analysis, constructor, children, given, carried)
                     if validation is not None:
                         yield self._report(analysis, call, cls, validation, registration)
                         break
@@ -310,15 +313,18 @@ def _decide(test: ast.expr, given: dict[str, object]) -> bool | None:
 
 
 def find_validation(analysis, constructor: Constructor, child_parameters: set[str],
-                    given: dict[str, object] | None = None) -> Validation | None:
+                    given: dict[str, object] | None = None, carried: frozenset[str] | set[str] = frozenset(),
+                    ) -> Validation | None:
     """The first check or conversion `__init__` / `__post_init__` applies to a parameter (or the attribute
     it fills) that receives a child, in the order they run (a base `__init__` called through `super()` at
     the point of the call). Only what fails on a leaf that is not a concrete array counts: its
     `.ndim`/`.shape`/`.dtype`/`.size`, an `isinstance` against an array or number type, a value comparison,
     a conversion, a `checkify.check`. `len(child)` and `isinstance(child, SomeModule)` hold for a subtree
     child, and checks of aux-fed parameters are fine: aux_data comes back as is. `given`: the literals the
-    call passes (a check the call turns off with `_perform_checks=False` does not run)."""
+    call passes (a check the call turns off with `_perform_checks=False` does not run). `carried`: the
+    attributes already holding children when it runs (set by the unflatten before an explicit `__init__`)."""
     attributes = {p.attribute for p in constructor.parameters if p.name in child_parameters and p.attribute}
+    attributes |= carried
     checks = _LeafChecks(analysis, attributes)
     for method, names in ((constructor.init, child_parameters), (constructor.post_init, set())):
         if method is not None and method.self_name is not None:
