@@ -15,7 +15,7 @@ from ..record import record
 from ..syntax.model import ClassInfo, ModuleIndex
 from ..syntax.names import dotted_name
 from ..values.inference import Context, Evidence, ValueInference
-from ..values.kinds import Equality, Kind
+from ..values.kinds import Equality, Kind, Relation
 
 
 @record
@@ -82,16 +82,22 @@ class ClassSemantics:
                 return True
         return False
 
-    def array_fields(self, cls: ClassInfo) -> list[Evidence]:
-        """Evidence that some attribute of `cls` holds an array (annotation or assignment)."""
+    def array_fields(self, cls: ClassInfo, built: ast.AST | None = None) -> list[Evidence]:
+        """Evidence that some attribute of `cls` holds an array (annotation or assignment); of the object
+        one constructor call `built` makes, with what that call gives where it says (not what other calls
+        give: built with `None` here and an array elsewhere is not an array here)."""
         names: list[str] = []
         for owner in self.index.class_and_bases(cls):
             names.extend(owner.fields)
             names.extend(owner.assignments)
         found: list[Evidence] = []
         for name in dict.fromkeys(names):
-            found.extend(e for e in self.inference.attribute(cls, name, f"{cls.name}.{name}")
-                         if e.kind is Kind.ARRAY and not e.shared)
+            evidence = self.inference.attribute(cls, name, f"{cls.name}.{name}")
+            given = self.inference.given_at(built, cls, name) if isinstance(built, ast.Call) else None
+            if given is not None:  # what this call gives, when known, and not what the other calls give
+                evidence = [*(e for e in evidence if not any(hop.relation is Relation.GIVEN for hop in e.trail)),
+                            *given]
+            found.extend(e for e in evidence if e.kind is Kind.ARRAY and not e.shared)
         return found
 
     def array_comparisons(self, cls: ClassInfo) -> list[ArrayComparison]:

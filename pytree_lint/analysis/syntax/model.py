@@ -496,6 +496,19 @@ class ModuleIndex:
         found = self.module_function(name)
         return found if found is not None and not found.is_lambda else None
 
+    def callers_of(self, function: FunctionInfo) -> list[tuple[ast.Call, FunctionInfo | None]]:
+        """The module's calls of one of its functions or methods by name (`helper(...)`, `self.helper(...)`,
+        `Cls.helper(...)`), each with the function it is in (None: module level)."""
+        found = []
+        for call, _in_function in self.calls_mentioning((function.name,)):
+            caller = self.enclosing_function(call)
+            func = call.func
+            target = self._function_named(func.id, caller) if isinstance(func, ast.Name) else \
+                self.method_of(func.value, func.attr, caller) if isinstance(func, ast.Attribute) else None
+            if target is not None and target.node is function.node:
+                found.append((call, caller))
+        return found
+
     def method_of(self, receiver: ast.expr, name: str, caller: FunctionInfo | None) -> FunctionInfo | None:
         """The method `receiver.name` runs: on the caller's instance (or class, in a classmethod; or
         `type(self)`), or on a class of the module named directly (`Box.make(...)`)."""

@@ -479,6 +479,41 @@ class ValueInference:
         found.extend(self._constructed_elsewhere(cls, name, position, via or name))
         return found
 
+    def given_at(self, call: ast.Call, cls: ClassInfo, attr: str) -> list[Evidence] | None:
+        """What one construction of `cls` gives its attribute `attr` (the argument of the parameter that
+        fills it as it is, read where the call is written): an object's own values, not every construction's.
+        None when that is unknown: the call passes none, the binding is unsure, or nothing is known of the
+        argument (a parameter of a helper the call is in) and it is no literal."""
+        parameter = self._filling_parameter(cls, attr)
+        argument = _argument_given(call, *parameter) if parameter is not None else None
+        if argument is None:
+            return None
+        function = self.index.enclosing_function(argument)
+        found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument)
+                 for e in self.infer(argument, _context_of(function))]
+        if not found and function is not None and isinstance(argument, ast.Name):  # built by a helper: its callers'
+            found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument)
+                     for e in self._passed_by_callers(function, argument.id) or ()]
+        return found if found or isinstance(argument, ast.Constant) else None
+
+    def _passed_by_callers(self, function: FunctionInfo, name: str) -> list[Evidence] | None:
+        """What the module's calls of a helper pass as its parameter `name` (not rebound in it), read in each
+        caller; None when some call passes nothing known for it, or there is no call."""
+        params = function.params[1:] if function.self_name else function.params
+        position = next((i for i, param in enumerate(params) if param.name == name), None)
+        if name not in function.all_params or name in function.local_bindings or function.name == "__init__":
+            return None
+        found: list[Evidence] = []
+        callers = self.index.callers_of(function)
+        for call, caller in callers:
+            argument = _argument_given(call, name, position)
+            given = self.infer(argument, _context_of(caller)) if argument is not None else []
+            if not given:
+                return None
+            found.extend(e.through(name, Relation.GIVEN, argument, by=caller.name if caller else None)
+                         for e in given)
+        return found or None
+
     def arrays_given_in_functions(self, cls: ClassInfo, attr: str) -> list[Evidence]:
         """The arrays the module's functions pass for the attribute `attr` when they build a `cls`
         (`Step(x, scale=jnp.float32(2))` in `def bad()`), each read in its function's scope: for a static
@@ -493,10 +528,8 @@ class ValueInference:
             argument = _argument_given(call, name, position)
             if argument is None:
                 continue
-            context = Context(function, ((function.self_name, function.cls),)
-                              if function.self_name and function.cls else ())
             found.extend(replace(e, shared=False).through(attr, Relation.GIVEN, argument, by=function.name)
-                         for e in self.infer(argument, context) if e.kind is Kind.ARRAY)
+                         for e in self.infer(argument, _context_of(function)) if e.kind is Kind.ARRAY)
         return found
 
     def _filling_parameter(self, cls: ClassInfo, attr: str) -> tuple[str, int | None] | None:
@@ -517,7 +550,9 @@ class ValueInference:
 
     def _constructed_elsewhere(self, cls: ClassInfo, name: str, position: int | None, via: str) -> list[Evidence]:
         """What the project's other modules pass as the argument `name` (or `position`) when they build a
-        `cls` (`Mesh(coords=np.zeros(3))` in pkg/build.py), from their summaries."""
+        `cls` (`Mesh(coords=np.zeros(3))` in pkg/build.py), from their summaries. A value is made once (kept)
+        unless a function makes the object per call and passes it on: a builder that only returns it is as
+        often as its callers, which this module does not see (as it does not for its own builders)."""
         project = self.index.project
         if project is None or cls.parent is not None:
             return []
@@ -526,7 +561,7 @@ class ValueInference:
             for argument in construction.arguments:
                 if argument.keyword == name or (position is not None and argument.position == position):
                     found.extend(_summarised(value, cls.node, via, Relation.GIVEN, made_in.display_path,
-                                             construction.factory)
+                                             construction.factory or not construction.per_call)
                                  for value, made_in in project.resolved(summary, (argument.value,)))
         return found
 
@@ -909,6 +944,13 @@ class ValueInference:
         return qualified in jax_knowledge.ARRAY_FUNCTIONS or (
             qualified.startswith(jax_knowledge.ARRAY_MODULES)
             and qualified.split(".", 2)[-1] not in np_knowledge.NON_ARRAY_FUNCTIONS)
+
+
+def _context_of(function: FunctionInfo | None) -> Context:
+    """How a function reads its names: its own scope, `self` an instance of its class."""
+    if function is None:
+        return MODULE_CONTEXT
+    return Context(function, ((function.self_name, function.cls),) if function.self_name and function.cls else ())
 
 
 def _argument_given(call: ast.Call, name: str, position: int | None) -> ast.expr | None:

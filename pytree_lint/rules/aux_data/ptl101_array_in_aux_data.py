@@ -146,7 +146,8 @@ class ArrayInAuxData(Rule):
             for instance in site.evidence:
                 if (instance.kind is Kind.INSTANCE and instance.cls is not None and not instance.shared
                         and analysis.classes.equality(instance.cls) is Equality.GENERATED):
-                    fields = analysis.classes.array_fields(instance.cls)
+                    fields = analysis.classes.array_fields(instance.cls,
+                                                           instance.node if instance.constructed else None)
                     if fields:
                         yield Report(site.report_node,
                                      f"array in {site.subject}: {analysis.origin(instance)} is a "
