@@ -328,15 +328,15 @@ def test_values_given_by_module_level_constructor_calls():
             def tree_unflatten(cls, aux, children):
                 return cls(aux[0], children[0])
 
-        def unrelated():
-            return Simple(jnp.zeros(3), 1.0)  # inside a function: not followed (and not parsed)
-
         a = Simple(x=(1, 2), y=jnp.ones(4))
     """
     assert codes(source) == []
     second = "\n        b = Simple(jnp.array([1, 2]), jnp.ones(4))"
     with_array = source.replace("a = Simple(x=(1, 2), y=jnp.ones(4))", "a = Simple(x=(1, 2), y=jnp.ones(4))" + second)
     assert codes(with_array) == [(13, "PTL101")]  # the flatten's return
+    # Built by a function: each call makes a new array, as when another module's function builds it.
+    in_function = source + "\n        def build():\n            return Simple(jnp.zeros(3), 1.0)\n"
+    assert codes(in_function) == [(13, "PTL101")]
 
 
 @pytest.mark.parametrize("header, aux, expected", [

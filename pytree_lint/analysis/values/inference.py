@@ -477,6 +477,21 @@ class ValueInference:
                                                           method.name if method is not None else None)
                          for e in self.infer(argument, context))
         found.extend(self._constructed_elsewhere(cls, name, position, via or name))
+        if not everywhere:  # and the module's functions, each read in its own scope, as other modules' are
+            found.extend(self._constructed_in_functions(cls, name, position, via or name))
+        return found
+
+    def _constructed_in_functions(self, cls: ClassInfo, name: str, position: int | None, via: str) -> list[Evidence]:
+        """What the module's functions pass as the argument `name` (or `position`) when they build a `cls`:
+        made once (kept) as another module's builder's values are (how often a function runs is its callers'
+        business); the objects of other classes it passes are judged per site (ClassSemantics.array_fields)."""
+        found = []
+        for call, function in self.index.constructions_in_functions(cls):
+            argument = _argument_given(call, name, position)
+            if argument is not None:
+                found.extend(replace(e, shared=False).through(via, Relation.GIVEN, argument, kept=True,
+                                                              by=function.name)
+                             for e in self.infer(argument, _context_of(function)) if e.kind is not Kind.INSTANCE)
         return found
 
     def given_at(self, call: ast.Call, cls: ClassInfo, attr: str) -> list[Evidence] | None:
