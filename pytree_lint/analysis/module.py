@@ -170,7 +170,8 @@ class ModuleAnalysis:
 
     @cached_property
     def jitted_methods(self) -> dict[str, JittedFunction]:
-        """The module's classes' jitted methods with static arguments, by `Class.method`, as calls see them."""
+        """The module's classes' jitted methods with static arguments (and the jitted functions they keep on
+        their objects), by `Class.method`, as calls see them."""
         return self._jitted_finder.methods()
 
     @cached_property
@@ -181,7 +182,7 @@ class ModuleAnalysis:
         module = self.jitted_functions  # first: the module's `partial(jax.jit, ...)` wrappers are known then
         imported = {name: jitted for name, jitted in self._jitted_finder.imported().items() if name not in module}
         return [*calls_of(self.index, {**module, **imported}), *self._jitted_finder.in_functions(),
-                *self._jitted_finder.bound_methods(self.jitted_methods), *self._jitted_finder.attributes()]
+                *self._jitted_finder.bound_methods(self.jitted_methods)]
 
     @cached_property
     def static_arrays(self) -> list[StaticArray]:

@@ -23,6 +23,7 @@ from ..project.summary import JitFactory
 from ..record import record
 from ..syntax.model import (
     FUNCTIONS,
+    AttributeAssignment,
     FunctionInfo,
     ModuleIndex,
     Param,
@@ -324,7 +325,9 @@ class JittedFinder:
 
     def methods(self) -> dict[str, JittedFunction]:
         """The module's classes' jitted methods with static arguments, by `Class.method`, each as a call on an
-        object sees it: its parameters after `self`, the static ones among them."""
+        object sees it: its parameters after `self`, the static ones among them; and the functions their
+        methods jit and keep on the object (`self.step = jax.jit(self._step, static_argnums=1)`, or a module
+        function), by `Class.step`, when that jit is the attribute's only assignment."""
         found: dict[str, JittedFunction] = {}
         for cls in self.index.classes.values():
             for name, method in cls.methods.items():
@@ -338,40 +341,31 @@ class JittedFinder:
                 found[f"{cls.name}.{name}"] = JittedFunction(
                     f"{cls.name}.{name}", method.node, None, {position - 1 for position in positions if position > 0},
                     names - {parameters[0]}, declaration=statics.declaration, parameters=tuple(parameters[1:]))
-        return found
-
-    def attributes(self) -> list[tuple[ast.Call, JittedFunction]]:
-        """The calls `self.step(...)` in a class's methods of a function its methods jit and keep on the
-        object (`self.step = jax.jit(self._step, static_argnums=1)`, or a module function), when that jit is
-        the attribute's only assignment."""
-        found: list[tuple[ast.Call, JittedFunction]] = []
-        for cls in self.index.classes.values():
             for attr, assignments in cls.assignments.items():
-                jitted = self._jitted_attribute(cls, attr, assignments[0].value) if len(assignments) == 1 else None
-                if jitted is None:
-                    continue
-                for method in cls.methods.values():
-                    found.extend((call, jitted) for call in method.nodes(ast.Call) if isinstance(call, ast.Call)
-                                 and isinstance(call.func, ast.Attribute) and call.func.attr == attr
-                                 and isinstance(call.func.value, ast.Name) and call.func.value.id == method.self_name)
+                kept = self._jitted_attribute(cls, attr, assignments[0]) \
+                    if len(assignments) == 1 and attr not in cls.methods else None
+                if kept is not None:
+                    found[f"{cls.name}.{attr}"] = kept
         return found
 
-    def _jitted_attribute(self, cls, attr: str, value: ast.expr | None) -> JittedFunction | None:
+    def _jitted_attribute(self, cls, attr: str, assignment: AttributeAssignment) -> JittedFunction | None:
         """What `self.<attr> = jax.jit(f, static_argnums=...)` keeps: the jitted function as its calls see it
-        (a method of the class `self._step`: its parameters after self; a module function: its own)."""
+        (a method of the class `self._step`: its parameters after self; a module function: its own; either
+        returned by a helper)."""
+        value = assignment.value
         if not (isinstance(value, ast.Call) and value.args):
             return None
         statics = self._statics(value)
         if statics is None or not (statics.positions or statics.names):
             return None
-        wrapped = value.args[0]
+        wrapped = written_as(value.args[0], assignment.method, self.index)
         if isinstance(wrapped, ast.Attribute) and isinstance(wrapped.value, ast.Name) and wrapped.attr in cls.methods:
             parameters = [p.name for p in cls.methods[wrapped.attr].params][1:]  # bound: self is given
         elif isinstance(wrapped, ast.Name) and (function := self.index.module_function(wrapped.id)) is not None:
             parameters = [p.name for p in function.params]
         else:
             return None
-        return self._build(f"self.{attr}", value, statics, None, parameters)
+        return self._build(f"{cls.name}.{attr}", value, statics, None, parameters)
 
     def bound_methods(self, methods: dict[str, JittedFunction]) -> list[tuple[ast.Call, JittedFunction]]:
         """The calls of jitted methods on objects of their class: a class of this module (`methods`:
