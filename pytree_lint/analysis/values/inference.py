@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ...knowledge import jax as jax_knowledge
@@ -31,6 +32,7 @@ from ..syntax.model import (
     is_none,
     keyword_arguments,
     live_bindings,
+    walk_statements,
 )
 from ..syntax.shims import taken_branch
 from .kinds import Kind, Leaf, Relation, Volatility
@@ -841,23 +843,31 @@ class ValueInference:
                              if not (stored and e.kind is Kind.MUTABLE))
         return found
 
+    @cached_property
+    def _augmented_attributes(self) -> dict[str, list[tuple[ast.AugAssign, FunctionInfo]]]:
+        """`obj.<attr> += ...` in the module's functions and methods, by attribute: one walk for every
+        attribute asked about."""
+        found: dict[str, list[tuple[ast.AugAssign, FunctionInfo]]] = {}
+        for function in self.index.defs:
+            if not function.is_lambda:  # statements only: cheaper than every node of every body
+                for node, _depth in walk_statements(function.node.body):
+                    if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Attribute):
+                        found.setdefault(node.target.attr, []).append((node, function))
+        return found
+
     def _updated_by_functions(self, cls: ClassInfo, attr: str, holder: Holder) -> list[Evidence]:
         """`obj.<attr> += ...` in a function of the module where `obj` is declared as the class (or one of
         its bases here: a parameter, an item of a collection of them), called from somewhere else than a
         constructor: a value that function changes."""
         related = {id(c) for c in self.index.class_and_bases(cls)}
         found = []
-        for function in self.index.defs:
-            for node in function.nodes(ast.AugAssign):
-                target = node.target
-                if not (isinstance(target, ast.Attribute) and target.attr == attr):
-                    continue
-                declared = self.index.declared_type(target.value, function)  # `model: MLP`, `for model in models`, ...
-                named = self.index.resolve_class(declared) if declared is not None else None
-                if named is not None and id(named) in related and not self._called_while_building(function):
-                    updated = Hop(_PLACEHOLDER, Relation.UPDATED_BY, node, holder)
-                    found.append(Evidence(Kind.VOLATILE, node, f"a value `{function.name}()` changes",
-                                          trail=(updated,), volatility=Volatility.CHANGED))
+        for node, function in self._augmented_attributes.get(attr, ()):
+            declared = self.index.declared_type(node.target.value, function)  # `model: MLP`, `for m in models`
+            named = self.index.resolve_class(declared) if declared is not None else None
+            if named is not None and id(named) in related and not self._called_while_building(function):
+                updated = Hop(_PLACEHOLDER, Relation.UPDATED_BY, node, holder)
+                found.append(Evidence(Kind.VOLATILE, node, f"a value `{function.name}()` changes",
+                                      trail=(updated,), volatility=Volatility.CHANGED))
         project = self.index.project
         if project is not None and cls.parent is None:  # and the functions of other modules
             for change, summary in project.changes_elsewhere(cls.name):
