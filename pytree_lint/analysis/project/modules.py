@@ -31,6 +31,7 @@ from ..syntax.model import ClassInfo, ModuleIndex
 from ..syntax.names import MEANT, canonical
 from ..syntax.source import HOME, Source, parse
 from .summary import (
+    ITEMS,
     ArrayPassed,
     AttributeChange,
     ClassFacts,
@@ -583,12 +584,21 @@ class Project:
         return self._facts_naming("constructions", view, class_name, self._users(view, class_name, called=True),
                                   lambda summary: summary.constructions, lambda construction: construction.callee)
 
-    def changes_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[AttributeChange, ModuleSummary]]:
+    def changes_elsewhere(self, view: ModuleView, class_name: str, holders: tuple[tuple[str, str], ...] = ()
+                          ) -> list[tuple[AttributeChange, ModuleSummary]]:
         """The in-place changes other project modules make to attributes of objects of the class
-        `class_name` of the module `view` sees from, through parameters annotated with it."""
-        return self._facts_naming("changes", view, class_name,
-                                  self._users(view, class_name, called=False, annotating=True),
-                                  lambda summary: summary.changes, lambda change: change.cls)
+        `class_name` of the module `view` sees from, through what they declare as one; and through the
+        items of `holders` ((class, attribute): a collection of it the module's class declares), as changes
+        of the class's attribute (`for stack in tower.stacks: stack.sizes.append(...)`)."""
+        found = self._facts_naming("changes", view, class_name,
+                                   self._users(view, class_name, called=False, annotating=True),
+                                   lambda summary: summary.changes, lambda change: change.cls)
+        for holder, attribute in holders:
+            prefix = f"{attribute}{ITEMS}"
+            found += [(change._replace(attribute=change.attribute[len(prefix):]), summary)
+                      for change, summary in self.changes_elsewhere(view, holder)
+                      if change.attribute.startswith(prefix)]
+        return found
 
     def hashed_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[HashedObject, ModuleSummary]]:
         """The objects of the class `class_name` of the module `view` sees from that other project modules
@@ -920,9 +930,11 @@ class ModuleView:
         """The objects of this module's class `class_name` other project modules pass as static arguments."""
         return self.project.hashed_elsewhere(self, class_name)
 
-    def changes_elsewhere(self, class_name: str) -> list[tuple[AttributeChange, ModuleSummary]]:
-        """The in-place changes other project modules make to this module's class `class_name`'s attributes."""
-        return self.project.changes_elsewhere(self, class_name)
+    def changes_elsewhere(self, class_name: str, holders: tuple[tuple[str, str], ...] = ()
+                          ) -> list[tuple[AttributeChange, ModuleSummary]]:
+        """The in-place changes other project modules make to this module's class `class_name`'s attributes
+        (`holders`: this module's classes' attributes declared as collections of it)."""
+        return self.project.changes_elsewhere(self, class_name, holders)
 
 
 def _first_of_each_kind(found: list[tuple[Value, ModuleSummary]]) -> tuple[tuple[Value, ModuleSummary], ...]:

@@ -21,6 +21,7 @@ from ..values.inference import Context, Evidence
 from ..values.kinds import Kind
 from .modules import NEVER_FOLLOWED, absolute
 from .summary import (
+    ITEMS,
     KEPT_KINDS,
     KEPT_REFERENCES,
     Argument,
@@ -309,7 +310,8 @@ class Summarizer:
         found = []
         for function in self.index.defs:
             if not (any(param.annotation is not None for param in function.params)
-                    or (function.cls is not None and function.self_name is not None and function.cls.annotated)):
+                    or (function.cls is not None and function.self_name is not None
+                        and function.cls.declared_annotations)):
                 continue  # nothing declared here
             positions = {param.name: number for number, param in enumerate(function.positional_params)}
             for node in nodes_of(function.node.body, (ast.Call, ast.AugAssign, ast.Assign, ast.Delete)):
@@ -319,13 +321,20 @@ class Summarizer:
                     owner = receiver.value  # `model`, or `models["main"]` of `models: dict[str, MLP]`
                     declared = self.index.declared_type(owner, function)
                     cls = self._annotated_class(declared) if declared is not None else None
+                    attribute = receiver.attr
+                    if cls is None:  # an item of a collection another module's class declares: `tower.stacks`
+                        collection = function.items_of(owner)
+                        root = self.index.declared_type(collection.value, function) \
+                            if isinstance(collection, ast.Attribute) else None
+                        cls = self._annotated_class(root) if root is not None else None
+                        attribute = f"{collection.attr}{ITEMS}{receiver.attr}" if cls is not None else attribute
                     if cls is None:
                         continue
                     name = owner.id if isinstance(owner, ast.Name) else None
                     position = self.analysis.position(node)
                     filled = filling(node)
                     put = self.analysis.nnx.classify(filled[1], Context(function)) if filled else None
-                    found.append(AttributeChange(cls, receiver.attr, position[0] if position else 0,
+                    found.append(AttributeChange(cls, attribute, position[0] if position else 0,
                                                  self.analysis.snippet(node), f"{self.module}.{function.name}",
                                                  positions.get(name or "", -1),
                                                  isinstance(node, ast.AugAssign) and node.target is receiver,

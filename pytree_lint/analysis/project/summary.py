@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 24
+SUMMARY_VERSION = 25
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -152,6 +152,9 @@ class ClassFacts(NamedTuple):
     registers_subclasses: SubclassRegistration | None = None
 
 
+ITEMS = "[]."  # in AttributeChange.attribute: the attribute of each item of the collection named before it
+
+
 class AttributeChange(NamedTuple):
     """An in-place change of an attribute of a project class's object through a parameter annotated with
     the class (`def widen(model: MLP, n): model.sizes.append(n)`): the class by the name this module knows
@@ -159,7 +162,7 @@ class AttributeChange(NamedTuple):
     parameter it goes through (its callers say whether the object is still being built)."""
 
     cls: str
-    attribute: str
+    attribute: str  # `sizes`; `stacks[].sizes` for an item's (`for stack in tower.stacks: stack.sizes...`)
     line: int
     text: str
     function: str

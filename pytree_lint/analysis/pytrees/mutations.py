@@ -115,7 +115,8 @@ class Mutations:
         return [Mutation(Elsewhere(change.text, summary.display_path, change.line), ast.Name(holder.name), None,
                          (sys.maxsize, change.line))
                 for related in self._relatives.get(id(holder.cls), [holder.cls])
-                for change, summary in project.changes_elsewhere(related.name) if change.attribute == holder.name
+                for change, summary in project.changes_elsewhere(related.name, self.index.holders_of(related.name))
+                if change.attribute == holder.name
                 and not self._calls_while_building(change.function, change.position)]
 
     def _while_building(self, site: Mutation) -> bool:

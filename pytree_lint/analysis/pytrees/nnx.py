@@ -242,7 +242,7 @@ class NnxClasses:
         project = self.index.project
         if project is None or nnx_class.cls.parent is not None:
             return
-        for change, summary in project.changes_elsewhere(nnx_class.cls.name):
+        for change, summary in project.changes_elsewhere(nnx_class.cls.name, self.index.holders_of(nnx_class.cls.name)):
             status = Status.__members__.get(change.filled_status)
             if change.attribute not in containers or status is None:
                 continue

@@ -165,12 +165,14 @@ class FunctionInfo:
                 bindings.setdefault(statement.name, []).append(Binding(value, statement, position, depth == 0))
         return bindings, returns, order
 
-    def declared_type(self, node: ast.expr, generic: GenericName | None = None, depth: int = 0) -> ast.expr | None:
+    def declared_type(self, node: ast.expr, generic: GenericName | None = None,
+                      attribute: AttributeType | None = None, depth: int = 0) -> ast.expr | None:
         """What `node` is declared as here, when the code says: a parameter never rebound (`model: MLP`), an
         attribute of `self` its class annotates (`self.layers: list[Layer]`), an item of something declared a
         collection, by index (`models["main"]`), loop or comprehension (`for m in models`, `for k, m in
         models.items()`, `for i, m in enumerate(self.layers)`); None otherwise. `X | None` is `X`. `generic`
-        names what a subscripted annotation's head stands for (the module's imports know `L` of `List as L`)."""
+        names what a subscripted annotation's head stands for (the module's imports know `L` of `List as L`);
+        `attribute` gives the annotation a declared class gives an attribute (`model.blocks` of `model: Model`)."""
         generic = generic or spelled_name
         found = None
         if depth > MAX_DECLARED_DEPTH:
@@ -182,23 +184,50 @@ class FunctionInfo:
                         and node.id not in self._comprehension_targets:
                     found = param.annotation
             else:
-                found = self._iterated_type(node.id, generic, depth)
+                found = self._iterated_type(node.id, generic, attribute, depth)
         elif isinstance(node, ast.Attribute) and self.cls is not None and is_name(node.value, self.self_name or "") \
                 and node.value.id not in self.local_bindings:
             found = self.cls.declared_attribute(node.attr)
+        elif isinstance(node, ast.Attribute) and attribute is not None:
+            owner = self.declared_type(node.value, generic, attribute, depth + 1)
+            found = attribute(owner, node.attr) if owner is not None else None
         elif isinstance(node, ast.Subscript):
-            container = self.declared_type(node.value, generic, depth + 1)
+            container = self.declared_type(node.value, generic, attribute, depth + 1)
             found = None if container is None else (collection_item(container, True, generic)
                                                     or collection_item(container, False, generic))
         return not_optional(unquoted(found), generic) if found is not None else None
 
-    def _iterated_type(self, name: str, generic: GenericName, depth: int) -> ast.expr | None:
+    def _iterated_type(self, name: str, generic: GenericName, attribute: AttributeType | None,
+                       depth: int) -> ast.expr | None:
         """The declared item type of a name every binding of which iterates a declared collection."""
+        iterations = self._iterations(name)
+        found = None
+        for collection, values in iterations or ():
+            container = self.declared_type(collection, generic, attribute, depth + 1)
+            found = collection_item(container, values, generic) if container is not None else None
+            if found is None:
+                return None
+        return found
+
+    def items_of(self, node: ast.expr) -> ast.expr | None:
+        """The collection `node` is an item of: `layers` of `layers[0]`, or of a name every binding of which
+        iterates that one collection (`for layer in tower.layers`, in loops or comprehensions)."""
+        if isinstance(node, ast.Subscript):
+            return node.value
+        iterations = self._iterations(node.id) if isinstance(node, ast.Name) else None
+        if not iterations or len({ast.dump(collection) for collection, _values in iterations}) != 1:
+            return None
+        return iterations[0][0]
+
+    def _iterations(self, name: str) -> list[tuple[ast.expr, bool]] | None:
+        """(the collection, whether its values are iterated) for each binding of a name, when every binding
+        is a loop or comprehension over one: `for m in models`, `for k, m in models.items()` (values), `for
+        i, m in enumerate(models)`, `for m in models.values()`; None when one binding is something else."""
         loops = [(b.statement.target, b.statement.iter) for b in self._body_facts[0].get(name, [])
                  if isinstance(b.statement, (ast.For, ast.AsyncFor))]
         if len(loops) != len(self._body_facts[0].get(name, [])):
             return None  # also assigned otherwise
-        found = None
+        found = []
         for target, iterable in [*loops, *self._comprehension_targets.get(name, [])]:
             values = False
             if isinstance(target, ast.Tuple) and len(target.elts) == 2 and is_name(target.elts[1], name) \
@@ -214,10 +243,7 @@ class FunctionInfo:
             elif isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) \
                     and iterable.func.attr == "values" and not iterable.args:
                 iterable, values = iterable.func.value, True
-            container = self.declared_type(iterable, generic, depth + 1)
-            found = collection_item(container, values, generic) if container is not None else None
-            if found is None:
-                return None
+            found.append((iterable, values))
         return found
 
     @cached_property
@@ -330,10 +356,11 @@ class ClassInfo:
         return self.node.decorator_list
 
     @property
-    def annotated(self) -> bool:
-        """It annotates some attribute, in its body or where a method assigns it."""
-        return any(f.annotation is not None for f in self.fields.values()) or any(
-            isinstance(a.statement, ast.AnnAssign) for assigned in self.assignments.values() for a in assigned)
+    def declared_annotations(self) -> list[ast.expr]:
+        """The annotations it gives its attributes, in its body or where a method assigns them."""
+        return [*(f.annotation for f in self.fields.values() if f.annotation is not None),
+                *(a.statement.annotation for assigned in self.assignments.values() for a in assigned
+                  if isinstance(a.statement, ast.AnnAssign))]
 
     def declared_attribute(self, attr: str) -> ast.expr | None:
         """The annotation the class gives an attribute: in its body (`layers: list[Layer]`) or where a method
@@ -540,8 +567,31 @@ class ModuleIndex:
         return qualified.rsplit(".", 1)[-1] if qualified is not None else spelled_name(node)
 
     def declared_type(self, node: ast.expr, function: FunctionInfo | None) -> ast.expr | None:
-        """What `node` is declared as in `function` (see FunctionInfo.declared_type), its imports read."""
-        return function.declared_type(node, self.generic_name) if function is not None else None
+        """What `node` is declared as in `function` (see FunctionInfo.declared_type), its imports and
+        classes read."""
+        return function.declared_type(node, self.generic_name, self.attribute_type) if function is not None else None
+
+    def holders_of(self, class_name: str) -> tuple[tuple[str, str], ...]:
+        """(class, attribute) for each attribute a class of the module declares a collection of the class
+        `class_name` (`stacks: list[Stack]`): code given one of its objects reaches objects of the class
+        through it (`for stack in tower.stacks`)."""
+        found = []
+        for cls in self.classes.values():
+            for attr in dict.fromkeys([*cls.fields, *cls.assignments]):
+                declared = cls.declared_attribute(attr)
+                declared = not_optional(unquoted(declared), self.generic_name) if declared is not None else None
+                item = next((item for values in (False, True) if declared is not None
+                             and (item := collection_item(declared, values, self.generic_name)) is not None), None)
+                if item is not None and is_name(unquoted(item), class_name):
+                    found.append((cls.name, attr))
+        return tuple(found)
+
+    def attribute_type(self, annotation: ast.expr, attr: str) -> ast.expr | None:
+        """The annotation the class an annotation names (of this module or another of the project) gives
+        its attribute `attr`, or one of its bases here gives it."""
+        cls = self.class_named(annotation) if isinstance(annotation, (ast.Name, ast.Attribute)) else None
+        return next((found for owner in (self.class_and_bases(cls) if cls is not None else ())
+                     if (found := owner.declared_attribute(attr)) is not None), None)
 
     def definition(self, node: ast.AST) -> Definition | None:
         """What another module of the project defines under the name `node` refers to."""
@@ -839,6 +889,7 @@ def unquoted(annotation: ast.expr) -> ast.expr:
 
 
 GenericName = Callable[[ast.expr], "str | None"]  # the last part of what a name stands for: `List`, `Optional`
+AttributeType = Callable[[ast.expr, str], "ast.expr | None"]  # (a class's annotation, attribute) -> its annotation
 MAX_DECLARED_DEPTH = 4  # `for group in self.groups: for m in group: m.layers[0]` is three steps
 
 # Generic collections by the last part of their name: of items (`list[C]`, `Sequence[C]`), of values (`dict[K, C]`).

@@ -870,7 +870,7 @@ class ValueInference:
                                       trail=(updated,), volatility=Volatility.CHANGED))
         project = self.index.project
         if project is not None and cls.parent is None:  # and the functions of other modules
-            for change, summary in project.changes_elsewhere(cls.name):
+            for change, summary in project.changes_elsewhere(cls.name, self.index.holders_of(cls.name)):
                 if change.attribute == attr and change.augmented and not self._called_while_building_here(
                         change.function):
                     where = Elsewhere(change.text, summary.display_path, change.line)
