@@ -9,7 +9,7 @@ from ...knowledge.jax import JIT
 from ...knowledge.python import PARTIAL
 from ..module import ModuleAnalysis
 from ..pytrees.aux import call_places, passed_on_in
-from ..pytrees.fields import registered_by
+from ..pytrees.fields import makes_dataclass, rebuilt_by, registered_by
 from ..pytrees.jitted import annotated_static_arrays, array_annotation, array_parameter, jit_factory, literal
 from ..pytrees.mutations import changed_in_place
 from ..pytrees.nnx import filling
@@ -133,7 +133,8 @@ class Summarizer:
                              tuple(p.name for p in function.params), decorators, jit_factory(self.index, function),
                              self._decorator_calls(function),
                              tuple(p.name for p in function.params if array_annotation(self.analysis.values, p)),
-                             self._inline(function), self._forward(function), self._tree_map(function))
+                             self._inline(function), self._forward(function), self._tree_map(function),
+                             rebuilt_by(self.index, function), makes_dataclass(self.index, function))
 
     def _tree_map(self, function: FunctionInfo) -> TreeMapFacts | None:
         """How a module function maps its own parameters as every tree of a multi-tree map (TreeCalls.forwarded):

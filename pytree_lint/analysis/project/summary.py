@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 25
+SUMMARY_VERSION = 26
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -132,6 +132,8 @@ class FunctionFacts(NamedTuple):
     inline: Inline | None = None
     forward: Forward | None = None
     tree_map: TreeMapFacts | None = None
+    rebuilds: bool = False  # a registering decorator whose unflatten calls the class (fields.rebuilt_by)
+    dataclass: bool = False  # a decorator applying `dataclasses.dataclass` (fields.makes_dataclass)
 
 
 class SubclassRegistration(NamedTuple):
@@ -294,9 +296,10 @@ class ModuleSummary:
                                          Inline(inline[0], tuple(inline[1]), tuple(inline[2]),
                                                 tuple((name, meant) for name, meant in inline[3])) if inline else None,
                                          Forward(forward[0], tuple(tuple(a) for a in forward[1])) if forward else None,
-                                         TreeMapFacts(tuple(tree_map[0]), *tree_map[1:]) if tree_map else None)
+                                         TreeMapFacts(tuple(tree_map[0]), *tree_map[1:]) if tree_map else None,
+                                         rebuilds, dataclass)
                      for name, (line, returns, field_facts, registers, params, decorators, factory, decorator_calls,
-                                arrays, inline, forward, tree_map) in data["functions"].items()}
+                                arrays, inline, forward, tree_map, rebuilds, dataclass) in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library, host_state, SubclassRegistration(
                                         subclasses[0], subclasses[1], tuple(tuple(a) for a in subclasses[2]))
                                     if subclasses else None)

@@ -27,12 +27,13 @@ from ...knowledge import (
     netket,
     nnx,
 )
-from ...knowledge.jax import MECHANISMS
+from ...knowledge.jax import MECHANISMS, Mechanism
 from ...knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ...knowledge.numpyro import AUX_FIELDS
-from ...knowledge.python import ANNOTATED, CLASS_VARIABLES
+from ...knowledge.python import ANNOTATED, CLASS_VARIABLES, DATACLASS_DECORATORS
 from ..record import record
 from ..syntax.model import (
+    FUNCTIONS,
     ClassField,
     ClassInfo,
     FunctionInfo,
@@ -40,6 +41,7 @@ from ..syntax.model import (
     is_name,
     keyword_arguments,
     literal_string,
+    nodes_of,
     written_as,
 )
 
@@ -114,6 +116,36 @@ def registered_by(index: ModuleIndex, function: FunctionInfo) -> str | None:
         if qualified in MECHANISMS:
             return MECHANISMS[qualified].value
     return None
+
+
+def rebuilt_by(index: ModuleIndex, function: FunctionInfo) -> bool:
+    """A decorator written in the project that registers the class it is given with an unflatten calling
+    the class (`register_pytree_node(cls, flatten, lambda aux, children: cls(**dict(zip(names, children))))`):
+    the class's `__init__` and `__post_init__` run on every unflatten, with every field a child. Not when it
+    reads its fields' metadata or names something static: some fields are then aux_data, which only its run
+    says."""
+    code = index.code(function.node)
+    if not function.params or "metadata" in code or "static" in code:
+        return False
+    given = function.params[0].name
+    for call in function.nodes(ast.Call):
+        mechanism = MECHANISMS.get(index.qualify(call.func) or "")
+        if mechanism not in (Mechanism.REGISTER_PYTREE_NODE, Mechanism.REGISTER_PYTREE_WITH_KEYS) \
+                or not call.args or not is_name(call.args[0], given):
+            continue
+        unflatten = call.args[2] if len(call.args) > 2 else keyword_arguments(call).get("unflatten_func")
+        if isinstance(unflatten, ast.Name):  # a def nested in the decorator
+            bound = function.local_bindings.get(unflatten.id, [])
+            unflatten = bound[0] if len(bound) == 1 and isinstance(bound[0], FUNCTIONS) else None
+        if isinstance(unflatten, (ast.Lambda, *FUNCTIONS)):
+            return any(is_name(built.func, given) for built in nodes_of(unflatten, ast.Call))
+    return False
+
+
+def makes_dataclass(index: ModuleIndex, function: FunctionInfo) -> bool:
+    """A decorator written in the project that applies `dataclasses.dataclass` to the class it is given
+    (`cls = dataclasses.dataclass(cls)`): the class gets a generated `__init__` over its fields."""
+    return any(index.qualify(call.func) in DATACLASS_DECORATORS and call.args for call in function.nodes(ast.Call))
 
 
 def parse_string_annotation(annotation: ast.expr) -> ast.expr | None:

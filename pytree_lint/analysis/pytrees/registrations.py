@@ -19,7 +19,7 @@ from ...knowledge.python import PARTIAL
 from ..project.summary import RegisteredElsewhere, SubclassRegistration
 from ..record import record
 from ..syntax.model import ClassInfo, FunctionInfo, ModuleIndex, Scope, is_name, literal_string, written_as
-from .fields import Frameworks, StaticDeclaration, registered_by
+from .fields import Frameworks, StaticDeclaration, rebuilt_by, registered_by
 
 
 @record
@@ -32,6 +32,7 @@ class Registration:
     flatten_with_keys: FunctionInfo | None = None
     unflatten: FunctionInfo | None = None
     static_fields: list[StaticDeclaration] = field(default_factory=list)
+    runs: frozenset[str] | None = None  # what its unflatten runs, where the registering call's place says
 
     @property
     def target(self) -> str | None:
@@ -54,7 +55,10 @@ class Registration:
     @property
     def unflatten_runs(self) -> frozenset[str]:
         """What a generated unflatten runs of the class: `__init__` and `__post_init__` (register_dataclass,
-        flax.struct, jax_dataclasses), `__post_init__` alone (chex), or nothing."""
+        flax.struct, jax_dataclasses, a project decorator whose unflatten calls the class), `__post_init__`
+        alone (chex), or nothing."""
+        if self.runs is not None:
+            return self.runs
         if self.mechanism is not None:
             return RUNS_INIT if self.mechanism is Mechanism.REGISTER_DATACLASS else frozenset()
         return self.library.unflatten_runs if self.library is not None else frozenset()
@@ -244,10 +248,13 @@ class RegistrationFinder:
         target = expr.func if isinstance(expr, ast.Call) else expr
         local = self.index.module_function(target.id) if isinstance(target, ast.Name) else None
         definition = self.index.definition(target) if local is None else None
-        registers = registered_by(self.index, local) if local is not None else (
-            definition.function.registers if definition is not None and definition.function else None)
+        facts = definition.function if definition is not None else None
+        registers = registered_by(self.index, local) if local is not None else facts.registers if facts else None
         if registers in _MECHANISM_NAMES:
-            return self._build(Mechanism(registers), expr, cls, {}, cls.parent)
+            registration = self._build(Mechanism(registers), expr, cls, {}, cls.parent)
+            if rebuilt_by(self.index, local) if local is not None else facts is not None and facts.rebuilds:
+                registration.runs = RUNS_INIT  # its unflatten calls the class
+            return registration
         return None
 
     def _build(self, mechanism: Mechanism, node: ast.AST, cls: ClassInfo | None, bound: dict[str, ast.expr],

@@ -32,10 +32,14 @@ from ..syntax.names import dotted_name
 from ..syntax.source import home_of
 from ..values.inference import Evidence, ValueInference
 from .aux import array_in, flatten_context, flatten_returns, hashable_only
-from .fields import sets_init_false
+from .fields import makes_dataclass, registered_by, sets_init_false
 from .registrations import Registration
 
 DATACLASS_BASES = frozenset({NAMED_TUPLE, "flax.struct.PyTreeNode"})
+# What a project decorator may apply that gives the class a generated `__init__`: `register_dataclass`, or a
+# library's dataclass decorator.
+DATACLASS_MAKERS = frozenset({Mechanism.REGISTER_DATACLASS.value,
+                              *(library.name for library in LIBRARY_BY_NAME.values() if library.decorators)})
 
 
 def names_in(node: ast.AST) -> set[str]:
@@ -266,12 +270,15 @@ class Structure:
         return False
 
     def _makes_dataclass(self, decorator: ast.expr) -> bool:
-        """A project decorator that applies a library's dataclass decorator or `register_dataclass` (the
-        project's own `@frozen` calling `flax.struct.dataclass(cls)`)."""
+        """A project decorator that applies a library's dataclass decorator, `register_dataclass` or
+        `dataclasses.dataclass` (the project's own `@frozen` calling `flax.struct.dataclass(cls)`), of this
+        module or another."""
+        local = self.index.module_function(decorator.id) if isinstance(decorator, ast.Name) else None
+        if local is not None:
+            return makes_dataclass(self.index, local) or registered_by(self.index, local) in DATACLASS_MAKERS
         definition = self.index.definition(decorator) if self.index.project is not None else None
-        registers = definition.function.registers if definition is not None and definition.function else None
-        library = LIBRARY_BY_NAME.get(registers or "")
-        return registers == Mechanism.REGISTER_DATACLASS.value or (library is not None and bool(library.decorators))
+        facts = definition.function if definition is not None else None
+        return facts is not None and (facts.dataclass or facts.registers in DATACLASS_MAKERS)
 
     def _is_required_field(self, value: ast.expr) -> bool:
         """`x: int = field(...)` without a default or default_factory is still required."""
