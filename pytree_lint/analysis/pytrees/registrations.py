@@ -19,6 +19,7 @@ from ...knowledge.python import PARTIAL
 from ..project.summary import RegisteredElsewhere, SubclassRegistration
 from ..record import record
 from ..syntax.model import ClassInfo, FunctionInfo, ModuleIndex, Scope, is_name, literal_string, written_as
+from ..syntax.names import dotted_name
 from .fields import Frameworks, StaticDeclaration, rebuilt_by, registered_by
 
 
@@ -78,6 +79,30 @@ def _bind_arguments(mechanism: Mechanism, args: list[ast.expr], keywords: list[a
     return bound
 
 
+def _readable_arguments(bound: dict[str, ast.expr], meaning: Callable[[ast.expr], str | None], registered: str,
+                        class_name: str) -> tuple[tuple[str, str], ...]:
+    """The arguments of a registering call another module can read, each (parameter, expression): literal
+    lists of field names, and the registered class's own methods (on what `meaning` reads as `registered`),
+    written with the class named `class_name`."""
+    arguments = []
+    for parameter, value in bound.items():
+        if isinstance(value, (ast.List, ast.Tuple)) and value.elts and all(
+                literal_string(e) is not None for e in value.elts):
+            arguments.append((parameter, ast.unparse(value)))
+        elif isinstance(value, ast.Attribute) and meaning(value.value) == registered:
+            arguments.append((parameter, f"{class_name}.{value.attr}"))
+    return tuple(arguments)
+
+
+def _summarised_call(mechanism: str, arguments: tuple[tuple[str, str], ...]
+                     ) -> tuple[Mechanism, dict[str, ast.expr]] | None:
+    """A registering call as a summary keeps it, read back (None: a damaged summary, left out)."""
+    try:
+        return Mechanism(mechanism), {parameter: ast.parse(text, mode="eval").body for parameter, text in arguments}
+    except (ValueError, SyntaxError, RecursionError, MemoryError):
+        return None
+
+
 _MECHANISM_NAMES = frozenset(m.value for m in Mechanism)
 SUBCLASS = "cls"  # how a base's subclass registration names the subclass it registers
 
@@ -118,12 +143,9 @@ class RegistrationFinder:
         unflatten (a function of the other module is judged there: see Project.foreign_class)."""
         found = []
         for fact, _summary in self.index.project.registrations_elsewhere(cls.name):  # type: ignore[union-attr]
-            try:
-                mechanism = Mechanism(fact.mechanism)
-                bound = {parameter: ast.parse(text, mode="eval").body for parameter, text in fact.arguments}
-            except (ValueError, SyntaxError, RecursionError, MemoryError):  # a damaged summary: left out
-                continue
-            found.append(self._build(mechanism, cls.node, cls, bound, None))
+            read = _summarised_call(fact.mechanism, fact.arguments)
+            if read is not None:
+                found.append(self._build(read[0], cls.node, cls, read[1], None))
         return found
 
     def subclass_registration(self, cls: ClassInfo) -> SubclassRegistration | None:
@@ -138,26 +160,17 @@ class RegistrationFinder:
             bound = _bind_arguments(mechanism, site.node.args, site.node.keywords) if mechanism else {}
             if mechanism is None or not is_name(bound.get("nodetype", bound.get("cls")), own):
                 continue
-            arguments = []
-            for parameter, value in bound.items():
-                if isinstance(value, (ast.List, ast.Tuple)) and value.elts and all(
-                        literal_string(e) is not None for e in value.elts):
-                    arguments.append((parameter, ast.unparse(value)))
-                elif isinstance(value, ast.Attribute) and is_name(value.value, own):
-                    arguments.append((parameter, f"{SUBCLASS}.{value.attr}"))
-            return SubclassRegistration(mechanism.value, site.node.lineno, tuple(arguments))
+            arguments = _readable_arguments(bound, dotted_name, own, SUBCLASS)
+            return SubclassRegistration(mechanism.value, site.node.lineno, arguments)
         return None
 
     def _from_base_hook(self, cls: ClassInfo) -> list[Registration]:
         """A subclass of a class (of this module or another of the project) whose `__init_subclass__`
         registers each subclass: registered so, with its own methods or the ones it inherits."""
         for base, hook in self._base_hooks(cls, set()):
-            try:
-                mechanism = Mechanism(hook.mechanism)
-                bound = {parameter: ast.parse(text, mode="eval").body for parameter, text in hook.arguments}
-            except (ValueError, SyntaxError, RecursionError, MemoryError):  # a damaged summary: left out
-                continue
-            return [self._build(mechanism, base, cls, bound, None, subclass=cls)]
+            read = _summarised_call(hook.mechanism, hook.arguments)
+            if read is not None:
+                return [self._build(read[0], base, cls, read[1], None, subclass=cls)]
         return []
 
     def _subclasses_registered(self, cls: ClassInfo, scope: Scope | None) -> bool:
@@ -199,13 +212,7 @@ class RegistrationFinder:
             cls = project_name(qualified)
             if cls is None:
                 continue
-            arguments = []
-            for parameter, value in bound.items():
-                if isinstance(value, (ast.List, ast.Tuple)) and value.elts and all(
-                        literal_string(e) is not None for e in value.elts):
-                    arguments.append((parameter, ast.unparse(value)))
-                elif isinstance(value, ast.Attribute) and self.index.qualify(value.value) == qualified:
-                    arguments.append((parameter, f"{cls.rsplit('.', 1)[-1]}.{value.attr}"))
+            arguments = _readable_arguments(bound, self.index.qualify, qualified, cls.rsplit(".", 1)[-1])
             if arguments:
                 found.append(RegisteredElsewhere(cls, mechanism.value, site.node.lineno, tuple(arguments)))
         return found

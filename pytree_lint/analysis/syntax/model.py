@@ -579,9 +579,11 @@ class ModuleIndex:
         for cls in self.classes.values():
             for attr in dict.fromkeys([*cls.fields, *cls.assignments]):
                 declared = cls.declared_attribute(attr)
-                declared = not_optional(unquoted(declared), self.generic_name) if declared is not None else None
-                item = next((item for values in (False, True) if declared is not None
-                             and (item := collection_item(declared, values, self.generic_name)) is not None), None)
+                if declared is None:
+                    continue
+                declared = not_optional(unquoted(declared), self.generic_name)
+                item = collection_item(declared, False, self.generic_name) or collection_item(
+                    declared, True, self.generic_name)
                 if item is not None and is_name(unquoted(item), class_name):
                     found.append((cls.name, attr))
         return tuple(found)

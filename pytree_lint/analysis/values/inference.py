@@ -539,15 +539,7 @@ class ValueInference:
         parameter = self._filling_parameter(cls, attr)
         if parameter is None:
             return []
-        name, position = parameter
-        found = []
-        for call, function in self.index.constructions_in_functions(cls):
-            argument = _argument_given(call, name, position)
-            if argument is None:
-                continue
-            found.extend(replace(e, shared=False).through(attr, Relation.GIVEN, argument, by=function.name)
-                         for e in self.infer(argument, _context_of(function)) if e.kind is Kind.ARRAY)
-        return found
+        return [e for e in self._constructed_in_functions(cls, *parameter, attr) if e.kind is Kind.ARRAY]
 
     def _filling_parameter(self, cls: ClassInfo, attr: str) -> tuple[str, int | None] | None:
         """The constructor parameter (name, position after `self`) that fills `attr`: a generated
