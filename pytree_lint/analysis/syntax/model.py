@@ -575,7 +575,12 @@ class ModuleIndex:
         """(class, attribute) for each attribute a class of the module declares a collection of the class
         `class_name` (`stacks: list[Stack]`): code given one of its objects reaches objects of the class
         through it (`for stack in tower.stacks`)."""
-        found = []
+        return self._holders.get(class_name, ())
+
+    @cached_property
+    def _holders(self) -> dict[str, tuple[tuple[str, str], ...]]:
+        """holders_of for every class name, from one pass over the classes' declared attributes."""
+        found: dict[str, list[tuple[str, str]]] = {}
         for cls in self.classes.values():
             for attr in dict.fromkeys([*cls.fields, *cls.assignments]):
                 declared = cls.declared_attribute(attr)
@@ -584,9 +589,10 @@ class ModuleIndex:
                 declared = not_optional(unquoted(declared), self.generic_name)
                 item = collection_item(declared, False, self.generic_name) or collection_item(
                     declared, True, self.generic_name)
-                if item is not None and is_name(unquoted(item), class_name):
-                    found.append((cls.name, attr))
-        return tuple(found)
+                item = unquoted(item) if item is not None else None
+                if isinstance(item, ast.Name) and item.id != cls.name:
+                    found.setdefault(item.id, []).append((cls.name, attr))
+        return {name: tuple(holders) for name, holders in found.items()}
 
     def attribute_type(self, annotation: ast.expr, attr: str) -> ast.expr | None:
         """The annotation the class an annotation names (of this module or another of the project) gives
