@@ -105,6 +105,9 @@ def _summarised_call(mechanism: str, arguments: tuple[tuple[str, str], ...]
 
 _MECHANISM_NAMES = frozenset(m.value for m in Mechanism)
 SUBCLASS = "cls"  # how a base's subclass registration names the subclass it registers
+# The methods whose `cls` is each subclass: `__init_subclass__` when it is defined, `__new__` when an object is
+# made (of the class itself too).
+SUBCLASS_HOOKS = ("__init_subclass__", "__new__")
 
 
 class RegistrationFinder:
@@ -149,16 +152,16 @@ class RegistrationFinder:
         return found
 
     def subclass_registration(self, cls: ClassInfo) -> SubclassRegistration | None:
-        """The registering call the class's own `__init_subclass__` makes of `cls` (each subclass), with the
-        arguments a subclass's module can read: literal lists of field names and `cls.<method>`."""
-        hook = cls.methods.get("__init_subclass__")
-        if hook is None or not hook.positional_params:
-            return None
-        own = hook.positional_params[0].name
+        """The registering call the class's own `__init_subclass__` or `__new__` makes of `cls` (each
+        subclass), with the arguments a subclass's module can read: literal lists of field names and
+        `cls.<method>`."""
+        hooks = {id(hook): hook.positional_params[0].name for name in SUBCLASS_HOOKS
+                 if (hook := cls.methods.get(name)) is not None and hook.positional_params}
         for site in self.index.calls:
-            mechanism = self.mechanism(site.node.func) if site.scope is hook else None
+            own = hooks.get(id(site.scope))
+            mechanism = self.mechanism(site.node.func) if own is not None else None
             bound = _bind_arguments(mechanism, site.node.args, site.node.keywords) if mechanism else {}
-            if mechanism is None or not is_name(bound.get("nodetype", bound.get("cls")), own):
+            if mechanism is None or own is None or not is_name(bound.get("nodetype", bound.get("cls")), own):
                 continue
             arguments = _readable_arguments(bound, dotted_name, own, SUBCLASS)
             return SubclassRegistration(mechanism.value, site.node.lineno, arguments)
@@ -316,11 +319,11 @@ class RegistrationFinder:
 
     def _class(self, expr: ast.expr, scope: Scope | None) -> ClassInfo | None:
         """The class a name stands for: a class of the module (or of another module of the project), or
-        `cls` in the class's `__init_subclass__`
+        `cls` in the class's `__init_subclass__` or `__new__`
         (which registers every subclass with the class's own flatten and unflatten)."""
         cls = self.index.class_named(expr)
         if (cls is None and isinstance(scope, FunctionInfo) and scope.cls is not None
-                and scope.name == "__init_subclass__" and scope.positional_params
+                and scope.name in SUBCLASS_HOOKS and scope.positional_params
                 and isinstance(expr, ast.Name) and expr.id == scope.positional_params[0].name):
             return scope.cls
         return cls
