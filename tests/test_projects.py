@@ -232,6 +232,26 @@ def test_a_long_running_process_sees_another_module_change(tmp_path):
     assert lint_file(str(model)) == []
 
 
+def test_changes_through_a_holder_are_answered_alike_each_time(tmp_path):
+    """Another module's changes through the items of a holder's collection (`for stack in tower.stacks`)
+    are added to a kept answer: asked again (every rule and check asks), the answer is the same."""
+    from pytree_lint.analysis.project.modules import Project
+    from pytree_lint.engine import load_analysis
+
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "changes_elsewhere" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    model = project / "pkg" / "model.py"
+    model.write_text(model.read_text() + "\n\nclass Tower:\n    stacks: list[Stack]\n")
+    write(project, {"pkg/deepen.py": "from .model import Tower\n\n\ndef deepen(tower: Tower):\n"
+                                     "    for stack in tower.stacks:\n        stack.sizes.append(1)\n"})
+    load_analysis()
+    view = Project.for_file(str(model)).view(model.resolve())
+    answers = [view.changes_elsewhere("Stack", (("Tower", "stacks"),)) for _ in range(3)]
+    assert [change.text for change, _summary in answers[0]].count("stack.sizes.append(1)") == 1
+    assert answers[1] == answers[2] == answers[0]
+
+
 def test_star_imports_of_missing_modules_end(tmp_path):
     """`from ._a import *` of modules that do not exist (compiled, or gone) is not followed: once made the
     names grow with every star import and the run did not end."""

@@ -593,11 +593,11 @@ class Project:
         found = self._facts_naming("changes", view, class_name,
                                    self._users(view, class_name, called=False, annotating=True),
                                    lambda summary: summary.changes, lambda change: change.cls)
-        for holder, attribute in holders:
+        for holder, attribute in holders:  # a new list: the answer above is kept for the next question
             prefix = f"{attribute}{ITEMS}"
-            found += [(change._replace(attribute=change.attribute[len(prefix):]), summary)
-                      for change, summary in self.changes_elsewhere(view, holder)
-                      if change.attribute.startswith(prefix)]
+            found = [*found, *((change._replace(attribute=change.attribute[len(prefix):]), summary)
+                               for change, summary in self.changes_elsewhere(view, holder)
+                               if change.attribute.startswith(prefix))]
         return found
 
     def hashed_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[HashedObject, ModuleSummary]]:
@@ -822,8 +822,8 @@ class ModuleView:
         return None
 
     def subclass_registration(self, definition: Definition) -> SubclassRegistration | None:
-        """How a project class's `__init_subclass__` registers each subclass: its own, else a base's (across
-        modules)."""
+        """How a project class's `__init_subclass__` or `__new__` registers each subclass: its own, else a
+        base's (across modules)."""
         return next((facts.registers_subclasses for _definition, facts, _bases in self._classes_and_bases(definition)
                      if facts.registers_subclasses is not None), None)
 

@@ -137,9 +137,10 @@ class FunctionFacts(NamedTuple):
 
 
 class SubclassRegistration(NamedTuple):
-    """The registering call a class's `__init_subclass__` makes of each subclass (`register_pytree_node(cls,
-    cls.tree_flatten, cls.tree_unflatten)`): the mechanism, where, and the arguments a subclass's module can
-    read, each (parameter, expression with the subclass named `cls`): literal field names and its methods."""
+    """The registering call a class's `__init_subclass__` or `__new__` makes of each subclass
+    (`register_pytree_node(cls, cls.tree_flatten, cls.tree_unflatten)`): the mechanism, where, and the
+    arguments a subclass's module can read, each (parameter, expression with the subclass named `cls`):
+    literal field names and its methods."""
 
     mechanism: str
     line: int

@@ -109,13 +109,12 @@ class Mutations:
     def _elsewhere(self, holder: Holder) -> list[Mutation]:
         """The changes other project modules make to the holder's attribute through a parameter annotated
         with its class (or a class related to it here), after all of this module's own."""
-        project = self.index.project
-        if project is None or holder.cls is None:
+        if holder.cls is None:
             return []
         return [Mutation(Elsewhere(change.text, summary.display_path, change.line), ast.Name(holder.name), None,
                          (sys.maxsize, change.line))
                 for related in self._relatives.get(id(holder.cls), [holder.cls])
-                for change, summary in project.changes_elsewhere(related.name, self.index.holders_of(related.name))
+                for change, summary in self.index.changes_elsewhere(related.name)
                 if change.attribute == holder.name
                 and not self._calls_while_building(change.function, change.position)]
 

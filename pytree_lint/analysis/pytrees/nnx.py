@@ -239,10 +239,9 @@ class NnxClasses:
     def _fillings_elsewhere(self, nnx_class: NnxClass, containers: set[str]) -> None:
         """The values other modules' functions put into the containers through a parameter annotated with
         the class (their summaries' changes), each as filled by the one method here that calls the function."""
-        project = self.index.project
-        if project is None or nnx_class.cls.parent is not None:
+        if nnx_class.cls.parent is not None:
             return
-        for change, summary in project.changes_elsewhere(nnx_class.cls.name, self.index.holders_of(nnx_class.cls.name)):
+        for change, summary in self.index.changes_elsewhere(nnx_class.cls.name):
             status = Status.__members__.get(change.filled_status)
             if change.attribute not in containers or status is None:
                 continue

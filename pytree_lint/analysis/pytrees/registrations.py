@@ -157,7 +157,7 @@ class RegistrationFinder:
         `cls.<method>`."""
         hooks = {id(hook): hook.positional_params[0].name for name in SUBCLASS_HOOKS
                  if (hook := cls.methods.get(name)) is not None and hook.positional_params}
-        for site in self.index.calls:
+        for site in self.index.calls if hooks else ():  # asked of every class: most have no hook
             own = hooks.get(id(site.scope))
             mechanism = self.mechanism(site.node.func) if own is not None else None
             bound = _bind_arguments(mechanism, site.node.args, site.node.keywords) if mechanism else {}
@@ -168,8 +168,8 @@ class RegistrationFinder:
         return None
 
     def _from_base_hook(self, cls: ClassInfo) -> list[Registration]:
-        """A subclass of a class (of this module or another of the project) whose `__init_subclass__`
-        registers each subclass: registered so, with its own methods or the ones it inherits."""
+        """A subclass of a class (of this module or another of the project) whose `__init_subclass__` or
+        `__new__` registers each subclass: registered so, with its own methods or the ones it inherits."""
         for base, hook in self._base_hooks(cls, set()):
             read = _summarised_call(hook.mechanism, hook.arguments)
             if read is not None:
@@ -185,7 +185,7 @@ class RegistrationFinder:
 
     def _base_hooks(self, cls: ClassInfo, seen: set[int]):
         """(the base expression of `cls` it comes through, the subclass registration) for each base, nearest
-        first, whose `__init_subclass__` registers its subclasses."""
+        first, whose `__init_subclass__` or `__new__` registers its subclasses."""
         seen.add(id(cls))
         project = self.index.project
         for base in cls.bases:
@@ -270,7 +270,7 @@ class RegistrationFinder:
     def _build(self, mechanism: Mechanism, node: ast.AST, cls: ClassInfo | None, bound: dict[str, ast.expr],
                scope: Scope | None, subclass: ClassInfo | None = None) -> Registration:
         """The registration a mechanism makes of `cls` with these arguments (`subclass`: the class they name
-        `cls`, registered by a base's `__init_subclass__`)."""
+        `cls`, registered by a base's `__init_subclass__` or `__new__`)."""
         registration = Registration(node, cls, mechanism=mechanism)
         if mechanism in (Mechanism.REGISTER_PYTREE_NODE, Mechanism.REGISTER_PYTREE_WITH_KEYS):
             registration.flatten = self._delegate(self._function(bound.get("flatten_func"), scope, subclass), cls)

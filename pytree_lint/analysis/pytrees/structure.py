@@ -13,22 +13,21 @@ from dataclasses import field
 
 from ...knowledge import LIBRARY_BY_NAME
 from ...knowledge.jax import Mechanism
-from ...knowledge.python import NAMED_TUPLE, OBJECT_NEW, SETATTR_CALLS
+from ...knowledge.python import NAMED_TUPLE, OBJECT_NEW
 from ..record import record
 from ..syntax.model import (
     ClassInfo,
     FunctionInfo,
     ModuleIndex,
     arguments_in_order,
+    attribute_set,
     elements,
     is_literal_int,
     keyword_arguments,
-    literal_string,
     nodes_of,
     walk_statements,
     written_as,
 )
-from ..syntax.names import dotted_name
 from ..syntax.source import home_of
 from ..values.inference import Evidence, ValueInference
 from .aux import array_in, flatten_context, flatten_returns, hashable_only
@@ -408,13 +407,15 @@ class Structure:
         aliases.add(model.children)
         statements = [] if function.is_lambda else [s for s, _depth in walk_statements(function.node.body)]
         for statement in statements:
-            carried = self._set_attribute(statement)
+            carried = attribute_set(statement.value) if isinstance(statement, ast.Expr) \
+                and isinstance(statement.value, ast.Call) else None
             if carried is not None:  # `setattr(obj, "x", children[0])`, `object.__setattr__(...)`
-                index = _literal_index(carried[1], aliases)
-                if index is None and isinstance(carried[1], ast.Name) and carried[1].id in model.child_names:
-                    index = model.child_names[carried[1].id][0]
+                _target, attribute, value = carried
+                index = _literal_index(value, aliases)
+                if index is None and isinstance(value, ast.Name) and value.id in model.child_names:
+                    index = model.child_names[value.id][0]
                 if index is not None:
-                    model.attribute_reads.append(ChildRead(index, statement, carried[0]))
+                    model.attribute_reads.append(ChildRead(index, statement, attribute))
                 continue
             if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
                 continue
@@ -442,14 +443,6 @@ class Structure:
             index = _literal_index(subscript, aliases)
             if index is not None:
                 model.indexed.append((subscript, index))
-
-    def _set_attribute(self, statement: ast.stmt) -> tuple[str, ast.expr] | None:
-        """(attribute, value) of a statement `setattr(obj, "x", value)` or `object.__setattr__(obj, "x", value)`."""
-        call = statement.value if isinstance(statement, ast.Expr) else None
-        if not (isinstance(call, ast.Call) and len(call.args) == 3 and not call.keywords):
-            return None
-        name = literal_string(call.args[1])
-        return (name, call.args[2]) if dotted_name(call.func) in SETATTR_CALLS and name is not None else None
 
     def child_read(self, model: Unflatten, expr: ast.expr) -> tuple[int, ast.AST] | None:
         """(index, the expression or statement that reads it) when an expression is a child: `children[1]`,

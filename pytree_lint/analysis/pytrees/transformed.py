@@ -127,9 +127,7 @@ class TransformedClasses:
         annotation."""
         elements = argument.elts if isinstance(argument, (ast.Tuple, ast.List)) else [argument]
         function = self.index.enclosing_function(call)
-        instances = ((function.self_name, function.cls),) if function is not None and function.cls is not None \
-            and function.self_name else ()
-        context = Context(function, instances)
+        context = Context.of(function)
         for element in elements:
             if isinstance(element, ast.Starred):
                 continue

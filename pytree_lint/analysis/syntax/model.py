@@ -577,6 +577,13 @@ class ModuleIndex:
         through it (`for stack in tower.stacks`)."""
         return self._holders.get(class_name, ())
 
+    def changes_elsewhere(self, class_name: str) -> list:
+        """The in-place changes other project modules make to objects of the module's class `class_name`:
+        through what they declare as one, or through the module's holders of it (see holders_of)."""
+        if self.project is None:
+            return []
+        return self.project.changes_elsewhere(class_name, self.holders_of(class_name))
+
     @cached_property
     def _holders(self) -> dict[str, tuple[tuple[str, str], ...]]:
         """holders_of for every class name, from one pass over the classes' declared attributes."""
@@ -939,6 +946,14 @@ def collection_item(annotation: ast.expr, values: bool, generic: GenericName = s
     return arguments[0] if name in ITEM_COLLECTIONS and len(arguments) == 1 else None
 
 
+def attribute_set(call: ast.Call) -> tuple[ast.expr, str, ast.expr] | None:
+    """(object, attribute, value) of `setattr(obj, "x", value)` or `object.__setattr__(obj, "x", value)`."""
+    if dotted_name(call.func) not in SETATTR_CALLS or len(call.args) < 3:
+        return None
+    name = literal_string(call.args[1])
+    return (call.args[0], name, call.args[2]) if name is not None else None
+
+
 def is_collection(annotation: ast.expr, generic: GenericName = spelled_name) -> bool:
     """`list[C]`, `dict[K, C]`, ...: its objects are not `C`s."""
     return any(collection_item(annotation, values, generic) is not None for values in (False, True))
@@ -1159,7 +1174,5 @@ class _Indexer:
         if dotted is None:
             return
         self.index.calls.append(CallSite(node, self.scope))
-        if dotted in SETATTR_CALLS and len(node.args) >= 3:
-            target, name, value = node.args[:3]
-            if literal_string(name) is not None:
-                self._record_attribute(target, name.value, value, node, augmented=False)
+        if (set_attribute := attribute_set(node)) is not None:
+            self._record_attribute(*set_attribute, node, augmented=False)

@@ -149,6 +149,15 @@ class Context:
     instances: tuple[tuple[str, ClassInfo], ...] = ()
     statement: ast.AST | None = None  # the statement being evaluated: only earlier assignments reach it
 
+    @staticmethod
+    def of(function: FunctionInfo | None, statement: ast.AST | None = None) -> Context:
+        """How a function reads its names: its own scope, `self` an instance of its class (None: the
+        module's)."""
+        if function is None:
+            return MODULE_CONTEXT
+        instances = ((function.self_name, function.cls),) if function.self_name and function.cls else ()
+        return Context(function, instances, statement)
+
     def instance_class(self, name: str) -> ClassInfo | None:
         for known, cls in self.instances:
             if known == name:
@@ -493,7 +502,7 @@ class ValueInference:
             if argument is not None:
                 found.extend(replace(e, shared=False).through(via, Relation.GIVEN, argument, kept=True,
                                                               by=function.name)
-                             for e in self.infer(argument, _context_of(function)) if e.kind is not Kind.INSTANCE)
+                             for e in self.infer(argument, Context.of(function)) if e.kind is not Kind.INSTANCE)
         return found
 
     def given_at(self, call: ast.Call, cls: ClassInfo, attr: str) -> list[Evidence] | None:
@@ -507,7 +516,7 @@ class ValueInference:
             return None
         function = self.index.enclosing_function(argument)
         found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument)
-                 for e in self.infer(argument, _context_of(function))]
+                 for e in self.infer(argument, Context.of(function))]
         if not found and function is not None and isinstance(argument, ast.Name):  # built by a helper: its callers'
             found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument)
                      for e in self._passed_by_callers(function, argument.id) or ()]
@@ -524,7 +533,7 @@ class ValueInference:
         callers = self.index.callers_of(function)
         for call, caller in callers:
             argument = _argument_given(call, name, position)
-            given = self.infer(argument, _context_of(caller)) if argument is not None else []
+            given = self.infer(argument, Context.of(caller)) if argument is not None else []
             if not given:
                 return None
             found.extend(e.through(name, Relation.GIVEN, argument, by=caller.name if caller else None)
@@ -649,10 +658,8 @@ class ValueInference:
         found: list[Evidence] = []
         for statement in helper.return_statements:
             if statement.value is not None:
-                context = Context(helper, ((helper.self_name, helper.cls),) if helper.self_name and helper.cls
-                                  else (), statement)
                 found.extend(_built_by(e, helper).through(f"{helper.name}()", Relation.RETURNS, statement.value)
-                             for e in self.infer(statement.value, context))
+                             for e in self.infer(statement.value, Context.of(helper, statement)))
         return found
 
     def _callees_first(self, helper: FunctionInfo) -> list[FunctionInfo]:
@@ -860,9 +867,8 @@ class ValueInference:
                 updated = Hop(_PLACEHOLDER, Relation.UPDATED_BY, node, holder)
                 found.append(Evidence(Kind.VOLATILE, node, f"a value `{function.name}()` changes",
                                       trail=(updated,), volatility=Volatility.CHANGED))
-        project = self.index.project
-        if project is not None and cls.parent is None:  # and the functions of other modules
-            for change, summary in project.changes_elsewhere(cls.name, self.index.holders_of(cls.name)):
+        if cls.parent is None:  # and the functions of other modules
+            for change, summary in self.index.changes_elsewhere(cls.name):
                 if change.attribute == attr and change.augmented and not self._called_while_building_here(
                         change.function):
                     where = Elsewhere(change.text, summary.display_path, change.line)
@@ -961,13 +967,6 @@ class ValueInference:
         return qualified in jax_knowledge.ARRAY_FUNCTIONS or (
             qualified.startswith(jax_knowledge.ARRAY_MODULES)
             and qualified.split(".", 2)[-1] not in np_knowledge.NON_ARRAY_FUNCTIONS)
-
-
-def _context_of(function: FunctionInfo | None) -> Context:
-    """How a function reads its names: its own scope, `self` an instance of its class."""
-    if function is None:
-        return MODULE_CONTEXT
-    return Context(function, ((function.self_name, function.cls),) if function.self_name and function.cls else ())
 
 
 def _argument_given(call: ast.Call, name: str, position: int | None) -> ast.expr | None:
