@@ -79,7 +79,9 @@ ANNOTATION = re.compile(rb":[ \t]*([\w.\[\], |'\"]+)")
 REGISTERS = re.compile("|".join(re.escape(mechanism.value) for mechanism in Mechanism).encode())
 DEFINED_CLASS = re.compile(r"^class\s+(\w+)", re.MULTILINE)  # a module-level class
 # Another name for a capitalised one: `import Mesh as M`, `from .mesh import Mesh as M`, `M = Mesh`.
-RENAMED = re.compile(rb"(?<![\w.])([A-Z]\w*)[ \t]+as[ \t]+(\w+)|^(\w+)[ \t]*=[ \t]*([A-Z]\w*)[ \t]*$", re.MULTILINE)
+IMPORTED_AS = re.compile(rb"(?<![\w.])([A-Z]\w*)[ \t]+as[ \t]+(\w+)")
+AS_WORD = re.compile(rb"[ \t]as[ \t]")  # where IMPORTED_AS may match: its own scan starts anywhere, slowly
+ASSIGNED_AS = re.compile(rb"^(\w+)[ \t]*=[ \t]*([A-Z]\w*)[ \t]*$", re.MULTILINE)
 SKIPPED_FOLDERS = frozenset({".git", ".hg", ".tox", ".nox", ".venv", "venv", "node_modules", "__pycache__",
                              "build", "dist", ".eggs", "site-packages"})
 
@@ -102,6 +104,7 @@ def find_root(path: Path) -> Path:
     return _marked_root(path.parent) or import_root
 
 
+@lru_cache(maxsize=4096)
 def module_location(path: Path) -> tuple[Path, str, bool]:
     """(the folder the module is imported from, its dotted name, whether it is a package's __init__). A
     folder without `__init__.py` inside a package is a namespace portion of it (PEP 420: netket's `_src/`),
@@ -113,6 +116,22 @@ def module_location(path: Path) -> tuple[Path, str, bool]:
         parts.insert(0, folder.name)
         folder = folder.parent
     return folder, ".".join(parts), is_package
+
+
+def _renamed(data: bytes) -> list[tuple[bytes, bytes]]:
+    """(original, other name) for each capitalised name the text gives another name (IMPORTED_AS, searched
+    only in the lines that spell ` as `, and ASSIGNED_AS)."""
+    found: list[tuple[bytes, bytes]] = []
+    searched = -1
+    for match in AS_WORD.finditer(data):
+        if match.start() < searched:
+            continue  # its line was searched
+        start = data.rfind(b"\n", 0, match.start()) + 1
+        end = data.find(b"\n", match.end())
+        searched = len(data) if end < 0 else end
+        found.extend(IMPORTED_AS.findall(data, start, searched))
+    found.extend((original, alias) for alias, original in ASSIGNED_AS.findall(data))
+    return found
 
 
 def _inside_package(folder: Path) -> bool:
@@ -263,6 +282,7 @@ class Project:
             project._name_index.clear()
             project._answers.clear()
             project._foreign.clear()
+        module_location.cache_clear()  # a folder may have become a package
 
     def view(self, path: str) -> ModuleView:
         """What a file's analysis asks of the project, answered from that file's place in it."""
@@ -424,10 +444,10 @@ class Project:
             called = {name[::-1].decode() for name in CONSTRUCTED_REVERSED.findall(data[::-1])}
             annotated = {name.decode() for span in ANNOTATION.findall(data) for name in MENTIONED.findall(span)}
             # A class called or annotated by another name is: `M(...)` after `from .mesh import Mesh as M`.
-            for original, alias, alias_too, original_too in RENAMED.findall(data):
+            for original, alias in _renamed(data):
                 for named in (called, annotated):
-                    if (alias or alias_too).decode() in named:
-                        named.add((original or original_too).decode())
+                    if alias.decode() in named:
+                        named.add(original.decode())
             text = data.decode("utf-8", "replace")
             from_imports: dict[str, list[str]] = {}
             for match in FROM_IMPORT.finditer(text):
@@ -650,6 +670,9 @@ class ModuleView:
         self.is_package = is_package
         self._resolved: dict[str, str] = {}
         self._referred: dict[str, tuple[tuple[Value, ModuleSummary], ...]] = {}
+        # file -> its summary, asked of the project once per view (a view lives for one lint of one file: the
+        # project checks each time whether the file changed)
+        self._summaries: dict[Path, ModuleSummary | None] = {}
 
     def absolute(self, qualified: str) -> str | None:
         return absolute(qualified, self.module, self.is_package)
@@ -711,13 +734,18 @@ class ModuleView:
                 return followed
         return name
 
+    def summary_of(self, file: Path) -> ModuleSummary | None:
+        if file not in self._summaries:
+            self._summaries[file] = self.project.summary_of(file)
+        return self._summaries[file]
+
     def _module_prefix(self, name: str) -> tuple[ModuleSummary, str] | None:
         """The longest leading part of `name` that is a project module, its summary and the rest."""
         parts = name.split(".")
         for cut in range(len(parts), 0, -1):
             file = self.project.locate(".".join(parts[:cut]), self.import_root)
             if file is not None:
-                summary = self.project.summary_of(file)
+                summary = self.summary_of(file)
                 return (summary, ".".join(parts[cut:])) if summary is not None else None
         return None
 
@@ -730,7 +758,7 @@ class ModuleView:
         if not module:
             return None
         file = self.project.locate(module, self.import_root)
-        summary = self.project.summary_of(file) if file is not None else None
+        summary = self.summary_of(file) if file is not None else None
         if summary is None or defined not in summary.defined:
             return None
         return Definition(summary, defined)

@@ -15,7 +15,7 @@ from ..pytrees.mutations import changed_in_place
 from ..pytrees.nnx import filling
 from ..pytrees.registrations import RegistrationFinder
 from ..pytrees.treecalls import TreeCall
-from ..syntax.model import FunctionInfo, nodes_of, returned_expression, unquoted, written_as
+from ..syntax.model import FunctionInfo, returned_expression, unquoted, written_as
 from ..syntax.source import Source, parse
 from ..values.inference import Context, Evidence
 from ..values.kinds import Kind
@@ -266,7 +266,7 @@ class Summarizer:
         found = []
         jitted: set[int] | None = None  # the jitted defs (found when first needed)
         places: dict[int, dict] = {}  # per function: where each of its calls is (one walk each)
-        for call, in_function in self.index.calls_mentioning(imported):
+        for call, in_function in self.index.calls_of(imported):
             callee = self.index.qualify(call.func)
             if callee is None or not callee.rsplit(".", 1)[-1][:1].isupper():
                 continue
@@ -315,7 +315,7 @@ class Summarizer:
                         and function.cls.declared_annotations)):
                 continue  # nothing declared here
             positions = {param.name: number for number, param in enumerate(function.positional_params)}
-            for node in nodes_of(function.node.body, (ast.Call, ast.AugAssign, ast.Assign, ast.Delete)):
+            for node in function.nodes(ast.Call, ast.AugAssign, ast.Assign, ast.Delete):
                 for receiver in changed_in_place(node):
                     if not isinstance(receiver, ast.Attribute):
                         continue
@@ -368,7 +368,7 @@ class Summarizer:
             if function.is_lambda or not any(array_annotation(self.analysis.values, p) is not None
                                              for p in function.params):
                 continue
-            for call in nodes_of(function.node.body, ast.Call):
+            for call in function.nodes(ast.Call):
                 qualified = self.index.qualify(call.func)
                 callee = self.project_name(qualified) if qualified is not None else None
                 if callee is None or callee.rsplit(".", 1)[0] == self.module:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Container
+from itertools import repeat
 
 from ...knowledge.jax import Mechanism
 from ..record import record
@@ -147,7 +148,7 @@ def call_places(function: ast.AST) -> dict[int, tuple[ast.AST | None, ast.AST]]:
         holder = parent if isinstance(node, ast.IfExp) else node
         if node is not function and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             inner = node
-        pending.extend((child, holder, inner) for child in child_nodes(node))
+        pending.extend(zip(child_nodes(node), repeat(holder), repeat(inner)))
     return found
 
 
@@ -341,4 +342,4 @@ class AuxSiteFinder:
                 inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else function
                 # A conditional's value is its branch's: the branches are passed on where it is.
                 holder = parent if isinstance(node, ast.IfExp) else node
-                pending.extend((child, holder, inner) for child in reversed(child_nodes(node)))
+                pending.extend(zip(reversed(child_nodes(node)), repeat(holder), repeat(inner)))

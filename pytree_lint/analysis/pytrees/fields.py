@@ -98,14 +98,15 @@ def _same_function(qualified: str, configured: str) -> bool:
         module == other or module.startswith(other + ".") or other.startswith(module + "."))
 
 
-# What a decorator that registers a class must spell: a registration function or a library's decorator.
-REGISTERING_WORDS = ("register", "dataclass", "struct", "pytree", "Pytree")
+# What a decorator that registers a class calls: a library's decorator or a jax.tree_util mechanism.
+_REGISTERING = frozenset(DECORATORS) | frozenset(MECHANISMS)
 
 
 def registered_by(index: ModuleIndex, function: FunctionInfo) -> str | None:
     """What a decorator written in the project registers the class it is given with: a library's name
     (`return flax.struct.dataclass(cls)`) or a jax.tree_util mechanism's (`register_dataclass(cls)`)."""
-    if not any(word in index.code(function.node) for word in REGISTERING_WORDS):
+    code = index.code(function.node)
+    if not any(word in code for word in index.spellings(_REGISTERING)):
         return None
     for call in function.nodes(ast.Call):
         if not call.args:
@@ -118,6 +119,11 @@ def registered_by(index: ModuleIndex, function: FunctionInfo) -> str | None:
     return None
 
 
+# The registering functions whose unflatten a project decorator may write to call the class.
+_REBUILDING = frozenset(name for name, mechanism in MECHANISMS.items()
+                        if mechanism in (Mechanism.REGISTER_PYTREE_NODE, Mechanism.REGISTER_PYTREE_WITH_KEYS))
+
+
 def rebuilt_by(index: ModuleIndex, function: FunctionInfo) -> bool:
     """A decorator written in the project that registers the class it is given with an unflatten calling
     the class (`register_pytree_node(cls, flatten, lambda aux, children: cls(**dict(zip(names, children))))`):
@@ -125,7 +131,8 @@ def rebuilt_by(index: ModuleIndex, function: FunctionInfo) -> bool:
     reads its fields' metadata or names something static: some fields are then aux_data, which only its run
     says."""
     code = index.code(function.node)
-    if not function.params or "metadata" in code or "static" in code:
+    if not function.params or "metadata" in code or "static" in code \
+            or not any(word in code for word in index.spellings(_REBUILDING)):
         return False
     given = function.params[0].name
     for call in function.nodes(ast.Call):
@@ -145,7 +152,9 @@ def rebuilt_by(index: ModuleIndex, function: FunctionInfo) -> bool:
 def makes_dataclass(index: ModuleIndex, function: FunctionInfo) -> bool:
     """A decorator written in the project that applies `dataclasses.dataclass` to the class it is given
     (`cls = dataclasses.dataclass(cls)`): the class gets a generated `__init__` over its fields."""
-    return any(index.qualify(call.func) in DATACLASS_DECORATORS and call.args for call in function.nodes(ast.Call))
+    code = index.code(function.node)
+    return any(word in code for word in index.spellings(DATACLASS_DECORATORS)) and any(
+        index.qualify(call.func) in DATACLASS_DECORATORS and call.args for call in function.nodes(ast.Call))
 
 
 def parse_string_annotation(annotation: ast.expr) -> ast.expr | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import sys
 from functools import cached_property
+from itertools import repeat
 
 from ...knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS
 from ..record import record
@@ -295,7 +296,7 @@ def _mutations_in(statement: ast.stmt) -> list[Mutation]:
         for receiver in changed_in_place(node):
             sites.append(Mutation(node, receiver, function, (node.lineno, node.col_offset)))
         inner = node if isinstance(node, (*FUNCTIONS, ast.Lambda)) else function
-        pending.extend((child, inner) for child in reversed(child_nodes(node)))
+        pending.extend(zip(reversed(child_nodes(node)), repeat(inner)))
     return sites
 
 

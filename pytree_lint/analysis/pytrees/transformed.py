@@ -26,7 +26,7 @@ from .fields import parse_string_annotation
 if TYPE_CHECKING:
     from ..module import ModuleAnalysis
 
-_WORDS = tuple(sorted({name.rsplit(".", 1)[-1] for name in TRANSFORMATIONS | TRACING_CALLS}))
+_TRACING = TRANSFORMATIONS | TRACING_CALLS
 
 
 @record
@@ -113,7 +113,7 @@ class TransformedClasses:
             for argument in jitted.arguments(call):
                 if not argument.static:
                     yield call, argument.value
-        for call, _in_function in self.index.calls_mentioning(_WORDS):
+        for call, _in_function in self.index.calls_mentioning(self.index.spellings(_TRACING)):
             if isinstance(call.func, ast.Call) and self._is_transformation(call.func):
                 yield from ((call, a) for a in call.args)
             elif self.index.qualify(call.func) in TRACING_CALLS:

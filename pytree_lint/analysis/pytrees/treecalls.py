@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from bisect import bisect_left
 from functools import partial
+from itertools import repeat
 
 from ...knowledge.jax import TREE_FUNCTIONS
 from ...knowledge.python import MUTATING_METHODS
@@ -208,7 +209,7 @@ class TreeCalls:
                 call = recognise(node, scope, statement)
                 if call is not None:
                     found.append(call)
-            pending.extend((child, scope, statement) for child in reversed(child_nodes(node)))
+            pending.extend(zip(reversed(child_nodes(node)), repeat(scope), repeat(statement)))
 
     def _tree_call(self, call: ast.Call, scope: FunctionInfo | None, statement: ast.stmt | None) -> TreeCall | None:
         known = TREE_FUNCTIONS.get(self.index.qualify(call.func) or "")

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import field
 from functools import cached_property
+from itertools import repeat
 from typing import TYPE_CHECKING, Union
 
 from ...knowledge.python import SETATTR_CALLS
@@ -402,6 +404,7 @@ class ModuleIndex:
     _mentioning: dict[tuple[str, ...], list[ast.stmt]] = field(default_factory=dict)
     _calls_in: dict[int, list[tuple[ast.Call, bool]]] = field(default_factory=dict)
     _inlined: dict[int, ast.expr | None] = field(default_factory=dict)
+    _spellings: dict[frozenset[str], tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, tree: ast.Module, source: Source, project: ModuleView | None = None) -> ModuleIndex:
@@ -432,6 +435,20 @@ class ModuleIndex:
             found.extend(self._calls_in_statement(statement))
         return found
 
+    def calls_of(self, names: tuple[str, ...]) -> list[tuple[ast.Call, bool]]:
+        """Every call in the statements whose text calls one of `names` or an attribute of one (`Mesh(`,
+        `mesh.Mesh(`), in source order, each with whether it is inside a function: fewer statements to walk
+        than those that merely mention them (`class Solver(Base):`, an annotation)."""
+        key = ("(", *sorted(names))
+        if key not in self._mentioning:
+            self._mentioning[key] = [statement for statement, text in self._statement_texts
+                                     if any(name in text for name in names)
+                                     and not set(names).isdisjoint(_CALLED_HEAD.findall(text))]
+        found: list[tuple[ast.Call, bool]] = []
+        for statement in self._mentioning[key]:
+            found.extend(self._calls_in_statement(statement))
+        return found
+
     def _calls_in_statement(self, statement: ast.stmt) -> list[tuple[ast.Call, bool]]:
         """The calls of one top-level statement, walked once whatever the words asked for."""
         calls = self._calls_in.get(id(statement))
@@ -442,8 +459,11 @@ class ModuleIndex:
                 node, in_function = pending.pop()
                 if isinstance(node, ast.Call):
                     calls.append((node, in_function))
-                inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-                pending.extend((child, inner) for child in reversed(child_nodes(node)))
+                children = child_nodes(node)
+                if children:
+                    children.reverse()
+                    inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                    pending.extend(zip(children, repeat(inner)))
         return calls
 
     def inlined(self, expr: ast.Call | ast.Attribute, caller: FunctionInfo | None) -> ast.expr | None:
@@ -559,6 +579,23 @@ class ModuleIndex:
         if qualified is None or self.project is None:
             return qualified
         return self.project.resolve(qualified)
+
+    def spellings(self, names: frozenset[str]) -> tuple[str, ...]:
+        """The words a use of one of `names` (qualified) must spell in this module: the local name bound to
+        it or to a module above it (`make` of `from dataclasses import dataclass as make`, `dataclasses`,
+        `attr`), or its last part when a star import brings it. A text with none of them uses none. Once
+        per set."""
+        if names not in self._spellings:
+            modules = {name.rsplit(".", 1)[0] for name in names}
+            words = {name.rsplit(".", 1)[-1] for name in names if name.rsplit(".", 1)[0] in
+                     self.aliases.star_modules}
+            for local, target in self.aliases.items():
+                resolved = self.project.resolve(target) if self.project is not None else target
+                if any(each in names or any(module == each or module.startswith(each + ".") for module in modules)
+                       for each in (target, resolved)):
+                    words.add(local)
+            self._spellings[names] = tuple(words)
+        return self._spellings[names]
 
     def generic_name(self, node: ast.expr) -> str | None:
         """The last part of what a subscripted annotation's head stands for through the module's imports
@@ -759,14 +796,31 @@ def _always_rebinds(statements: list[ast.stmt], name: str) -> bool:
     return False
 
 
+# The name a call's callee starts with (`Mesh` of `Mesh(` and of `Mesh.create (`), in a statement's text.
+_CALLED_HEAD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(?:\s*\.\s*\w+)*\s*\(")
+
+# Per node type, the fields that may hold nodes: every field but a name's load/store marker (`ctx`, a node of
+# its own on every name, attribute and subscript); none for a constant.
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _node_fields(kind: type) -> tuple[str, ...]:
+    fields = _NODE_FIELDS[kind] = () if kind is ast.Constant else tuple(
+        name for name in kind._fields if name != "ctx")
+    return fields
+
+
 def child_nodes(node: ast.AST) -> list[ast.AST]:
-    """The nodes directly below `node`, in source order (`ast.iter_child_nodes` without its generators,
-    which made the walks' main cost)."""
+    """The nodes directly below `node`, in source order (`ast.iter_child_nodes` without its generators and
+    the `ctx` markers, which made the walks' main cost)."""
     children: list[ast.AST] = []
-    for name in node._fields:
+    kind = type(node)
+    for name in _NODE_FIELDS.get(kind) or _node_fields(kind):
         value = getattr(node, name, None)
         if type(value) is list:
-            children.extend(item for item in value if isinstance(item, ast.AST))
+            for item in value:
+                if isinstance(item, ast.AST):
+                    children.append(item)
         elif isinstance(value, ast.AST):
             children.append(value)
     return children
@@ -780,7 +834,10 @@ def nodes_of(node: ast.AST | list, kind: type | tuple[type, ...]) -> list:
         current = pending.pop()
         if isinstance(current, kind):
             found.append(current)
-        pending.extend(reversed(child_nodes(current)))
+        children = child_nodes(current)
+        if children:
+            children.reverse()
+            pending.extend(children)
     return found
 
 
