@@ -154,6 +154,8 @@ def _check(tree: ast.Module, source: Source, rules: list[Rule], others: list[Rul
 
     findings, plans = [], []
     try:
+        if view is not None:
+            view.project.adopt(view.file, tree, source.text)
         analysis = ModuleAnalysis(tree, source, config.static_field_functions, fixes=fixes, project=view)
         if others:
             words = analysis.project_words

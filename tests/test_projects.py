@@ -6,17 +6,21 @@ name the findings that need another module to be seen, `clean/` its twin that mu
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from pytree_lint.analysis.project.modules import Project, imported_first
 from pytree_lint.analysis.project.summary import SummaryStore
 from pytree_lint.engine import lint_file
+from pytree_lint.faces.cli import main
 
 from conftest import expected_findings
 
@@ -132,6 +136,52 @@ def test_the_project_text_index_is_kept_for_the_next_process(tmp_path):
     assert user.registers and list(user.from_imports) == [".params"] and "Params" in user.from_imports[".params"]
     assert "Params" in user.mentions
     assert not index[str((project / "pkg" / "params.py").resolve())].registers
+
+
+def test_a_whole_project_run_parses_an_imported_module_once(tmp_path, monkeypatch, capsys):
+    """The CLI lints a module after the modules it imports, and each lint summarises its own module from
+    the tree it parsed: the module importing it finds the summary made, and no file is parsed twice."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    with (project / "pkg" / "masks.py").open("a") as masks:  # a module its own lint parses too
+        masks.write("\n\nimport jax\n\n\ndef masked(tree, k):\n"
+                    "    return jax.tree_util.tree_map(lambda x: x * make_mask(x.shape[0], k), tree)\n")
+    monkeypatch.setattr(Project, "adopts_linted_files", False)  # restored after: the run turns it on
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(project)
+    parsed: Counter[str] = Counter()
+    real_parse = ast.parse
+
+    def counting_parse(source, *args, **kwargs):
+        parsed[source] += 1
+        return real_parse(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", counting_parse)
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    found = {(f["path"], f["line"], f["code"]) for f in json.loads(capsys.readouterr().out)}
+    assert found == expectations(project)
+    modules = {path.name: path.read_text() for path in (project / "pkg").glob("*.py")}
+    assert parsed[modules["masks.py"]] == 1 and parsed[modules["model.py"]] == 1
+
+
+def test_imported_modules_come_first_and_cycles_end():
+    """The order of a whole-project run: a module after the modules of the run it imports and their
+    packages, the given order kept otherwise, an import cycle broken where it is met."""
+    package = PROJECTS / "helper_array" / "bad" / "pkg"
+    init, masks, model = (str(package / name) for name in ("__init__.py", "masks.py", "model.py"))
+    assert imported_first([model, masks, init]) == [init, masks, model]
+    assert imported_first([masks, init]) == [masks, init]  # masks imports only jax
+
+
+def test_an_import_cycle_is_ordered_once(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from .b import g\n")
+    (package / "b.py").write_text("from .a import f\n")
+    a, b, init = str(package / "a.py"), str(package / "b.py"), str(package / "__init__.py")
+    assert imported_first([a, b, init]) == [init, b, a]
 
 
 def test_a_second_checkout_sharing_the_cache_reads_its_own_files(tmp_path):

@@ -75,10 +75,16 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
     work = [(path, loader.for_file(path), fixes, cache) for path in files]
     recalled = cache.recall([(path, config) for path, config, _, _ in work]) if cache is not None else {}
     pending = [job for job in work if job[0] not in recalled]
+    if len(pending) > 1:
+        load_analysis()
+        from ..analysis.project.modules import Project, imported_first
+
+        Project.adopts_linted_files = True
+        jobs_of = {job[0]: job for job in pending}
+        pending = [jobs_of[path] for path in imported_first(list(jobs_of))]
     if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD:
         from concurrent.futures import ProcessPoolExecutor
 
-        load_analysis()
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             linted = list(_progress(pool.map(_lint_one, pending, chunksize=8), len(pending)))
     else:

@@ -118,6 +118,52 @@ def module_location(path: Path) -> tuple[Path, str, bool]:
     return folder, ".".join(parts), is_package
 
 
+def imported_first(paths: list[str]) -> list[str]:
+    """`paths` ordered so that a module comes after the modules of `paths` it imports (and their packages),
+    cycles broken where met, the given order kept otherwise: each module's own lint then summarises it
+    (Project.adopt) before a module importing it asks, and it is parsed once for both."""
+    modules: dict[str, str] = {}
+    for path in paths:
+        if path.endswith(".py"):
+            modules.setdefault(module_location(Path(path).resolve())[1], path)
+    ordered: list[str] = []
+    placed: set[str] = set()
+    for first in paths:
+        pending: list[tuple[str, bool]] = [(first, False)]
+        while pending:  # depth-first, a module placed after its imports (post-order), without recursion
+            path, expanded = pending.pop()
+            if path in placed and not expanded:
+                continue
+            if expanded:
+                ordered.append(path)
+                continue
+            placed.add(path)
+            pending.append((path, True))
+            pending.extend((imported, False) for imported in reversed(_imports_among(path, modules))
+                           if imported not in placed)
+    return ordered
+
+
+def _imports_among(path: str, modules: dict[str, str]) -> list[str]:
+    """The paths of `modules` (dotted name -> path) that the file at `path` imports, with their packages."""
+    if not path.endswith(".py"):
+        return []
+    try:
+        text = read_regular(Path(path)).decode("utf-8", "replace")
+    except OSError:
+        return []
+    _root, module, is_package = module_location(Path(path).resolve())
+    found: list[str] = []
+    for match in IMPORTED_MODULE.finditer(text):
+        name = absolute(match.group(1) or match.group(2), module, is_package)
+        parts = name.split(".") if name else []
+        for cut in range(1, len(parts) + 1):
+            imported = modules.get(".".join(parts[:cut]))
+            if imported is not None and imported != path and imported not in found:
+                found.append(imported)
+    return found
+
+
 def _renamed(data: bytes) -> list[tuple[bytes, bytes]]:
     """(original, other name) for each capitalised name the text gives another name (IMPORTED_AS, searched
     only in the lines that spell ` as `, and ASSIGNED_AS)."""
@@ -227,7 +273,10 @@ class Project:
     _instances: ClassVar[dict[Path, Project]] = {}
     # How a module's source becomes its summary: `Summarizer.run`, which reads it with the analysis the rules
     # use, which asks the project in turn (engine.load_analysis wires the two).
-    summarize: ClassVar[Callable[[bytes, str, str, bool, str], ModuleSummary | None] | None] = None
+    summarize: ClassVar[Callable[..., ModuleSummary | None] | None] = None
+    # Whether a lint summarises its own file from its tree (see adopt): for a run over a whole project (the
+    # CLI), where the modules importing it will ask; an editor's save would make a summary no one reads.
+    adopts_linted_files: ClassVar[bool] = False
 
     def __init__(self, root: Path, store: SummaryStore | None = None) -> None:
         self.root = root
@@ -360,7 +409,19 @@ class Project:
             self._foreign[key] = _read_class(summary, definition.name)
         return self._foreign[key]
 
-    def _summarise(self, file: Path) -> ModuleSummary | None:
+    def adopt(self, file: Path, tree: ast.Module, text: str) -> None:
+        """Summarise a file from the tree its own lint parsed, when the process knows no summary of it yet
+        and the text is the file's: a module another one imports is then parsed once, not twice (the CLI
+        lints the imported modules first)."""
+        if not Project.adopts_linted_files or file in self._summaries or file.suffix != ".py":
+            return
+        try:
+            stat = file.stat()
+        except OSError:
+            return
+        self._summaries[file] = ((stat.st_mtime_ns, stat.st_size), self._summarise(file, (tree, text)))
+
+    def _summarise(self, file: Path, parsed: tuple[ast.Module, str] | None = None) -> ModuleSummary | None:
         try:
             data = read_regular(file)
         except OSError:
@@ -374,7 +435,7 @@ class Project:
             return cached
         if Project.summarize is None:
             raise RuntimeError("no summarizer: call engine.load_analysis() first")
-        summary = Project.summarize(data, str(file), module, is_package, digest)
+        summary = Project.summarize(data, str(file), module, is_package, digest, parsed)
         if summary is not None:
             self.store.put(summary)
         return summary

@@ -51,11 +51,13 @@ class Summarizer:
         analysis.values.project_name = self.project_name
 
     @classmethod
-    def run(cls, data: bytes, path: str, module: str, is_package: bool, digest: str) -> ModuleSummary | None:
-        """The summary of a module's source (None when it is no Python this interpreter can parse)."""
+    def run(cls, data: bytes, path: str, module: str, is_package: bool, digest: str,
+            parsed: tuple[ast.Module, str] | None = None) -> ModuleSummary | None:
+        """The summary of a module's source (None when it is no Python this interpreter can parse); `parsed`,
+        the tree and text a lint of the same source already has (it is not parsed again)."""
         try:
             text = python_text(data)
-            tree = parse(text)
+            tree = parsed[0] if parsed is not None and parsed[1] == text else parse(text)
             analysis = ModuleAnalysis(tree, Source(text))
             return cls(analysis, module, is_package).summary(path, digest)
         except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
