@@ -910,11 +910,17 @@ class ModuleView:
                     return library
         return None
 
-    def subclass_registration(self, definition: Definition) -> SubclassRegistration | None:
+    def subclass_registration(self, definition: Definition, depth: int = 0) -> SubclassRegistration | None:
         """How a project class's `__init_subclass__` or `__new__` registers each subclass: its own, else a
-        base's (across modules)."""
-        return next((facts.registers_subclasses for _definition, facts, _bases in self._classes_and_bases(definition)
-                     if facts.registers_subclasses is not None), None)
+        base's, else what its metaclass (or a base's) registers of each class it makes (across modules)."""
+        for current, facts, _bases in self._classes_and_bases(definition):
+            if facts.registers_subclasses is not None:
+                return facts.registers_subclasses
+            meta = self.definition(self.resolve_in(current.summary, facts.metaclass)) if facts.metaclass else None
+            found = self.subclass_registration(meta, depth + 1) if meta is not None and depth < MAX_HOPS else None
+            if found is not None:
+                return found
+        return None
 
     def class_host_state(self, definition: Definition) -> bool:
         """A project class declared a host-side state holder, by itself or through a base of another module."""

@@ -242,19 +242,22 @@ class Summarizer:
 
     # classes -------------------------------------------------------------------------------------------------
     def _class(self, cls) -> ClassFacts:
-        bases = []
-        for base in cls.bases:
-            expr = base.value if isinstance(base, ast.Subscript) else base
-            local = self.index.resolve_class(expr)
-            qualified = f"{self.module}.{local.name}" if local is not None else self.index.qualify(expr)
-            if qualified:
-                bases.append(self.absolute(qualified))
+        bases = [name for base in cls.bases if (name := self._class_name(base)) is not None]
+        metaclass = cls.keywords.get("metaclass")
         registered = self.analysis.frameworks.library_class(cls)
         line = self.analysis.position(cls.node)
         return ClassFacts(line[0] if line else 0, tuple(bases),
                           registered.library.name if registered is not None else None,
                           self.analysis.frameworks.host_state(cls),
-                          RegistrationFinder(self.index, self.analysis.frameworks).subclass_registration(cls))
+                          RegistrationFinder(self.index, self.analysis.frameworks).subclass_registration(cls),
+                          self._class_name(metaclass) if metaclass is not None else None)
+
+    def _class_name(self, expr: ast.expr) -> str | None:
+        """The absolute name of the class a base or metaclass expression names (`Base`, `mod.Base[T]`)."""
+        expr = expr.value if isinstance(expr, ast.Subscript) else expr
+        local = self.index.resolve_class(expr)
+        qualified = f"{self.module}.{local.name}" if local is not None else self.index.qualify(expr)
+        return self.absolute(qualified) if qualified else None
 
     # calls into other modules --------------------------------------------------------------------------------
     def _constructions(self) -> list[Construction]:

@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 27
+SUMMARY_VERSION = 28
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -137,7 +137,8 @@ class FunctionFacts(NamedTuple):
 
 
 class SubclassRegistration(NamedTuple):
-    """The registering call a class's `__init_subclass__` or `__new__` makes of each subclass
+    """The registering call a class's `__init_subclass__` or `__new__` makes of each subclass (a
+    metaclass's `__new__` or `__init__`, of each class it makes)
     (`register_pytree_node(cls, cls.tree_flatten, cls.tree_unflatten)`): the mechanism, where, and the
     arguments a subclass's module can read, each (parameter, expression with the subclass named `cls`):
     literal field names and its methods."""
@@ -152,7 +153,10 @@ class ClassFacts(NamedTuple):
     bases: tuple[str, ...] = ()  # absolute names (a base of the same module: `module.Name`)
     library: str | None = None  # the library that registers it, as far as its own module shows
     host_state: bool = False  # declared a host-side state holder (PytreeLibrary.host_state_keyword)
+    # Its own `__init_subclass__`'s or `__new__`'s registration of each subclass; of a metaclass, its
+    # `__new__`'s or `__init__`'s of each class it makes.
     registers_subclasses: SubclassRegistration | None = None
+    metaclass: str | None = None  # absolute, as its `metaclass=` keyword names it
 
 
 ITEMS = "[]."  # in AttributeChange.attribute: the attribute of each item of the collection named before it
@@ -303,8 +307,8 @@ class ModuleSummary:
                                 arrays, inline, forward, tree_map, rebuilds, dataclass) in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library, host_state, SubclassRegistration(
                                         subclasses[0], subclasses[1], tuple(tuple(a) for a in subclasses[2]))
-                                    if subclasses else None)
-                   for name, (line, bases, library, host_state, subclasses) in data["classes"].items()}
+                                    if subclasses else None, metaclass)
+                   for name, (line, bases, library, host_state, subclasses, metaclass) in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
                   for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}
         constructions = tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))

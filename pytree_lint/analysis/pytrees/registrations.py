@@ -108,6 +108,24 @@ SUBCLASS = "cls"  # how a base's subclass registration names the subclass it reg
 # The methods whose `cls` is each subclass: `__init_subclass__` when it is defined, `__new__` when an object is
 # made (of the class itself too).
 SUBCLASS_HOOKS = ("__init_subclass__", "__new__")
+# A metaclass's methods that have each class it makes: `__init__`'s first parameter, what `__new__` makes.
+METACLASS_HOOKS = ("__init__", "__new__")
+METACLASS_BASES = frozenset({"type", "abc.ABCMeta"})
+
+
+MAX_METACLASS_DEPTH = 8  # metaclasses deriving from metaclasses, followed so far
+
+
+def _made_class(hook: FunctionInfo) -> str | None:
+    """The name a metaclass's `__init__` or `__new__` has the class it makes under: `__init__`'s first
+    parameter; in `__new__`, the name bound to `super().__new__(...)` (or `type.__new__(...)`)."""
+    if hook.name == "__init__":
+        return hook.positional_params[0].name if hook.positional_params else None
+    for name, values in hook.local_bindings.items():
+        if values and all(isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                          and value.func.attr == "__new__" for value in values):
+            return name
+    return None
 
 
 class RegistrationFinder:
@@ -153,10 +171,14 @@ class RegistrationFinder:
 
     def subclass_registration(self, cls: ClassInfo) -> SubclassRegistration | None:
         """The registering call the class's own `__init_subclass__` or `__new__` makes of `cls` (each
-        subclass), with the arguments a subclass's module can read: literal lists of field names and
-        `cls.<method>`."""
-        hooks = {id(hook): hook.positional_params[0].name for name in SUBCLASS_HOOKS
-                 if (hook := cls.methods.get(name)) is not None and hook.positional_params}
+        subclass), or, of a metaclass, its `__new__` or `__init__` makes of each class it makes, with the
+        arguments a subclass's module can read: literal lists of field names and `cls.<method>`."""
+        if self.is_metaclass(cls):
+            hooks = {id(hook): made for name in METACLASS_HOOKS
+                     if (hook := cls.methods.get(name)) is not None and (made := _made_class(hook)) is not None}
+        else:
+            hooks = {id(hook): hook.positional_params[0].name for name in SUBCLASS_HOOKS
+                     if (hook := cls.methods.get(name)) is not None and hook.positional_params}
         for site in self.index.calls if hooks else ():  # asked of every class: most have no hook
             own = hooks.get(id(site.scope))
             mechanism = self.mechanism(site.node.func) if own is not None else None
@@ -183,11 +205,36 @@ class RegistrationFinder:
                 and any(other is not cls and cls in self.index.class_and_bases(other)
                         for other in self.index.all_classes))
 
+    def is_metaclass(self, cls: ClassInfo, depth: int = 0) -> bool:
+        """A class deriving from `type` (or `abc.ABCMeta`), directly or through metaclasses of the module."""
+        for base in cls.bases:
+            if (isinstance(base, ast.Name) and base.id == "type" and self.index.is_builtin("type")) \
+                    or self.index.qualify(base) in METACLASS_BASES:
+                return True
+            parent = self.index.resolve_class(base)
+            if parent is not None and parent is not cls and depth < MAX_METACLASS_DEPTH \
+                    and self.is_metaclass(parent, depth + 1):
+                return True
+        return False
+
     def _base_hooks(self, cls: ClassInfo, seen: set[int]):
-        """(the base expression of `cls` it comes through, the subclass registration) for each base, nearest
-        first, whose `__init_subclass__` or `__new__` registers its subclasses."""
+        """(the base or metaclass expression of `cls` it comes through, the registration) for each base,
+        nearest first, whose `__init_subclass__` or `__new__` registers its subclasses, and for its
+        metaclass (or a base's) whose `__new__` or `__init__` registers each class it makes."""
         seen.add(id(cls))
         project = self.index.project
+        metaclass = cls.keywords.get("metaclass")
+        if metaclass is not None:
+            meta = self.index.resolve_class(metaclass)
+            if meta is not None and id(meta) not in seen:
+                hook = self.subclass_registration(meta)
+                if hook is not None:
+                    yield metaclass, hook
+                yield from ((metaclass, inherited) for _, inherited in self._base_hooks(meta, seen))
+            elif meta is None and project is not None and (definition := self.index.definition(metaclass)):
+                hook = project.subclass_registration(definition)
+                if hook is not None:
+                    yield metaclass, hook
         for base in cls.bases:
             parent = self.index.resolve_class(base)
             if parent is not None and id(parent) not in seen:
@@ -324,7 +371,8 @@ class RegistrationFinder:
         cls = self.index.class_named(expr)
         if (cls is None and isinstance(scope, FunctionInfo) and scope.cls is not None
                 and scope.name in SUBCLASS_HOOKS and scope.positional_params
-                and isinstance(expr, ast.Name) and expr.id == scope.positional_params[0].name):
+                and isinstance(expr, ast.Name) and expr.id == scope.positional_params[0].name
+                and not self.is_metaclass(scope.cls)):  # a metaclass's are the classes it makes (above)
             return scope.cls
         return cls
 

@@ -354,6 +354,11 @@ class ClassInfo:
         return self.node.bases
 
     @property
+    def keywords(self) -> dict[str, ast.expr]:
+        """The class statement's keywords (`metaclass=Meta`)."""
+        return {k.arg: k.value for k in self.node.keywords if k.arg is not None}
+
+    @property
     def decorators(self) -> list[ast.expr]:
         return self.node.decorator_list
 
