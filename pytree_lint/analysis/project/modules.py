@@ -72,6 +72,9 @@ INSTALLED = frozenset({"site-packages", "dist-packages"})
 # forwards, with the same matches.
 CONSTRUCTED_REVERSED = re.compile(rb"\(\s*(\w*[A-Z])(?!\w)")
 MENTIONED = re.compile(rb"(?<![\w.])[A-Z]\w*")  # a capitalised name, as written or imported
+# How far a hooked base's subclasses in other modules are looked for: those deriving from it, and from them
+# (each level asks every module that mentions the class).
+SUBCLASS_LEVELS = 2
 MAX_REEXPORTS = 3  # modules passing an imported name on, followed to find a class's users from their texts
 # What follows a colon as an annotation may (or a dict value, a lambda's body: a superset): `list[Gauges]`.
 ANNOTATION = re.compile(rb":[ \t]*([\w.\[\], |'\"]+)")
@@ -186,15 +189,27 @@ def _inside_package(folder: Path) -> bool:
     return any((up / "__init__.py").exists() for up in list(folder.parents)[:NAMESPACE_DEPTH])
 
 
-def _read_class(summary: ModuleSummary, name: str) -> ClassInfo | None:
+@lru_cache(maxsize=4)
+def _parsed(path: str, digest: str) -> tuple[ast.Module, str] | None:
+    """Another module's tree and text, when its content is still the summarised one: kept for the few
+    modules read last (a module's classes are often read one after another)."""
     try:
-        data = read_regular(Path(summary.path))
+        data = read_regular(Path(path))
+        if content_digest(data) != digest:
+            return None
         text = python_text(data)
-        tree = parse(text)
+        return parse(text), text
     except (OSError, LintError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def _read_class(summary: ModuleSummary, name: str) -> ClassInfo | None:
+    parsed = _parsed(summary.path, summary.digest)
+    if parsed is None:
+        return None
+    tree, text = parsed
     node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name), None)
-    if node is None or content_digest(data) != summary.digest:
+    if node is None:
         return None
     source = Source(text, summary.display_path, summary.module)
     _mark_foreign(node, source, summary)
@@ -711,6 +726,14 @@ class Project:
                                   self._users(view, class_name, called=False, registering=True),
                                   lambda summary: summary.registered, lambda fact: fact.cls)
 
+    def subclasses_elsewhere(self, view: ModuleView, class_name: str) -> list[Definition]:
+        """The classes other project modules derive directly from the class `class_name` of the module
+        `view` sees from."""
+        found = self._facts_naming("subclasses", view, class_name, self._users(view, class_name, called=False),
+                                   lambda summary: [(name, base) for name, facts in summary.classes.items()
+                                                    for base in facts.bases], lambda pair: pair[1])
+        return list({(summary.path, name): Definition(summary, name) for (name, _base), summary in found}.values())
+
     def transformed_elsewhere(self, view: ModuleView, class_name: str) -> list[ModuleSummary]:
         """The other project modules where the class `class_name` of the module `view` sees from reaches a
         JAX transformation (their summaries' `transformed`)."""
@@ -1001,6 +1024,26 @@ class ModuleView:
     def constructions(self, class_name: str) -> list[tuple[Construction, ModuleSummary]]:
         """The calls other project modules make of this module's class `class_name`."""
         return self.project.constructions(self, class_name)
+
+    def subclasses_elsewhere(self, class_name: str) -> list[ClassInfo]:
+        """The classes other project modules derive from a class of this module, directly or through one
+        another module derives from it (SUBCLASS_LEVELS deep), read from there."""
+        found: list[ClassInfo] = []
+        pending, seen = [(self, class_name, 1)], {(self.file, class_name)}
+        while pending:
+            view, name, level = pending.pop(0)
+            for definition in self.project.subclasses_elsewhere(view, name):
+                file = Path(definition.summary.path)
+                cls = self.project.foreign_class(definition)
+                if cls is None or (file, definition.name) in seen or file == self.file:
+                    continue
+                seen.add((file, definition.name))
+                found.append(cls)
+                if level < SUBCLASS_LEVELS:
+                    pending.append((ModuleView(self.project, file, module_location(file)[0],
+                                               definition.summary.module, definition.summary.is_package),
+                                    definition.name, level + 1))
+        return found
 
     def transformed_elsewhere(self, class_name: str) -> list[ModuleSummary]:
         """The other project modules where this module's class `class_name` reaches a transformation."""

@@ -20,6 +20,7 @@ from ..project.summary import RegisteredElsewhere, SubclassRegistration
 from ..record import record
 from ..syntax.model import ClassInfo, FunctionInfo, ModuleIndex, Scope, is_name, literal_string, written_as
 from ..syntax.names import dotted_name
+from ..syntax.source import home_of
 from .fields import Frameworks, StaticDeclaration, rebuilt_by, registered_by
 
 
@@ -156,6 +157,24 @@ class RegistrationFinder:
         if self.index.project is not None:
             for cls in self.index.classes.values():
                 found.extend(self._registered_elsewhere(cls))
+                found.extend(self._subclasses_elsewhere(cls))
+        return found
+
+    def _subclasses_elsewhere(self, cls: ClassInfo) -> list[Registration]:
+        """The subclasses other modules derive from a class of this module that a hook registers (its own
+        `__init_subclass__` or `__new__`, a base's, a metaclass's), each registered with the flatten and
+        unflatten it inherits from here (one it overrides is judged in its own module)."""
+        hook = self.subclass_registration(cls) or next((hook for _, hook in self._base_hooks(cls, set())), None)
+        read = _summarised_call(hook.mechanism, hook.arguments) if hook is not None else None
+        own = self._build(read[0], cls.node, cls, read[1], None, subclass=cls) if read is not None else None
+        if read is None or (own is not None and own.flatten is None and own.unflatten is None):
+            return []  # nothing here a subclass could inherit (the hook names no method of theirs)
+        found = []
+        for subclass in self.index.project.subclasses_elsewhere(cls.name):  # type: ignore[union-attr]
+            registration = self._build(read[0], subclass.node, subclass, read[1], None, subclass=subclass)
+            if any(function is not None and home_of(function.node) is None
+                   for function in (registration.flatten, registration.unflatten)):
+                found.append(registration)
         return found
 
     def _registered_elsewhere(self, cls: ClassInfo) -> list[Registration]:

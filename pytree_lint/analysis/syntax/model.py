@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Union
 from ...knowledge.python import SETATTR_CALLS
 from ..record import record
 from .names import MEANT, AliasTable, dotted_name
-from .source import Source
+from .source import Source, home_of
 
 if TYPE_CHECKING:
     from ..project.modules import Definition, ModuleView
@@ -670,7 +670,8 @@ class ModuleIndex:
         return function is None or (name not in function.local_bindings and name not in function.all_params)
 
     def class_and_bases(self, cls: ClassInfo) -> list[ClassInfo]:
-        """`cls` and its base classes defined in this module, nearest first."""
+        """`cls` and its base classes defined in this module, nearest first; for a class read from another
+        module, its bases there too (a subclass of a subclass of this module's class)."""
         order: list[ClassInfo] = []
         pending = [cls]
         while pending:
@@ -680,7 +681,7 @@ class ModuleIndex:
             order.append(current)
             for base in current.bases:
                 expr = base.value if isinstance(base, ast.Subscript) else base  # `Base[T]`
-                resolved = self.resolve_class(expr)
+                resolved = self.resolve_class(expr) if home_of(current.node) is None else self.class_named(expr)
                 if resolved is not None:
                     pending.append(resolved)
         return order
