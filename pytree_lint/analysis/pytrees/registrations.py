@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from dataclasses import field
+from functools import partial
 
 from ...knowledge import Convention, PytreeLibrary
 from ...knowledge.base import RUNS_INIT
@@ -18,7 +19,16 @@ from ...knowledge.jax import MECHANISMS, Mechanism
 from ...knowledge.python import PARTIAL
 from ..project.summary import RegisteredElsewhere, SubclassRegistration
 from ..record import record
-from ..syntax.model import ClassInfo, FunctionInfo, ModuleIndex, Scope, is_name, literal_string, written_as
+from ..syntax.model import (
+    CallSite,
+    ClassInfo,
+    FunctionInfo,
+    ModuleIndex,
+    Scope,
+    is_name,
+    literal_string,
+    written_as,
+)
 from ..syntax.names import dotted_name
 from ..syntax.source import home_of
 from .fields import Frameworks, StaticDeclaration, rebuilt_by, registered_by
@@ -144,6 +154,12 @@ class RegistrationFinder:
             if mechanism is not None:
                 bound = _bind_arguments(mechanism, site.node.args, site.node.keywords)
                 target = bound.get("nodetype", bound.get("cls"))
+                looped = self._looped(target, site) if isinstance(target, ast.Name) else None
+                if looped is not None:  # `for cls in (Box, Tree): register(cls, ...)`: each class
+                    found.extend(self._build(mechanism, site.node, cls, bound, site.scope, subclass=cls,
+                                             named=target.id)  # type: ignore[union-attr]
+                                 for element in looped if (cls := self._class(element, site.scope)) is not None)
+                    continue
                 cls = self._class(target, site.scope) if target is not None else None
                 if cls is not None and self._subclasses_registered(cls, site.scope):
                     continue  # its `__init_subclass__` registers each subclass (below), not the class itself
@@ -159,6 +175,20 @@ class RegistrationFinder:
                 found.extend(self._registered_elsewhere(cls))
                 found.extend(self._subclasses_elsewhere(cls))
         return found
+
+    def _looped(self, target: ast.Name, site: CallSite) -> list[ast.expr] | None:
+        """What a loop around the call binds its target to, in turn: the elements of `for cls in (Box,
+        Tree)`, or of a tuple, list or set a name holds (`for cls in TREES`); None when no loop binds it,
+        or what it iterates is not such a display."""
+        loop = next((loop for loop in reversed(site.loops) if is_name(loop.target, target.id)), None)
+        if loop is None:
+            return None
+        iterated: ast.expr | None = loop.iter
+        if isinstance(iterated, ast.Name):  # the one value a local, else a module-level name, is given
+            local = site.scope.local_bindings if isinstance(site.scope, FunctionInfo) else {}
+            values = local.get(iterated.id, self.index.bindings.get(iterated.id, []))
+            iterated = values[0] if len(values) == 1 and isinstance(values[0], ast.expr) else None
+        return list(iterated.elts) if isinstance(iterated, (ast.Tuple, ast.List, ast.Set)) else None
 
     def _subclasses_elsewhere(self, cls: ClassInfo) -> list[Registration]:
         """The subclasses other modules derive from a class of this module that a hook registers (its own
@@ -275,16 +305,24 @@ class RegistrationFinder:
             mechanism = self.mechanism(site.node.func)
             bound = _bind_arguments(mechanism, site.node.args, site.node.keywords) if mechanism else {}
             target = bound.get("nodetype", bound.get("cls"))
-            qualified = self.index.qualify(target) if target is not None else None
-            if mechanism is None or target is None or qualified is None or self.index.resolve_class(target):
+            if mechanism is None or target is None:
                 continue
-            cls = project_name(qualified)
-            if cls is None:
-                continue
-            arguments = _readable_arguments(bound, self.index.qualify, qualified, cls.rsplit(".", 1)[-1])
-            if arguments:
-                found.append(RegisteredElsewhere(cls, mechanism.value, site.node.lineno, tuple(arguments)))
+            looped = self._looped(target, site) if isinstance(target, ast.Name) else None
+            for element in [target] if looped is None else looped:  # each class a loop registers
+                qualified = self.index.qualify(element)
+                cls = project_name(qualified) if qualified is not None else None
+                if qualified is None or cls is None or self.index.resolve_class(element):
+                    continue
+                meaning = self.index.qualify if looped is None else partial(
+                    self._looped_as, target.id, qualified)  # type: ignore[attr-defined]
+                arguments = _readable_arguments(bound, meaning, qualified, cls.rsplit(".", 1)[-1])
+                if arguments:
+                    found.append(RegisteredElsewhere(cls, mechanism.value, site.node.lineno, tuple(arguments)))
         return found
+
+    def _looped_as(self, variable: str, qualified: str, node: ast.expr) -> str | None:
+        """What a registering call's argument stands for in a loop: its variable, the class of this turn."""
+        return qualified if is_name(node, variable) else self.index.qualify(node)
 
     def of_class(self, cls: ClassInfo) -> list[Registration]:
         """How a class registers itself, by its decorators or a library's base or fields (a class another
@@ -334,15 +372,16 @@ class RegistrationFinder:
         return None
 
     def _build(self, mechanism: Mechanism, node: ast.AST, cls: ClassInfo | None, bound: dict[str, ast.expr],
-               scope: Scope | None, subclass: ClassInfo | None = None) -> Registration:
+               scope: Scope | None, subclass: ClassInfo | None = None, named: str = SUBCLASS) -> Registration:
         """The registration a mechanism makes of `cls` with these arguments (`subclass`: the class they name
-        `cls`, registered by a base's `__init_subclass__` or `__new__`)."""
+        `named`, registered by a base's `__init_subclass__` or `__new__`, or a loop over classes)."""
         registration = Registration(node, cls, mechanism=mechanism)
         if mechanism in (Mechanism.REGISTER_PYTREE_NODE, Mechanism.REGISTER_PYTREE_WITH_KEYS):
-            registration.flatten = self._delegate(self._function(bound.get("flatten_func"), scope, subclass), cls)
+            registration.flatten = self._delegate(self._function(bound.get("flatten_func"), scope, subclass,
+                                                                 named), cls)
             registration.flatten_with_keys = self._delegate(self._function(
-                bound.get("flatten_with_keys_func", bound.get("flatten_with_keys")), scope, subclass), cls)
-            registration.unflatten = self._function(bound.get("unflatten_func"), scope, subclass)
+                bound.get("flatten_with_keys_func", bound.get("flatten_with_keys")), scope, subclass, named), cls)
+            registration.unflatten = self._function(bound.get("unflatten_func"), scope, subclass, named)
         elif cls is not None and mechanism is Mechanism.REGISTER_PYTREE_NODE_CLASS:
             registration.flatten = self.index.find_method(cls, "tree_flatten")
             registration.unflatten = self.index.find_method(cls, "tree_unflatten")
@@ -366,12 +405,12 @@ class RegistrationFinder:
         return function
 
     def _function(self, expr: ast.expr | None, scope: Scope | None,
-                  subclass: ClassInfo | None = None) -> FunctionInfo | None:
+                  subclass: ClassInfo | None = None, named: str = SUBCLASS) -> FunctionInfo | None:
         """The def or lambda a registration argument names: `f`, `lambda`, `Cls.method` (`cls.method` of
-        the `subclass` a base registers)."""
+        the `subclass` a base registers, named `named`)."""
         if expr is None:
             return None
-        if subclass is not None and isinstance(expr, ast.Attribute) and is_name(expr.value, SUBCLASS):
+        if subclass is not None and isinstance(expr, ast.Attribute) and is_name(expr.value, named):
             return self.index.find_method(subclass, expr.attr)
         if isinstance(expr, ast.Lambda):
             return FunctionInfo(expr, parent=scope)

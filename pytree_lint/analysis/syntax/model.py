@@ -387,10 +387,12 @@ class ClassInfo:
 
 @record
 class CallSite:
-    """A call made by a statement itself (`register(...)`, `Box = register(Box)`), with its scope."""
+    """A call made by a statement itself (`register(...)`, `Box = register(Box)`), with its scope and the
+    `for` loops of that scope it is in, outermost first."""
 
     node: ast.Call
     scope: Scope | None
+    loops: tuple[ast.For | ast.AsyncFor, ...] = ()
 
 
 @record
@@ -1125,6 +1127,7 @@ class _Indexer:
         self.index = index
         self.scopes: list[Scope] = []
         self.depth = 0  # if/for/while/try/with/match blocks around us in the current scope
+        self.loops: list[ast.For | ast.AsyncFor] = []  # the `for` loops around us in the current scope
 
     @property
     def scope(self) -> Scope | None:
@@ -1150,16 +1153,22 @@ class _Indexer:
                 self._simple(statement)
             else:
                 self.depth += 1
+                loop = isinstance(statement, (ast.For, ast.AsyncFor))
+                if loop:
+                    self.loops.append(statement)  # type: ignore[arg-type]
                 for block in statement_blocks(statement):
                     self.statements(block)
+                if loop:
+                    self.loops.pop()
                 self.depth -= 1
 
     def _scoped(self, scope: Scope, body: list[ast.stmt]) -> None:
         outer_depth, self.depth = self.depth, 0
+        outer_loops, self.loops = self.loops, []
         self.scopes.append(scope)
         self.statements(body)
         self.scopes.pop()
-        self.depth = outer_depth
+        self.depth, self.loops = outer_depth, outer_loops
 
     def _class(self, node: ast.ClassDef) -> None:
         info = ClassInfo(node, parent=self.scope)
@@ -1236,6 +1245,6 @@ class _Indexer:
         dotted = dotted_name(node.func)
         if dotted is None:
             return
-        self.index.calls.append(CallSite(node, self.scope))
+        self.index.calls.append(CallSite(node, self.scope, tuple(self.loops)))
         if (set_attribute := attribute_set(node)) is not None:
             self._record_attribute(*set_attribute, node, augmented=False)

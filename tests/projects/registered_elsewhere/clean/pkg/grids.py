@@ -1,0 +1,37 @@
+"""Grids another module registers in a loop: the coarse grid keeps its cell count (an int) in aux_data and
+its array of spacings in the children."""
+import jax.numpy as jnp
+
+
+class Fine:
+    def __init__(self, values):
+        self.values = values
+
+    def flatten(self):
+        return (self.values,), None
+
+    @classmethod
+    def unflatten(cls, aux, children):
+        return cls(children[0])
+
+
+class Coarse:
+    def __init__(self, values, n):
+        self.values = values
+        self.n = int(n)
+        self.spacing = jnp.full(n, 1.0 / n)
+
+    def flatten(self):
+        return (self.values, self.spacing), self.n
+
+    @classmethod
+    def unflatten(cls, n, children):
+        made = object.__new__(cls)
+        (made.values, made.spacing), made.n = children, n
+        return made
+
+
+def examples():
+    from . import registry  # noqa: F401  (registers the grids)
+
+    return [Coarse(jnp.ones(4), 2), Coarse(jnp.ones(4), 2)]
