@@ -78,6 +78,7 @@ def load_analysis() -> None:
     from .rules import ALL_RULES  # noqa: F401
 
     Project.summarize = Summarizer.run
+    Project.read_calls = Summarizer.calls_in
 
 
 def selected_rules(config: Config) -> list[Rule]:

@@ -292,6 +292,9 @@ class Project:
     # Whether a lint summarises its own file from its tree (see adopt): for a run over a whole project (the
     # CLI), where the modules importing it will ask; an editor's save would make a summary no one reads.
     adopts_linted_files: ClassVar[bool] = False
+    # How the calls a module's source makes of a project function (by name) are read when a value must be
+    # followed into them: `Summarizer.calls_in` (not summarised: few values ask).
+    read_calls: ClassVar[Callable[[bytes, str, bool, str], tuple[Construction, ...]] | None] = None
 
     def __init__(self, root: Path, store: SummaryStore | None = None) -> None:
         self.root = root
@@ -311,6 +314,7 @@ class Project:
         self._digests: dict[tuple[Path, int, int], str] = {}
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
         self._foreign: dict[tuple[str, str, str], ClassInfo | None] = {}  # (path, digest, class): read once
+        self._calls: dict[tuple[str, str, str], tuple[Construction, ...]] = {}  # (path, digest, function)
         self._root_prefix = os.path.join(str(root), "")
 
     @property
@@ -726,6 +730,26 @@ class Project:
                                   self._users(view, class_name, called=False, registering=True),
                                   lambda summary: summary.registered, lambda fact: fact.cls)
 
+    def calls_elsewhere(self, view: ModuleView, function: str) -> list[tuple[Construction, ModuleSummary]]:
+        """The calls other project modules make of the function `function` of the module `view` sees from
+        that pass something known (from the files that import it by its name), with their modules."""
+        return self._facts_naming("calls", view, function, self._importers(view, function),
+                                  lambda summary: self._calls_in(summary, function), lambda call: call.callee)
+
+    def _calls_in(self, summary: ModuleSummary, function: str) -> tuple[Construction, ...]:
+        """The calls a project module makes of functions named `function`, read from its source (once per
+        content)."""
+        key = (summary.path, summary.digest, function)
+        if key not in self._calls:
+            try:
+                data = read_regular(Path(summary.path))
+            except OSError:
+                data = b""
+            current = bool(data) and content_digest(data) == summary.digest
+            self._calls[key] = Project.read_calls(data, summary.module, summary.is_package, function) \
+                if current and Project.read_calls is not None else ()
+        return self._calls[key]
+
     def subclasses_elsewhere(self, view: ModuleView, class_name: str) -> list[Definition]:
         """The classes other project modules derive directly from the class `class_name` of the module
         `view` sees from."""
@@ -883,28 +907,47 @@ class ModuleView:
             if current in self._referred:
                 pending.pop()
                 continue
-            summary, values = self._referred_values(current)
-            waiting = [v.refers for v in values if v.refers is not None and v.refers not in self._referred
-                       and v.refers not in following]
+            referred = self._referred_values(current)
+            waiting = [v.refers for _summary, values in referred for v in values if v.refers is not None
+                       and v.refers not in self._referred and v.refers not in following]
             if waiting and current not in following:
                 following.add(current)
                 pending.extend(waiting)
                 continue
-            self._referred[current] = self._joined(summary, values)
+            self._referred[current] = tuple(joined for summary, values in referred
+                                            for joined in self._joined(summary, values))
             following.discard(current)
             pending.pop()
         return self._referred[reference]
 
-    def _referred_values(self, reference: str) -> tuple[ModuleSummary | None, tuple[Value, ...]]:
-        """The summary and the values a reference names directly (`pkg.m.f()`: f's returns; `pkg.m.X`: X's)."""
-        called = reference.endswith("()")
-        definition = self.definition(self._follow(reference[:-2] if called else reference, 0, set()))
+    def _referred_values(self, reference: str) -> list[tuple[ModuleSummary | None, tuple[Value, ...]]]:
+        """The values a reference names directly, each with its module's summary (`pkg.m.f()`: f's returns;
+        `pkg.m.X`: X's; `pkg.m.f(x)`: what other modules' calls of f pass as its parameter `x`)."""
+        name, _, parameter = reference.partition("(")
+        parameter = parameter.rstrip(")")
+        definition = self.definition(self._follow(name, 0, set()))
         if definition is None:
-            return None, ()
-        if called:
+            return []
+        if parameter:
+            return self._passed_elsewhere(definition, parameter)
+        if reference.endswith("()"):
             facts = definition.function
-            return definition.summary, facts.returns if facts is not None else ()
-        return definition.summary, definition.summary.bindings.get(definition.name, ())
+            return [(definition.summary, facts.returns if facts is not None else ())]
+        return [(definition.summary, definition.summary.bindings.get(definition.name, ()))]
+
+    def _passed_elsewhere(self, definition: Definition, parameter: str
+                          ) -> list[tuple[ModuleSummary | None, tuple[Value, ...]]]:
+        """What the calls other project modules make of a project function pass as its parameter."""
+        facts = definition.function
+        if facts is None or parameter not in facts.params:
+            return []
+        position = facts.params.index(parameter)
+        home = Path(definition.summary.path)
+        view = ModuleView(self.project, home, module_location(home)[0], definition.summary.module,
+                          definition.summary.is_package)
+        return [(summary, tuple(argument.value for argument in call.arguments
+                                if argument.keyword == parameter or argument.position == position))
+                for call, summary in self.project.calls_elsewhere(view, definition.name)]
 
     def _classes_and_bases(self, definition: Definition):
         """A project class and its bases across modules, nearest first, each once (bases that lead back to

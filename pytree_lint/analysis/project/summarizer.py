@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from ...diskio import LintError, python_text
 from ...knowledge.jax import JIT
@@ -49,6 +50,7 @@ class Summarizer:
         self.module = module
         self.is_package = is_package
         analysis.values.project_name = self.project_name
+        analysis.values.module_name = module
 
     @classmethod
     def run(cls, data: bytes, path: str, module: str, is_package: bool, digest: str,
@@ -62,6 +64,16 @@ class Summarizer:
             return cls(analysis, module, is_package).summary(path, digest)
         except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
             return None
+
+    @classmethod
+    def calls_in(cls, data: bytes, module: str, is_package: bool, name: str) -> tuple[Construction, ...]:
+        """The calls a module's source makes of project functions named `name` (see calls_of)."""
+        try:
+            text = python_text(data)
+            analysis = ModuleAnalysis(parse(text), Source(text))
+            return tuple(cls(analysis, module, is_package).calls_of(name))
+        except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return ()
 
     def absolute(self, qualified: str) -> str:
         return absolute(qualified, self.module, self.is_package) or qualified
@@ -262,10 +274,20 @@ class Summarizer:
     # calls into other modules --------------------------------------------------------------------------------
     def _constructions(self) -> list[Construction]:
         """Calls of classes imported from the project (`Mesh(coords=np.zeros(3))`), with what each argument is
-        as far as the call's own text and the module's names show, and whether the object is made per call
-        of a function and passed on (a builder that only returns it is judged where it is called)."""
+        where the call is written, and whether the object is made per call of a function and passed on (a
+        builder that only returns it is judged where it is called)."""
         imported = tuple(local for local, target in self.index.aliases.items()
                          if local[:1].isupper() and self.is_projects(target))
+        return self._calls(imported, lambda callee: callee.rsplit(".", 1)[-1][:1].isupper(), built=True)
+
+    def calls_of(self, name: str) -> list[Construction]:
+        """The calls of a project function named `name` (by its name or through its module) that pass
+        something known: what another module's helper that builds an object with its parameters is given
+        (ModuleView's parameter references; asked only then, not summarised)."""
+        imported = tuple(local for local, target in self.index.aliases.items() if self.is_projects(target))
+        return self._calls(imported, lambda callee: callee.rsplit(".", 1)[-1] == name, built=False)
+
+    def _calls(self, imported: tuple[str, ...], wanted: Callable[[str], bool], built: bool) -> list[Construction]:
         if not imported:
             return []
         found = []
@@ -273,11 +295,11 @@ class Summarizer:
         places: dict[int, dict] = {}  # per function: where each of its calls is (one walk each)
         for call, in_function in self.index.calls_of(imported):
             callee = self.index.qualify(call.func)
-            if callee is None or not callee.rsplit(".", 1)[-1][:1].isupper():
+            if callee is None or not self.is_projects(callee) or not wanted(callee):
                 continue
             maker = self.index.enclosing_function(call) if in_function else None
             per_call = False
-            if maker is not None and not (maker.is_classmethod or maker.is_staticmethod) \
+            if built and maker is not None and not (maker.is_classmethod or maker.is_staticmethod) \
                     and returned_expression(maker, imports=True) is not call:
                 if jitted is None:
                     jitted = {id(j.function.node) for j in self.analysis.jitted_functions.values()
@@ -285,16 +307,18 @@ class Summarizer:
                 if id(maker.node) not in places:
                     places[id(maker.node)] = call_places(maker.node)
                 inner = places[id(maker.node)][id(call)][1]
-                traced = jitted | ({id(inner)} if self._handed_to_a_call(inner) else set())
-                per_call = passed_on_in(call, places[id(maker.node)], traced)
+                per_call = passed_on_in(call, places[id(maker.node)], jitted)
+                if per_call and self._handed_to_a_call(inner):  # traced after all: its results are outputs
+                    per_call = passed_on_in(call, places[id(maker.node)], jitted | {id(inner)})
             arguments = []
             for position, argument in enumerate(call.args):
                 if isinstance(argument, ast.Starred):
                     break
-                arguments.extend(Argument(position, None, value) for value in self._argument(argument))
+                arguments.extend(Argument(position, None, value) for value in self._argument(argument, maker))
             for keyword in call.keywords:
                 if keyword.arg is not None:
-                    arguments.extend(Argument(None, keyword.arg, value) for value in self._argument(keyword.value))
+                    arguments.extend(Argument(None, keyword.arg, value)
+                                     for value in self._argument(keyword.value, maker))
             if arguments or per_call:
                 position = self.analysis.position(call)
                 factory = maker is None or maker.is_classmethod or maker.is_staticmethod
@@ -305,9 +329,7 @@ class Summarizer:
     def _handed_to_a_call(self, function: ast.AST) -> bool:
         """A def the module passes to a call (`jax.eval_shape(traced, x)`): traced, its results are outputs."""
         name = getattr(function, "name", None)
-        return name is not None and any(
-            isinstance(argument, ast.Name) and argument.id == name for call, _ in self.index.calls_mentioning((name,))
-            for argument in [*call.args, *(k.value for k in call.keywords)])
+        return name is not None and bool(self.index.calls_passing(name))
 
     def _changes(self) -> tuple[AttributeChange, ...]:
         """In-place changes of project classes' attributes through what is declared as one of them (a
@@ -408,7 +430,14 @@ class Summarizer:
                  if self.is_projects(name)}
         return tuple(sorted(names))
 
-    def _argument(self, argument: ast.expr) -> list[Value]:
-        evidence = [e for e in self.analysis.values.infer(argument) if e.kind is not Kind.INSTANCE]
+    def _argument(self, argument: ast.expr, function: FunctionInfo | None = None) -> list[Value]:
+        """What an argument a call of another module's class or function passes is, read where it is written:
+        in `function`, its locals, and for a parameter (its own or an enclosing function's), what this
+        module's calls pass it through chains of helpers, else a reference to what other modules' calls of
+        it pass (`pkg.build.make_box(meta)`)."""
+        values = self.analysis.values
+        evidence = [e for e in values.infer(argument, Context.of(function)) if e.kind is not Kind.INSTANCE]
+        if not evidence and function is not None and isinstance(argument, ast.Name):
+            evidence = [e for e in values.passed_to(function, argument.id) if e.kind is not Kind.INSTANCE]
         return self._kinds(evidence, argument)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import field
 from functools import cached_property
@@ -420,6 +421,10 @@ class ModuleIndex:
         return index
 
     @cached_property
+    def _texts(self) -> dict[int, str]:
+        return {id(statement): text for statement, text in self._statement_texts}
+
+    @cached_property
     def _statement_texts(self) -> list[tuple[ast.stmt, str]]:
         lines = self.source.lines
         return [(statement, "".join(lines[first_line(statement) - 1:statement.end_lineno]))
@@ -443,17 +448,33 @@ class ModuleIndex:
         return found
 
     def calls_of(self, names: tuple[str, ...]) -> list[tuple[ast.Call, bool]]:
-        """Every call in the statements whose text calls one of `names` or an attribute of one (`Mesh(`,
-        `mesh.Mesh(`), in source order, each with whether it is inside a function: fewer statements to walk
-        than those that merely mention them (`class Solver(Base):`, an annotation)."""
-        key = ("(", *sorted(names))
-        if key not in self._mentioning:
-            self._mentioning[key] = [statement for statement, text in self._statement_texts
-                                     if any(name in text for name in names)
-                                     and not set(names).isdisjoint(_CALLED_HEAD.findall(text))]
+        """The calls whose callee is one of `names`, an attribute of one or one reached through a module
+        (`Mesh(`, `Mesh.create(`, `mesh.Mesh(`), in source order, each with whether it is inside a function.
+        Found from the text: only the lines that spell such a call are walked to (a call of `print` on
+        another line of the class is never visited)."""
         found: list[tuple[ast.Call, bool]] = []
-        for statement in self._mentioning[key]:
-            found.extend(self._calls_in_statement(statement))
+        for statement, text in self._statement_texts:
+            if not any(name in text for name in names):
+                continue
+            first = first_line(statement)
+            lines = {first + text.count("\n", 0, match.start()) for match in _CALLED.finditer(text)
+                     if _calls_one(match.group(1), names)}
+            if lines:
+                found.extend(_calls_on_lines(statement, lines))
+        return found
+
+    def calls_passing(self, name: str) -> list[ast.Call]:
+        """The calls that pass the name `name` as an argument (`jax.eval_shape(traced, x)`), found from the
+        lines that spell it."""
+        found: list[ast.Call] = []
+        for statement in self.statements_mentioning((name,)):
+            text = self._texts[id(statement)]
+            first = first_line(statement)
+            lines = {first + text.count("\n", 0, match.start())
+                     for match in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", text)}
+            found.extend(call for call, _ in _calls_on_lines(statement, lines, covering=True)
+                         if any(isinstance(argument, ast.Name) and argument.id == name
+                                for argument in [*call.args, *(k.value for k in call.keywords)]))
         return found
 
     def _calls_in_statement(self, statement: ast.stmt) -> list[tuple[ast.Call, bool]]:
@@ -749,12 +770,22 @@ class ModuleIndex:
     def enclosing_function(self, node: ast.AST) -> FunctionInfo | None:
         """The innermost module-level function or method whose lines hold `node` (None: module level)."""
         line = getattr(node, "lineno", None)
-        found = None
-        for function in self.defs:
-            start, end = function.node.lineno, function.node.end_lineno or function.node.lineno
-            if line is not None and start <= line <= end and (found is None or start > found.node.lineno):
-                found = function
-        return found
+        innermost = self._innermost_by_line
+        return innermost[line] if line is not None and 0 <= line < len(innermost) else None
+
+    @cached_property
+    def _innermost_by_line(self) -> list[FunctionInfo | None]:
+        """Per line, the def (or lambda) starting last among those whose lines hold it (the first of those
+        starting on the same line): filled once, in the order the defs start."""
+        last = max((function.node.end_lineno or function.node.lineno for function in self.defs), default=0)
+        innermost: list[FunctionInfo | None] = [None] * (last + 1)
+        for function in sorted(self.defs, key=lambda function: function.node.lineno):
+            start = function.node.lineno
+            for line in range(start, (function.node.end_lineno or start) + 1):
+                current = innermost[line]
+                if current is None or start > current.node.lineno:
+                    innermost[line] = function
+        return innermost
 
     def find_method(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
         for owner in self.class_and_bases(cls):
@@ -804,8 +835,38 @@ def _always_rebinds(statements: list[ast.stmt], name: str) -> bool:
     return False
 
 
-# The name a call's callee starts with (`Mesh` of `Mesh(` and of `Mesh.create (`), in a statement's text.
-_CALLED_HEAD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(?:\s*\.\s*\w+)*\s*\(")
+# A call's callee as a statement's text spells it (`Mesh` of `Mesh(`, `mesh . Mesh` of `mesh . Mesh (`).
+_CALLED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\s*\.\s*\w+)*)\s*\(")
+
+
+def _calls_on_lines(statement: ast.stmt, lines: set[int], covering: bool = False) -> list[tuple[ast.Call, bool]]:
+    """The calls of a statement that start on one of `lines` (`covering`: whose lines hold one), each with
+    whether it is in a function, in source order: the walk enters only the nodes whose lines hold one."""
+    found: list[tuple[ast.Call, bool]] = []
+    ordered = sorted(lines)
+    pending: list[tuple[ast.AST, bool]] = [(statement, False)]
+    while pending:
+        node, in_function = pending.pop()
+        start = getattr(node, "lineno", None)
+        if start is not None:
+            end = getattr(node, "end_lineno", None) or start
+            nearest = bisect_left(ordered, start)  # the first of the lines at or after its start
+            if nearest == len(ordered) or ordered[nearest] > end:
+                continue
+            if isinstance(node, ast.Call) and (covering or start in lines):
+                found.append((node, in_function))
+        children = child_nodes(node)
+        if children:
+            children.reverse()
+            inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            pending.extend(zip(children, repeat(inner)))
+    return found
+
+
+def _calls_one(chain: str, names: tuple[str, ...]) -> bool:
+    """A callee spelled `chain` is one of `names`, an attribute of one, or one reached through a module."""
+    parts = chain.split(".")
+    return parts[0].strip() in names or parts[-1].strip() in names
 
 # Per node type, the fields that may hold nodes: every field but a name's load/store marker (`ctx`, a node of
 # its own on every name, attribute and subscript); none for a constant.

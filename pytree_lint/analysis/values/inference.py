@@ -29,6 +29,7 @@ from ..syntax.model import (
     FunctionInfo,
     ModuleIndex,
     Param,
+    Scope,
     is_none,
     keyword_arguments,
     live_bindings,
@@ -183,9 +184,13 @@ class ValueInference:
     _active: set[int] = field(default_factory=set)
     _nested: int = 0
     _callees: dict[int, list[FunctionInfo]] = field(default_factory=dict)
+    # (helper, parameter) -> what the module's calls of it pass (see _passed_by_callers), each asked once
+    _passed: dict[tuple[int, str, bool], list[Evidence] | None] = field(default_factory=dict)
     # Set while the module is summarised (there is no project to look into then): the absolute name a
     # qualified name has when it is one of the project's, else None. Such names become references.
     project_name: Callable[[str], str | None] | None = None
+    # Set with it: the module's own absolute name (a parameter of its functions is a reference then too).
+    module_name: str | None = None
 
     # public --------------------------------------------------------------------------------------
     def passed(self, argument: ast.expr, call: ast.Call) -> list[Evidence]:
@@ -500,9 +505,12 @@ class ValueInference:
         for call, function in self.index.constructions_in_functions(cls):
             argument = _argument_given(call, name, position)
             if argument is not None:
+                given = self.infer(argument, Context.of(function))
+                if not given and isinstance(argument, ast.Name):  # a helper's parameter: what its callers pass
+                    given = self.passed_to(function, argument.id)
                 found.extend(replace(e, shared=False).through(via, Relation.GIVEN, argument, kept=True,
                                                               by=function.name)
-                             for e in self.infer(argument, Context.of(function)) if e.kind is not Kind.INSTANCE)
+                             for e in given if e.kind is not Kind.INSTANCE)
         return found
 
     def given_at(self, call: ast.Call, cls: ClassInfo, attr: str) -> list[Evidence] | None:
@@ -522,19 +530,57 @@ class ValueInference:
                      for e in self._passed_by_callers(function, argument.id) or ()]
         return found if found or isinstance(argument, ast.Constant) else None
 
-    def _passed_by_callers(self, function: FunctionInfo, name: str) -> list[Evidence] | None:
+    def passed_to(self, function: FunctionInfo, name: str) -> list[Evidence]:
+        """What may reach a parameter a name read in `function` is (its own or, in a closure, an enclosing
+        function's): what the module's calls of that function pass, through chains of helpers."""
+        defining = self.parameter_of(function, name)
+        return (self._passed_by_callers(defining, name, complete=False) or []) if defining is not None else []
+
+    @staticmethod
+    def parameter_of(function: FunctionInfo, name: str) -> FunctionInfo | None:
+        """The function whose parameter a name read in `function` is: its own, or (a free name of a nested
+        function) the nearest enclosing function's; None when a function on the way binds it otherwise."""
+        current: Scope | None = function
+        while isinstance(current, FunctionInfo):
+            if name in current.all_params:
+                return current
+            if name in current.local_bindings:
+                return None
+            current = current.parent
+        return None
+
+    def _passed_by_callers(self, function: FunctionInfo, name: str, complete: bool = True) -> list[Evidence] | None:
         """What the module's calls of a helper pass as its parameter `name` (not rebound in it), read in each
-        caller; None when some call passes nothing known for it, or there is no call."""
+        caller, and when a caller passes a parameter of its own, what its callers pass in turn (a chain of
+        helpers). `complete`: None when some call passes nothing known for it, or there is no call (else the
+        values the calls that are known pass: what may reach it; while the module is summarised, for a
+        function no call of the module makes, a reference to what other modules' calls pass). Once per
+        parameter (a chain of helpers costs its length; a recursive one is unknown)."""
+        key = (id(function.node), name, complete)
+        if key not in self._passed:
+            self._passed[key] = None  # asked again while being answered: a recursion, unknown
+            self._passed[key] = self._passed_by_each_caller(function, name, complete)
+        return self._passed[key]
+
+    def _passed_by_each_caller(self, function: FunctionInfo, name: str, complete: bool) -> list[Evidence] | None:
         params = function.params[1:] if function.self_name else function.params
         position = next((i for i, param in enumerate(params) if param.name == name), None)
         if name not in function.all_params or name in function.local_bindings or function.name == "__init__":
             return None
         found: list[Evidence] = []
         callers = self.index.callers_of(function)
+        if not callers and not complete and self.module_name is not None and function.parent is None \
+                and not function.is_lambda:  # called from other modules only: what they pass, by reference
+            reference = f"{self.module_name}.{function.name}({name})"
+            return [Evidence(Kind.REFERENCE, function.node, f"what calls of `{function.name}` pass",
+                             refers=reference)]
         for call, caller in callers:
             argument = _argument_given(call, name, position)
             given = self.infer(argument, Context.of(caller)) if argument is not None else []
-            if not given:
+            if not given and caller is not None and isinstance(argument, ast.Name):
+                defining = self.parameter_of(caller, argument.id)
+                given = (self._passed_by_callers(defining, argument.id, complete) or []) if defining else []
+            if not given and complete:
                 return None
             found.extend(e.through(name, Relation.GIVEN, argument, by=caller.name if caller else None)
                          for e in given)

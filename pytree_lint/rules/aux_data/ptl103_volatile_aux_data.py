@@ -105,6 +105,7 @@ def _retraces(evidence: Evidence) -> str:
     """When a jitted call retraces: after each update, for each new instance, or on every flatten."""
     if any(hop.relation is Relation.UPDATED_BY for hop in evidence.trail):
         return "every jitted call after an update retraces and recompiles"
-    if any(hop.holder is not None and hop.holder.cls is not None for hop in evidence.trail):
+    if any((hop.holder is not None and hop.holder.cls is not None) or hop.relation is Relation.GIVEN
+           for hop in evidence.trail):  # held by an object, or given to one when it is built
         return "a jitted call with each new instance retraces and recompiles"
     return "every jitted call retraces and recompiles, even with the same object"
