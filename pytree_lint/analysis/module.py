@@ -11,7 +11,7 @@ from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
 from ..knowledge.triggers import NNX_TRIGGERS, REGISTRATION_TRIGGERS, TREE_CALL_TRIGGERS
 from .fixes import FixSafety
 from .project.modules import ModuleView
-from .pytrees.aux import AuxSite, AuxSiteFinder
+from .pytrees.aux import AuxSite, AuxSiteFinder, call_places, passed_on_in
 from .pytrees.children import ChildAttribute, ChildSite, ChildSiteFinder
 from .pytrees.classes import ClassSemantics
 from .pytrees.containers import HeldContainer, held_containers
@@ -25,7 +25,7 @@ from .pytrees.structure import Structure, Swap
 from .pytrees.subtrees import SubtreeTypes
 from .pytrees.transformed import TransformedClasses
 from .pytrees.treecalls import MapForwarding, NoneInFirstTree, TreeCall, TreeCalls
-from .syntax.model import ClassInfo, ModuleIndex
+from .syntax.model import ClassInfo, FunctionInfo, ModuleIndex, returned_expression
 from .syntax.source import Source, Span, home_of
 from .values.inference import Elsewhere, Evidence, ValueInference
 from .values.kinds import Relation
@@ -62,6 +62,31 @@ class ModuleAnalysis:
         self.values = ValueInference(self.index, self.frameworks)
         self.classes = ClassSemantics(self.index, self.values)
         self._registrations_elsewhere: dict[int, list[Registration]] = {}
+        self._call_places: dict[int, dict] = {}  # per function: where each of its calls is (one walk each)
+
+    def made_per_call(self, call: ast.Call, maker: FunctionInfo) -> bool:
+        """Whether the object a call in the function `maker` builds is made anew by each call of it and
+        passed on (to a call, stored, returned in a display or through a name): what it holds is then new
+        each time. Not in a classmethod or staticmethod (a factory, run where a program sets up), not when
+        the function only returns the call (a builder: as often as its callers), nor when the function is
+        traced (its results are outputs)."""
+        if maker.is_classmethod or maker.is_staticmethod or returned_expression(maker, imports=True) is call:
+            return False
+        if id(maker.node) not in self._call_places:
+            self._call_places[id(maker.node)] = call_places(maker.node)
+        places = self._call_places[id(maker.node)]
+        if id(call) not in places:
+            return False
+        inner = places[id(call)][1]
+        per_call = passed_on_in(call, places, self._jitted_defs)
+        name = getattr(inner, "name", None)
+        if per_call and name is not None and self.index.calls_passing(name):  # handed to a transformation
+            per_call = passed_on_in(call, places, self._jitted_defs | {id(inner)})
+        return per_call
+
+    @cached_property
+    def _jitted_defs(self) -> set[int]:
+        return {id(j.function.node) for j in self.jitted_functions.values() if j.function is not None}
 
     @cached_property
     def registrations(self) -> list[Registration]:

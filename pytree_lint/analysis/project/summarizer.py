@@ -9,7 +9,6 @@ from ...diskio import LintError, python_text
 from ...knowledge.jax import JIT
 from ...knowledge.python import PARTIAL
 from ..module import ModuleAnalysis
-from ..pytrees.aux import call_places, passed_on_in
 from ..pytrees.fields import makes_dataclass, rebuilt_by, registered_by
 from ..pytrees.jitted import annotated_static_arrays, array_annotation, array_parameter, jit_factory, literal
 from ..pytrees.mutations import changed_in_place
@@ -291,25 +290,12 @@ class Summarizer:
         if not imported:
             return []
         found = []
-        jitted: set[int] | None = None  # the jitted defs (found when first needed)
-        places: dict[int, dict] = {}  # per function: where each of its calls is (one walk each)
         for call, in_function in self.index.calls_of(imported):
             callee = self.index.qualify(call.func)
             if callee is None or not self.is_projects(callee) or not wanted(callee):
                 continue
             maker = self.index.enclosing_function(call) if in_function else None
-            per_call = False
-            if built and maker is not None and not (maker.is_classmethod or maker.is_staticmethod) \
-                    and returned_expression(maker, imports=True) is not call:
-                if jitted is None:
-                    jitted = {id(j.function.node) for j in self.analysis.jitted_functions.values()
-                              if j.function is not None}
-                if id(maker.node) not in places:
-                    places[id(maker.node)] = call_places(maker.node)
-                inner = places[id(maker.node)][id(call)][1]
-                per_call = passed_on_in(call, places[id(maker.node)], jitted)
-                if per_call and self._handed_to_a_call(inner):  # traced after all: its results are outputs
-                    per_call = passed_on_in(call, places[id(maker.node)], jitted | {id(inner)})
+            per_call = built and maker is not None and self.analysis.made_per_call(call, maker)
             arguments = []
             for position, argument in enumerate(call.args):
                 if isinstance(argument, ast.Starred):
@@ -325,11 +311,6 @@ class Summarizer:
                 found.append(Construction(self.absolute(callee), position[0] if position else 0, tuple(arguments),
                                           factory, self.analysis.snippet(call) if per_call else ""))
         return found
-
-    def _handed_to_a_call(self, function: ast.AST) -> bool:
-        """A def the module passes to a call (`jax.eval_shape(traced, x)`): traced, its results are outputs."""
-        name = getattr(function, "name", None)
-        return name is not None and bool(self.index.calls_passing(name))
 
     def _changes(self) -> tuple[AttributeChange, ...]:
         """In-place changes of project classes' attributes through what is declared as one of them (a
