@@ -60,15 +60,18 @@ def test_the_clean_twin_is_silent(flow, tmp_path):
 
 @pytest.mark.parametrize("flow", FLOWS)
 def test_flake8_on_one_file_reports_what_the_whole_project_run_does(flow, tmp_path):
-    """A file linted alone (flake8, pre-commit, the editor) reads the modules it needs itself."""
+    """A file linted by flake8 (pre-commit, the editor), not the whole project, reads the modules it needs
+    itself: flake8 given the files with findings (one process, as pre-commit runs it) reports what the CLI
+    does for the whole project."""
     bad = PROJECTS / flow / "bad"
     whole = cli_findings(bad, tmp_path / "cli")
-    for path in sorted({f["path"] for f in whole}):
-        result = run("--isolated", "--select", "PTL", path, cwd=bad, cache=tmp_path / "flake8", module="flake8")
-        assert result.stderr == ""
-        expected = [f"{f['path']}:{f['line']}:{f['column']}: {f['code']} {f['message']}"
-                    for f in whole if f["path"] == path]
-        assert result.stdout.splitlines() == expected
+    paths = sorted({f["path"] for f in whole})
+    result = run("--isolated", "--jobs", "1", "--select", "PTL", *paths, cwd=bad, cache=tmp_path / "flake8",
+                 module="flake8")
+    assert result.stderr == ""
+    expected = [f"{f['path']}:{f['line']}:{f['column']}: {f['code']} {f['message']}"
+                for path in paths for f in whole if f["path"] == path]
+    assert result.stdout.splitlines() == expected
 
 
 def test_messages_cite_the_other_module_and_line(tmp_path):
