@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import field
 from functools import partial
 
-from ...knowledge import Convention, PytreeLibrary
+from ...knowledge import BASES, LIBRARIES, Convention, PytreeLibrary
 from ...knowledge.base import RUNS_INIT
 from ...knowledge.jax import MECHANISMS, Mechanism
 from ...knowledge.python import PARTIAL
@@ -194,6 +194,8 @@ class RegistrationFinder:
         """The subclasses other modules derive from a class of this module that a hook registers (its own
         `__init_subclass__` or `__new__`, a base's, a metaclass's), each registered with the flatten and
         unflatten it inherits from here (one it overrides is judged in its own module)."""
+        if self._library_decides(cls):
+            return []  # a library's class or base (its subclasses follow the library's convention)
         hook = self.subclass_registration(cls) or next((hook for _, hook in self._base_hooks(cls, set())), None)
         read = _summarised_call(hook.mechanism, hook.arguments) if hook is not None else None
         own = self._build(read[0], cls.node, cls, read[1], None, subclass=cls) if read is not None else None
@@ -319,6 +321,16 @@ class RegistrationFinder:
                 if arguments:
                     found.append(RegisteredElsewhere(cls, mechanism.value, site.node.lineno, tuple(arguments)))
         return found
+
+    def _library_decides(self, cls: ClassInfo) -> bool:
+        """A class knowledge/ says a library registers, or one of a library's own bases (linting the
+        library's source: numpyro's `Distribution` in numpyro.distributions.distribution)."""
+        if self.frameworks.library_class(cls) is not None:
+            return True
+        project = self.index.project
+        name = f"{project.module}.{cls.name}" if project is not None else cls.name
+        return name in BASES or any(name.startswith(library.registered_prefixes)
+                                    for library in LIBRARIES if library.registered_prefixes)
 
     def _looped_as(self, variable: str, qualified: str, node: ast.expr) -> str | None:
         """What a registering call's argument stands for in a loop: its variable, the class of this turn."""
