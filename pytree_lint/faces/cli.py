@@ -79,9 +79,9 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
         load_analysis()
         from ..analysis.project.modules import Project, imported_first
 
-        Project.adopts_linted_files = True
         jobs_of = {job[0]: job for job in pending}
-        pending = [jobs_of[path] for path in imported_first(list(jobs_of))]
+        order, Project.adopted_files = imported_first(list(jobs_of))
+        pending = [jobs_of[path] for path in order]
     if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD:
         from concurrent.futures import ProcessPoolExecutor
 

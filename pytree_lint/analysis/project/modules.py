@@ -121,16 +121,18 @@ def module_location(path: Path) -> tuple[Path, str, bool]:
     return folder, ".".join(parts), is_package
 
 
-def imported_first(paths: list[str]) -> list[str]:
+def imported_first(paths: list[str]) -> tuple[list[str], frozenset[Path]]:
     """`paths` ordered so that a module comes after the modules of `paths` it imports (and their packages),
-    cycles broken where met, the given order kept otherwise: each module's own lint then summarises it
-    (Project.adopt) before a module importing it asks, and it is parsed once for both."""
+    cycles broken where met, the given order kept otherwise, and the files another of `paths` imports: each
+    of those, linted, summarises itself (Project.adopt) before a module importing it asks, and is parsed
+    once for both."""
     modules: dict[str, str] = {}
     for path in paths:
         if path.endswith(".py"):
             modules.setdefault(module_location(Path(path).resolve())[1], path)
     ordered: list[str] = []
     placed: set[str] = set()
+    imported: set[Path] = set()
     for first in paths:
         pending: list[tuple[str, bool]] = [(first, False)]
         while pending:  # depth-first, a module placed after its imports (post-order), without recursion
@@ -142,9 +144,10 @@ def imported_first(paths: list[str]) -> list[str]:
                 continue
             placed.add(path)
             pending.append((path, True))
-            pending.extend((imported, False) for imported in reversed(_imports_among(path, modules))
-                           if imported not in placed)
-    return ordered
+            imports = _imports_among(path, modules)
+            imported.update(Path(each).resolve() for each in imports)
+            pending.extend((each, False) for each in reversed(imports) if each not in placed)
+    return ordered, frozenset(imported)
 
 
 def _imports_among(path: str, modules: dict[str, str]) -> list[str]:
@@ -289,9 +292,9 @@ class Project:
     # How a module's source becomes its summary: `Summarizer.run`, which reads it with the analysis the rules
     # use, which asks the project in turn (engine.load_analysis wires the two).
     summarize: ClassVar[Callable[..., ModuleSummary | None] | None] = None
-    # Whether a lint summarises its own file from its tree (see adopt): for a run over a whole project (the
-    # CLI), where the modules importing it will ask; an editor's save would make a summary no one reads.
-    adopts_linted_files: ClassVar[bool] = False
+    # The files whose lint summarises them from its tree (see adopt): in a run over a whole project (the CLI),
+    # those another file of the run imports, which will ask; an editor's save would make a summary no one reads.
+    adopted_files: ClassVar[frozenset[Path]] = frozenset()
     # How the calls a module's source makes of a project function (by name) are read when a value must be
     # followed into them: `Summarizer.calls_in` (not summarised: few values ask).
     read_calls: ClassVar[Callable[[bytes, str, bool, str], tuple[Construction, ...]] | None] = None
@@ -432,7 +435,7 @@ class Project:
         """Summarise a file from the tree its own lint parsed, when the process knows no summary of it yet
         and the text is the file's: a module another one imports is then parsed once, not twice (the CLI
         lints the imported modules first)."""
-        if not Project.adopts_linted_files or file in self._summaries or file.suffix != ".py":
+        if file not in Project.adopted_files or file in self._summaries:
             return
         try:
             stat = file.stat()
