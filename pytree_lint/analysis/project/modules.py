@@ -151,7 +151,8 @@ def imported_first(paths: list[str]) -> tuple[list[str], frozenset[Path]]:
 
 
 def _imports_among(path: str, modules: dict[str, str]) -> list[str]:
-    """The paths of `modules` (dotted name -> path) that the file at `path` imports, with their packages."""
+    """The paths of `modules` (dotted name -> path) that the file at `path` imports, with their packages (not
+    jax's or numpy's: their names are never followed, their summaries never asked)."""
     if not path.endswith(".py"):
         return []
     try:
@@ -162,7 +163,7 @@ def _imports_among(path: str, modules: dict[str, str]) -> list[str]:
     found: list[str] = []
     for match in IMPORTED_MODULE.finditer(text):
         name = absolute(match.group(1) or match.group(2), module, is_package)
-        parts = name.split(".") if name else []
+        parts = name.split(".") if name and name.split(".", 1)[0] not in NEVER_FOLLOWED else []
         for cut in range(1, len(parts) + 1):
             imported = modules.get(".".join(parts[:cut]))
             if imported is not None and imported != path and imported not in found:
