@@ -275,18 +275,7 @@ class RegistrationFinder:
         seen.add(id(cls))
         project = self.index.project
         metaclass = cls.keywords.get("metaclass")
-        if metaclass is not None:
-            meta = self.index.resolve_class(metaclass)
-            if meta is not None and id(meta) not in seen:
-                hook = self.subclass_registration(meta)
-                if hook is not None:
-                    yield metaclass, hook
-                yield from ((metaclass, inherited) for _, inherited in self._base_hooks(meta, seen))
-            elif meta is None and project is not None and (definition := self.index.definition(metaclass)):
-                hook = project.subclass_registration(definition)
-                if hook is not None:
-                    yield metaclass, hook
-        for base in cls.bases:
+        for base in [*([metaclass] if metaclass is not None else []), *cls.bases]:
             parent = self.index.resolve_class(base)
             if parent is not None and id(parent) not in seen:
                 hook = self.subclass_registration(parent)

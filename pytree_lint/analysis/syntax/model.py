@@ -481,17 +481,7 @@ class ModuleIndex:
         """The calls of one top-level statement, walked once whatever the words asked for."""
         calls = self._calls_in.get(id(statement))
         if calls is None:
-            calls = self._calls_in[id(statement)] = []
-            pending: list[tuple[ast.AST, bool]] = [(statement, False)]
-            while pending:
-                node, in_function = pending.pop()
-                if isinstance(node, ast.Call):
-                    calls.append((node, in_function))
-                children = child_nodes(node)
-                if children:
-                    children.reverse()
-                    inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-                    pending.extend(zip(children, repeat(inner)))
+            calls = self._calls_in[id(statement)] = _calls_on_lines(statement, None)
         return calls
 
     def inlined(self, expr: ast.Call | ast.Attribute, caller: FunctionInfo | None) -> ast.expr | None:
@@ -839,21 +829,27 @@ def _always_rebinds(statements: list[ast.stmt], name: str) -> bool:
 _CALLED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\s*\.\s*\w+)*)\s*\(")
 
 
-def _calls_on_lines(statement: ast.stmt, lines: set[int], covering: bool = False) -> list[tuple[ast.Call, bool]]:
-    """The calls of a statement that start on one of `lines` (`covering`: whose lines hold one), each with
-    whether it is in a function, in source order: the walk enters only the nodes whose lines hold one."""
+def _calls_on_lines(statement: ast.stmt, lines: set[int] | None,
+                    covering: bool = False) -> list[tuple[ast.Call, bool]]:
+    """The calls of a statement that start on one of `lines` (`covering`: whose lines hold one; None: every
+    call), each with whether it is in a function, in source order: the walk enters only the nodes whose lines
+    hold one."""
     found: list[tuple[ast.Call, bool]] = []
-    ordered = sorted(lines)
+    wanted = lines if lines is not None else set()
+    ordered = sorted(wanted) if lines is not None else None
     pending: list[tuple[ast.AST, bool]] = [(statement, False)]
     while pending:
         node, in_function = pending.pop()
         start = getattr(node, "lineno", None)
-        if start is not None:
+        if ordered is None:
+            if isinstance(node, ast.Call):
+                found.append((node, in_function))
+        elif start is not None:
             end = getattr(node, "end_lineno", None) or start
             nearest = bisect_left(ordered, start)  # the first of the lines at or after its start
             if nearest == len(ordered) or ordered[nearest] > end:
                 continue
-            if isinstance(node, ast.Call) and (covering or start in lines):
+            if isinstance(node, ast.Call) and (covering or start in wanted):
                 found.append((node, in_function))
         children = child_nodes(node)
         if children:
