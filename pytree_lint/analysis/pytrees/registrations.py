@@ -194,12 +194,12 @@ class RegistrationFinder:
         """The subclasses other modules derive from a class of this module that a hook registers (its own
         `__init_subclass__` or `__new__`, a base's, a metaclass's), each registered with the flatten and
         unflatten it inherits from here (one it overrides is judged in its own module)."""
-        if self._library_decides(cls):
-            return []  # a library's class or base (its subclasses follow the library's convention)
         hook = self.subclass_registration(cls) or next((hook for _, hook in self._base_hooks(cls, set())), None)
-        read = _summarised_call(hook.mechanism, hook.arguments) if hook is not None else None
+        if hook is None or self._library_decides(cls):
+            return []  # no hook, or a library's class or base (its subclasses follow the library's convention)
+        read = _summarised_call(hook.mechanism, hook.arguments)
         own = self._build(read[0], cls.node, cls, read[1], None, subclass=cls) if read is not None else None
-        if read is None or (own is not None and own.flatten is None and own.unflatten is None):
+        if read is None or own is None or (own.flatten is None and own.unflatten is None):
             return []  # nothing here a subclass could inherit (the hook names no method of theirs)
         found = []
         for subclass in self.index.project.subclasses_elsewhere(cls.name):  # type: ignore[union-attr]
