@@ -197,14 +197,21 @@ def _inside_package(folder: Path) -> bool:
 def _parsed(path: str, digest: str) -> tuple[ast.Module, str] | None:
     """Another module's tree and text, when its content is still the summarised one: kept for the few
     modules read last (a module's classes are often read one after another)."""
+    data = _summarised_source(path, digest)
+    try:
+        text = python_text(data) if data is not None else None
+        return (parse(text), text) if text is not None else None
+    except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _summarised_source(path: str, digest: str) -> bytes | None:
+    """A module's source, when its content is still the one its summary was made from (`digest`)."""
     try:
         data = read_regular(Path(path))
-        if content_digest(data) != digest:
-            return None
-        text = python_text(data)
-        return parse(text), text
-    except (OSError, LintError, SyntaxError, ValueError, RecursionError, MemoryError):
+    except OSError:
         return None
+    return data if content_digest(data) == digest else None
 
 
 def _read_class(summary: ModuleSummary, name: str) -> ClassInfo | None:
@@ -650,8 +657,13 @@ class Project:
         for file in files:
             summary = self.summary_of(file)
             if summary is not None:
-                yield ModuleView(self, file, module_location(file)[0], summary.module, summary.is_package), summary
+                yield self.view_of(summary), summary
         self._save_index()
+
+    def view_of(self, summary: ModuleSummary) -> ModuleView:
+        """The project as the module a summary was made of sees it."""
+        file = Path(summary.path)
+        return ModuleView(self, file, module_location(file)[0], summary.module, summary.is_package)
 
     def _names_definition(self, caller: ModuleView, summary: ModuleSummary, name: str, view: ModuleView,
                           defined: str) -> bool:
@@ -745,13 +757,9 @@ class Project:
         content)."""
         key = (summary.path, summary.digest, function)
         if key not in self._calls:
-            try:
-                data = read_regular(Path(summary.path))
-            except OSError:
-                data = b""
-            current = bool(data) and content_digest(data) == summary.digest
+            data = _summarised_source(summary.path, summary.digest)
             self._calls[key] = Project.read_calls(data, summary.module, summary.is_package, function) \
-                if current and Project.read_calls is not None else ()
+                if data is not None and Project.read_calls is not None else ()
         return self._calls[key]
 
     def subclasses_elsewhere(self, view: ModuleView, class_name: str) -> list[Definition]:
@@ -946,12 +954,10 @@ class ModuleView:
         if facts is None or parameter not in facts.params:
             return []
         position = facts.params.index(parameter)
-        home = Path(definition.summary.path)
-        view = ModuleView(self.project, home, module_location(home)[0], definition.summary.module,
-                          definition.summary.is_package)
         return [(summary, tuple(argument.value for argument in call.arguments
                                 if argument.keyword == parameter or argument.position == position))
-                for call, summary in self.project.calls_elsewhere(view, definition.name)]
+                for call, summary in self.project.calls_elsewhere(self.project.view_of(definition.summary),
+                                                                  definition.name)]
 
     def _classes_and_bases(self, definition: Definition):
         """A project class and its bases across modules, nearest first, each once (bases that lead back to
@@ -1087,9 +1093,7 @@ class ModuleView:
                 seen.add((file, definition.name))
                 found.append(cls)
                 if level < SUBCLASS_LEVELS:
-                    pending.append((ModuleView(self.project, file, module_location(file)[0],
-                                               definition.summary.module, definition.summary.is_package),
-                                    definition.name, level + 1))
+                    pending.append((self.project.view_of(definition.summary), definition.name, level + 1))
         return found
 
     def transformed_elsewhere(self, class_name: str) -> list[ModuleSummary]:

@@ -105,8 +105,7 @@ _REGISTERING = frozenset(DECORATORS) | frozenset(MECHANISMS)
 def registered_by(index: ModuleIndex, function: FunctionInfo) -> str | None:
     """What a decorator written in the project registers the class it is given with: a library's name
     (`return flax.struct.dataclass(cls)`) or a jax.tree_util mechanism's (`register_dataclass(cls)`)."""
-    code = index.code(function.node)
-    if not any(word in code for word in index.spellings(_REGISTERING)):
+    if not _spells_one_of(index, function, _REGISTERING):
         return None
     for call in function.nodes(ast.Call):
         if not call.args:
@@ -132,13 +131,11 @@ def rebuilt_by(index: ModuleIndex, function: FunctionInfo) -> bool:
     says."""
     code = index.code(function.node)
     if not function.params or "metadata" in code or "static" in code \
-            or not any(word in code for word in index.spellings(_REBUILDING)):
+            or not _spells_one_of(index, function, _REBUILDING):
         return False
     given = function.params[0].name
     for call in function.nodes(ast.Call):
-        mechanism = MECHANISMS.get(index.qualify(call.func) or "")
-        if mechanism not in (Mechanism.REGISTER_PYTREE_NODE, Mechanism.REGISTER_PYTREE_WITH_KEYS) \
-                or not call.args or not is_name(call.args[0], given):
+        if index.qualify(call.func) not in _REBUILDING or not call.args or not is_name(call.args[0], given):
             continue
         unflatten = call.args[2] if len(call.args) > 2 else keyword_arguments(call).get("unflatten_func")
         if isinstance(unflatten, ast.Name):  # a def nested in the decorator
@@ -152,9 +149,15 @@ def rebuilt_by(index: ModuleIndex, function: FunctionInfo) -> bool:
 def makes_dataclass(index: ModuleIndex, function: FunctionInfo) -> bool:
     """A decorator written in the project that applies `dataclasses.dataclass` to the class it is given
     (`cls = dataclasses.dataclass(cls)`): the class gets a generated `__init__` over its fields."""
-    code = index.code(function.node)
-    return any(word in code for word in index.spellings(DATACLASS_DECORATORS)) and any(
+    return _spells_one_of(index, function, DATACLASS_DECORATORS) and any(
         index.qualify(call.func) in DATACLASS_DECORATORS and call.args for call in function.nodes(ast.Call))
+
+
+def _spells_one_of(index: ModuleIndex, function: FunctionInfo, names: frozenset[str]) -> bool:
+    """The function's text spells a word a use of one of `names` must (see ModuleIndex.spellings): the
+    cheap test before its calls are walked."""
+    code = index.code(function.node)
+    return any(word in code for word in index.spellings(names))
 
 
 def parse_string_annotation(annotation: ast.expr) -> ast.expr | None:

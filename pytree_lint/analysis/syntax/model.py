@@ -456,9 +456,8 @@ class ModuleIndex:
         for statement, text in self._statement_texts:
             if not any(name in text for name in names):
                 continue
-            first = first_line(statement)
-            lines = {first + text.count("\n", 0, match.start()) for match in _CALLED.finditer(text)
-                     if _calls_one(match.group(1), names)}
+            lines = _lines_of(statement, text, (match for match in _CALLED.finditer(text)
+                                                if _calls_one(match.group(1), names)))
             if lines:
                 found.extend(_calls_on_lines(statement, lines))
         return found
@@ -469,9 +468,7 @@ class ModuleIndex:
         found: list[ast.Call] = []
         for statement in self.statements_mentioning((name,)):
             text = self._texts[id(statement)]
-            first = first_line(statement)
-            lines = {first + text.count("\n", 0, match.start())
-                     for match in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", text)}
+            lines = _lines_of(statement, text, re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", text))
             found.extend(call for call, _ in _calls_on_lines(statement, lines, covering=True)
                          if any(isinstance(argument, ast.Name) and argument.id == name
                                 for argument in [*call.args, *(k.value for k in call.keywords)]))
@@ -859,10 +856,17 @@ def _calls_on_lines(statement: ast.stmt, lines: set[int] | None,
     return found
 
 
+def _lines_of(statement: ast.stmt, text: str, matches: Iterator[re.Match]) -> set[int]:
+    """The lines of the module where matches in a top-level statement's text start."""
+    first = first_line(statement)
+    return {first + text.count("\n", 0, match.start()) for match in matches}
+
+
 def _calls_one(chain: str, names: tuple[str, ...]) -> bool:
     """A callee spelled `chain` is one of `names`, an attribute of one, or one reached through a module."""
     parts = chain.split(".")
     return parts[0].strip() in names or parts[-1].strip() in names
+
 
 # Per node type, the fields that may hold nodes: every field but a name's load/store marker (`ctx`, a node of
 # its own on every name, attribute and subscript); none for a constant.

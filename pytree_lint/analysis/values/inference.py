@@ -530,11 +530,12 @@ class ValueInference:
                      for e in self._passed_by_callers(function, argument.id) or ()]
         return found if found or isinstance(argument, ast.Constant) else None
 
-    def passed_to(self, function: FunctionInfo, name: str) -> list[Evidence]:
+    def passed_to(self, function: FunctionInfo, name: str, complete: bool = False) -> list[Evidence]:
         """What may reach a parameter a name read in `function` is (its own or, in a closure, an enclosing
-        function's): what the module's calls of that function pass, through chains of helpers."""
+        function's): what the module's calls of that function pass, through chains of helpers (`complete`:
+        nothing unless every call's is known; see _passed_by_callers)."""
         defining = self.parameter_of(function, name)
-        return (self._passed_by_callers(defining, name, complete=False) or []) if defining is not None else []
+        return (self._passed_by_callers(defining, name, complete) or []) if defining is not None else []
 
     @staticmethod
     def parameter_of(function: FunctionInfo, name: str) -> FunctionInfo | None:
@@ -578,8 +579,7 @@ class ValueInference:
             argument = _argument_given(call, name, position)
             given = self.infer(argument, Context.of(caller)) if argument is not None else []
             if not given and caller is not None and isinstance(argument, ast.Name):
-                defining = self.parameter_of(caller, argument.id)
-                given = (self._passed_by_callers(defining, argument.id, complete) or []) if defining else []
+                given = self.passed_to(caller, argument.id, complete)
             if not given and complete:
                 return None
             found.extend(e.through(name, Relation.GIVEN, argument, by=caller.name if caller else None)
