@@ -108,6 +108,13 @@ def find_root(path: Path) -> Path:
 
 
 @lru_cache(maxsize=4096)
+def resolved_path(path: str) -> Path:
+    """A file's absolute path, symbolic links resolved: once per path (each resolution asks the system about
+    every folder above the file)."""
+    return Path(path).resolve()
+
+
+@lru_cache(maxsize=4096)
 def module_location(path: Path) -> tuple[Path, str, bool]:
     """(the folder the module is imported from, its dotted name, whether it is a package's __init__). A
     folder without `__init__.py` inside a package is a namespace portion of it (PEP 420: netket's `_src/`),
@@ -129,7 +136,7 @@ def imported_first(paths: list[str]) -> tuple[list[str], frozenset[Path]]:
     modules: dict[str, str] = {}
     for path in paths:
         if path.endswith(".py"):
-            modules.setdefault(module_location(Path(path).resolve())[1], path)
+            modules.setdefault(module_location(resolved_path(path))[1], path)
     ordered: list[str] = []
     placed: set[str] = set()
     imported: set[Path] = set()
@@ -145,7 +152,7 @@ def imported_first(paths: list[str]) -> tuple[list[str], frozenset[Path]]:
             placed.add(path)
             pending.append((path, True))
             imports = _imports_among(path, modules)
-            imported.update(Path(each).resolve() for each in imports)
+            imported.update(resolved_path(each) for each in imports)
             pending.extend((each, False) for each in reversed(imports) if each not in placed)
     return ordered, frozenset(imported)
 
@@ -159,7 +166,7 @@ def _imports_among(path: str, modules: dict[str, str]) -> list[str]:
         text = read_regular(Path(path)).decode("utf-8", "replace")
     except OSError:
         return []
-    _root, module, is_package = module_location(Path(path).resolve())
+    _root, module, is_package = module_location(resolved_path(path))
     found: list[str] = []
     for match in IMPORTED_MODULE.finditer(text):
         name = absolute(match.group(1) or match.group(2), module, is_package)
@@ -322,6 +329,9 @@ class Project:
         self._index_changed = False
         # (question, file, name) -> (what other modules answer, the files asked, by content hash): _asked
         self._answers: dict[tuple[str, Path, str], tuple[Any, dict[Path, str]]] = {}
+        # (question, import folder, ...) -> (what it answers, the summaries read for it): see remembered
+        self._remembered: dict[tuple, tuple[Any, dict[Path, str]]] = {}
+        self._reading: list[dict[Path, str]] = []  # the summaries each question being answered has read
         self._digests: dict[tuple[Path, int, int], str] = {}
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
         self._foreign: dict[tuple[str, str, str], ClassInfo | None] = {}  # (path, digest, class): read once
@@ -341,7 +351,7 @@ class Project:
         if not path.endswith((".py", ".pyi", ".ipynb")):
             return None
         try:
-            file = Path(path).resolve()
+            file = resolved_path(path)
             if not file.parent.is_dir():
                 return None
             root = find_root(file)
@@ -360,12 +370,14 @@ class Project:
             project._files.clear()
             project._name_index.clear()
             project._answers.clear()
+            project._remembered.clear()
             project._foreign.clear()
         module_location.cache_clear()  # a folder may have become a package
+        resolved_path.cache_clear()
 
     def view(self, path: str) -> ModuleView:
         """What a file's analysis asks of the project, answered from that file's place in it."""
-        file = Path(path).resolve()
+        file = resolved_path(path)
         import_root, module, is_package = module_location(file)
         return ModuleView(self, file, import_root, module, is_package)
 
@@ -402,6 +414,31 @@ class Project:
             self.consulted[awaited] = ABSENT
         return found
 
+    def remembered(self, view: ModuleView, key: tuple, answer: Callable[[], Any]) -> Any:
+        """What `answer` says, asked once per project for every module that asks the same question: `key`
+        names the question and what its answer depends on besides summaries (the import folder, a summary's
+        content hash). The summaries read for it are kept with it: each is read again for the next module
+        that asks (a changed one has the question answered anew, and each counts as consulted for its lint)."""
+        known = self._remembered.get(key)
+        if known is not None and all(view.digest_of(file) == digest for file, digest in known[1].items()):
+            for reading in self._reading:
+                reading.update(known[1])
+            return known[0]
+        self._reading.append({})
+        try:
+            found = answer()
+        finally:
+            read = self._reading.pop()
+        for reading in self._reading:
+            reading.update(read)
+        self._remembered[key] = (found, read)
+        return found
+
+    def read(self, file: Path, summary: ModuleSummary | None) -> None:
+        """A summary read (None: none, the file absent or unreadable) for each question being answered."""
+        for reading in self._reading:
+            reading[file] = summary.digest if summary is not None else ABSENT
+
     def _inside(self, file: str) -> bool:
         return file.startswith(self._root_prefix)
 
@@ -417,6 +454,7 @@ class Project:
         if known is None or known[0] != version:
             if known is not None:
                 self._answers.clear()  # they were read from the old text
+                self._remembered.clear()
             known = self._summaries[file] = (version, self._summarise(file))
         summary = known[1]
         if summary is not None:
@@ -821,13 +859,17 @@ class ModuleView:
         knowledge/ knows, another library's name, or the project definition it was imported from."""
         if qualified not in self._resolved:
             name = self.absolute(qualified)
-            self._resolved[qualified] = qualified if name is None else self._follow(name, 0, set())
+            self._resolved[qualified] = qualified if name is None else self.followed(name)
         return self._resolved[qualified]
 
     def resolve_in(self, summary: ModuleSummary, qualified: str) -> str:
         """`qualified` as written in another module (`summary`) resolved from there."""
         name = absolute(qualified, summary.module, summary.is_package)
-        return qualified if name is None else self._follow(name, 0, set())
+        return qualified if name is None else self.followed(name)
+
+    def followed(self, name: str) -> str:
+        """An absolute name followed through the project's imports and re-exports to where it is defined."""
+        return self.project.remembered(self, ("follow", self.import_root, name), lambda: self._follow(name, 0, set()))
 
     def _follow(self, name: str, hops: int, seen: set[str]) -> str:
         name = canonical(name)
@@ -857,7 +899,14 @@ class ModuleView:
     def summary_of(self, file: Path) -> ModuleSummary | None:
         if file not in self._summaries:
             self._summaries[file] = self.project.summary_of(file)
-        return self._summaries[file]
+        summary = self._summaries[file]
+        self.project.read(file, summary)
+        return summary
+
+    def digest_of(self, file: Path) -> str:
+        """The content hash of a project file's summary (ABSENT: none)."""
+        summary = self.summary_of(file)
+        return summary.digest if summary is not None else ABSENT
 
     def _module_prefix(self, name: str) -> tuple[ModuleSummary, str] | None:
         """The longest leading part of `name` that is a project module, its summary and the rest."""
@@ -937,7 +986,7 @@ class ModuleView:
         `pkg.m.X`: X's; `pkg.m.f(x)`: what other modules' calls of f pass as its parameter `x`)."""
         name, _, parameter = reference.partition("(")
         parameter = parameter.rstrip(")")
-        definition = self.definition(self._follow(name, 0, set()))
+        definition = self.definition(self.followed(name))
         if definition is None:
             return []
         if parameter:
@@ -959,9 +1008,18 @@ class ModuleView:
                 for call, summary in self.project.calls_elsewhere(self.project.view_of(definition.summary),
                                                                   definition.name)]
 
-    def _classes_and_bases(self, definition: Definition):
+    def _once(self, question: str, definition: Definition, answer: Callable[[], Any]) -> Any:
+        """A question about a project definition, answered once per project (Project.remembered)."""
+        summary = definition.summary
+        return self.project.remembered(self, (question, self.import_root, summary.path, summary.digest,
+                                              definition.name), answer)
+
+    def _classes_and_bases(self, definition: Definition) -> list[tuple[Definition, ClassFacts, list[str]]]:
         """A project class and its bases across modules, nearest first, each once (bases that lead back to
         a class already seen, through imports or repeated, end there): (definition, facts, resolved bases)."""
+        return self._once("bases", definition, lambda: list(self._bases_of(definition)))
+
+    def _bases_of(self, definition: Definition):
         pending, seen = [definition], set()
         while pending and len(seen) <= MAX_HOPS * 4:
             current = pending.pop(0)
@@ -1023,7 +1081,7 @@ class ModuleView:
         forward = function.forward  # a plain wrapper of a jitted function: static where it passes on
         if forward is None or hops >= MAX_HOPS:
             return None
-        callee = self.definition(self._follow(forward.callee, 0, set()))
+        callee = self.definition(self.followed(forward.callee))
         facts = self.jit(callee, hops + 1) if callee is not None else None
         if facts is None or facts.wrapper:
             return None
@@ -1049,7 +1107,7 @@ class ModuleView:
         forward = function.forward
         if forward is None or hops >= MAX_HOPS:
             return None
-        callee = self.definition(self._follow(forward.callee, 0, set()))
+        callee = self.definition(self.followed(forward.callee))
         found = self.tree_map(callee, hops + 1) if callee is not None and callee.function is not None else None
         if found is None:
             return None

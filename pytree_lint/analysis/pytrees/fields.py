@@ -129,9 +129,10 @@ def rebuilt_by(index: ModuleIndex, function: FunctionInfo) -> bool:
     the class's `__init__` and `__post_init__` run on every unflatten, with every field a child. Not when it
     reads its fields' metadata or names something static: some fields are then aux_data, which only its run
     says."""
+    if not function.params or not _spells_one_of(index, function, _REBUILDING):
+        return False
     code = index.code(function.node)
-    if not function.params or "metadata" in code or "static" in code \
-            or not _spells_one_of(index, function, _REBUILDING):
+    if "metadata" in code or "static" in code:
         return False
     given = function.params[0].name
     for call in function.nodes(ast.Call):
@@ -156,8 +157,11 @@ def makes_dataclass(index: ModuleIndex, function: FunctionInfo) -> bool:
 def _spells_one_of(index: ModuleIndex, function: FunctionInfo, names: frozenset[str]) -> bool:
     """The function's text spells a word a use of one of `names` must (see ModuleIndex.spellings): the
     cheap test before its calls are walked."""
+    words = index.spellings(names)
+    if not words:
+        return False
     code = index.code(function.node)
-    return any(word in code for word in index.spellings(names))
+    return any(word in code for word in words)
 
 
 def parse_string_annotation(annotation: ast.expr) -> ast.expr | None:
