@@ -286,6 +286,25 @@ def test_a_long_running_process_sees_another_module_change(tmp_path):
     assert lint_file(str(model)) == []
 
 
+def test_a_name_followed_for_one_file_is_followed_anew_when_a_module_on_its_way_changes(tmp_path):
+    """What an imported name stands for is answered once per project (every file importing it asks the
+    same): an edit to the module re-exporting it on the way is seen by the next lint, in the same process."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    package = project / "pkg"
+    shutil.copy(PROJECTS / "helper_array" / "clean" / "pkg" / "masks.py", package / "tuple_masks.py")
+    (package / "api.py").write_text("from .masks import make_mask\n")
+    model = package / "model.py"
+    model.write_text(model.read_text().replace("from .masks import", "from .api import"))
+    twin = package / "twin.py"
+    twin.write_text(model.read_text())
+    assert [f.code for f in lint_file(str(model))] == ["PTL101"]
+    (package / "api.py").write_text("from .tuple_masks import make_mask  # now a tuple\n")
+    assert lint_file(str(twin)) == []
+    assert lint_file(str(model)) == []
+
+
 def test_changes_through_a_holder_are_answered_alike_each_time(tmp_path):
     """Another module's changes through the items of a holder's collection (`for stack in tower.stacks`)
     are added to a kept answer: asked again (every rule and check asks), the answer is the same."""
