@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 
 from ...diskio import LintError, python_text
@@ -40,6 +41,9 @@ from .summary import (
     TreeMapFacts,
     Value,
 )
+
+# A word of a module's text: a name it spells (in code, or in a string annotation).
+WORD = re.compile(r"\w+")
 
 
 class Summarizer:
@@ -316,12 +320,21 @@ class Summarizer:
         """In-place changes of project classes' attributes through what is declared as one of them (a
         parameter, an item of a collection of them, by index, loop or comprehension, an attribute of `self`)
         in the module's functions (the class's own module reports them for its aux_data)."""
-        found = []
+        found: list[AttributeChange] = []
+        leading = self._names_leading_elsewhere()
+        if not leading:
+            return ()
+        classes = {id(cls) for cls in self.index.classes.values()}
         for function in self.index.defs:
             if not (any(param.annotation is not None for param in function.params)
                     or (function.cls is not None and function.self_name is not None
                         and function.cls.declared_annotations)):
                 continue  # nothing declared here
+            if function.cls is not None and id(function.cls) in classes:
+                if function.cls.name not in leading:
+                    continue  # a method of a class whose text names no class of another module
+            elif leading.isdisjoint(WORD.findall(self.index.code(function.node))):
+                continue
             positions = {param.name: number for number, param in enumerate(function.positional_params)}
             for node in function.nodes(ast.Call, ast.AugAssign, ast.Assign, ast.Delete):
                 for receiver in changed_in_place(node):
@@ -349,6 +362,29 @@ class Summarizer:
                                                  isinstance(node, ast.AugAssign) and node.target is receiver,
                                                  put.status.name if put else "", put.what if put else ""))
         return tuple(found)
+
+    def _names_leading_elsewhere(self) -> set[str]:
+        """The names an annotation of another project module's class must spell here (the changes through
+        one are looked for only where a function, or its class, spells one): what the module imports from
+        the project, and its own classes and module-level names whose text spells one of those (a class
+        declaring `stacks: list[Stack]`, a base of one, an alias `Models = dict[str, MLP]`), to a fixpoint."""
+        leading = {local for local, target in self.index.aliases.items() if self.is_projects(target)}
+        if not leading:
+            return leading
+        texts = {name: self.index.code(cls.node) for name, cls in self.index.classes.items()}
+        for name, values in self.index.bindings.items():
+            texts.setdefault(name, "\n".join(self.index.code(value) for value in values if value is not None))
+        spelled_in: dict[str, list[str]] = {}  # a word -> the names whose text spells it
+        for name, text in texts.items():
+            for word in set(WORD.findall(text)):
+                spelled_in.setdefault(word, []).append(name)
+        pending = list(leading)
+        while pending:
+            for name in spelled_in.get(pending.pop(), ()):
+                if name not in leading:
+                    leading.add(name)
+                    pending.append(name)
+        return leading
 
     def _hashed(self) -> tuple[HashedObject, ...]:
         """Objects of other project modules' classes this module passes as static arguments of jitted calls

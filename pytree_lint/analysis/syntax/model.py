@@ -410,7 +410,7 @@ class ModuleIndex:
     # The project as this module sees it (analysis/project/modules.py): imported names followed across modules.
     project: ModuleView | None = None
     _mentioning: dict[tuple[str, ...], list[ast.stmt]] = field(default_factory=dict)
-    _calls_in: dict[int, list[tuple[ast.Call, bool]]] = field(default_factory=dict)
+    _calls_spelling: dict[tuple[str, ...], list[tuple[ast.Call, bool]]] = field(default_factory=dict)
     _inlined: dict[int, ast.expr | None] = field(default_factory=dict)
     _spellings: dict[frozenset[str], tuple[str, ...]] = field(default_factory=dict)
 
@@ -440,12 +440,19 @@ class ModuleIndex:
         return self._mentioning[key]
 
     def calls_mentioning(self, words: tuple[str, ...]) -> list[tuple[ast.Call, bool]]:
-        """Every call in the statements that mention one of `words` (a call of `f` spells `f`), in source
-        order, each with whether it is inside a function."""
-        found: list[tuple[ast.Call, bool]] = []
-        for statement in self.statements_mentioning(words):
-            found.extend(self._calls_in_statement(statement))
-        return found
+        """Every call that covers a line spelling one of `words` (a call of `f` spells `f`, on its first line
+        or, written over several, another), in source order, each with whether it is inside a function: the
+        walk enters only the nodes covering such a line. Each question is answered once."""
+        key = tuple(sorted(words))
+        if key not in self._calls_spelling:
+            found: list[tuple[ast.Call, bool]] = []
+            pattern = re.compile("|".join(map(re.escape, key))) if key else None
+            for statement in self.statements_mentioning(words):
+                lines = _lines_of(statement, self._texts[id(statement)],
+                                  pattern.finditer(self._texts[id(statement)]))  # type: ignore[union-attr]
+                found.extend(_calls_on_lines(statement, lines, covering=True))
+            self._calls_spelling[key] = found
+        return self._calls_spelling[key]
 
     def calls_of(self, names: tuple[str, ...]) -> list[tuple[ast.Call, bool]]:
         """The calls whose callee is one of `names`, an attribute of one or one reached through a module
@@ -473,13 +480,6 @@ class ModuleIndex:
                          if any(isinstance(argument, ast.Name) and argument.id == name
                                 for argument in [*call.args, *(k.value for k in call.keywords)]))
         return found
-
-    def _calls_in_statement(self, statement: ast.stmt) -> list[tuple[ast.Call, bool]]:
-        """The calls of one top-level statement, walked once whatever the words asked for."""
-        calls = self._calls_in.get(id(statement))
-        if calls is None:
-            calls = self._calls_in[id(statement)] = _calls_on_lines(statement, None)
-        return calls
 
     def inlined(self, expr: ast.Call | ast.Attribute, caller: FunctionInfo | None) -> ast.expr | None:
         """What a call of a function or method of the module whose body only returns an expression (`def
@@ -597,18 +597,20 @@ class ModuleIndex:
 
     def spellings(self, names: frozenset[str]) -> tuple[str, ...]:
         """The words a use of one of `names` (qualified) must spell in this module: the local name bound to
-        it or to a module above it (`make` of `from dataclasses import dataclass as make`, `dataclasses`,
-        `attr`), or its last part when a star import brings it. A text with none of them uses none. Once
+        it (`make` of `from dataclasses import dataclass as make`), or its last part when the module binds a
+        module above it (`dataclass` of `dataclasses.dataclass`, `register_pytree_node` of
+        `jtu.register_pytree_node`) or a star import brings it. A text with none of them uses none. Once
         per set."""
         if names not in self._spellings:
-            modules = {name.rsplit(".", 1)[0] for name in names}
             words = {name.rsplit(".", 1)[-1] for name in names if name.rsplit(".", 1)[0] in
                      self.aliases.star_modules}
             for local, target in self.aliases.items():
                 resolved = self.project.resolve(target) if self.project is not None else target
-                if any(each in names or any(module == each or module.startswith(each + ".") for module in modules)
-                       for each in (target, resolved)):
-                    words.add(local)
+                for each in {target, resolved}:
+                    if each in names:
+                        words.add(local)
+                    else:
+                        words.update(name.rsplit(".", 1)[-1] for name in names if name.startswith(each + "."))
             self._spellings[names] = tuple(words)
         return self._spellings[names]
 
@@ -826,27 +828,21 @@ def _always_rebinds(statements: list[ast.stmt], name: str) -> bool:
 _CALLED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\s*\.\s*\w+)*)\s*\(")
 
 
-def _calls_on_lines(statement: ast.stmt, lines: set[int] | None,
-                    covering: bool = False) -> list[tuple[ast.Call, bool]]:
-    """The calls of a statement that start on one of `lines` (`covering`: whose lines hold one; None: every
-    call), each with whether it is in a function, in source order: the walk enters only the nodes whose lines
-    hold one."""
+def _calls_on_lines(statement: ast.stmt, lines: set[int], covering: bool = False) -> list[tuple[ast.Call, bool]]:
+    """The calls of a statement that start on one of `lines` (`covering`: whose lines hold one), each with
+    whether it is in a function, in source order: the walk enters only the nodes whose lines hold one."""
     found: list[tuple[ast.Call, bool]] = []
-    wanted = lines if lines is not None else set()
-    ordered = sorted(wanted) if lines is not None else None
+    ordered = sorted(lines)
     pending: list[tuple[ast.AST, bool]] = [(statement, False)]
     while pending:
         node, in_function = pending.pop()
         start = getattr(node, "lineno", None)
-        if ordered is None:
-            if isinstance(node, ast.Call):
-                found.append((node, in_function))
-        elif start is not None:
+        if start is not None:
             end = getattr(node, "end_lineno", None) or start
             nearest = bisect_left(ordered, start)  # the first of the lines at or after its start
             if nearest == len(ordered) or ordered[nearest] > end:
                 continue
-            if isinstance(node, ast.Call) and (covering or start in wanted):
+            if isinstance(node, ast.Call) and (covering or start in lines):
                 found.append((node, in_function))
         children = child_nodes(node)
         if children:
