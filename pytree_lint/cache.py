@@ -46,9 +46,11 @@ class ResultCache:
         self.directory = directory if directory is not None else default_directory()
         self._salt = f"{code_fingerprint()}|fixes={fixes}".encode()
 
-    def key(self, data: bytes, config: Config) -> str:
-        """The key of a file's content linted under `config` (each file has its own)."""
-        return content_digest(self._salt + repr(config).encode() + b"\0" + data)
+    def key(self, data: bytes, config: Config, path: str) -> str:
+        """The key of a file's content linted under `config` at its place: the same content elsewhere (a
+        copy of the project) imports other modules, whose content its findings depend on."""
+        return content_digest(self._salt + repr(config).encode() + b"\0" + os.path.abspath(path).encode() + b"\0"
+                              + data)
 
     def unchanged(self, dependencies: dict[str, str]) -> bool:
         """Whether every file a cached result was read from still has the content it had (each file is

@@ -106,6 +106,19 @@ def test_a_changed_module_relints_the_files_that_read_it(tmp_path):
     assert [f["path"] for f in cli_findings(project, cache)] == ["pkg/model.py"]
 
 
+def test_a_copy_of_a_project_is_judged_by_its_own_modules(tmp_path):
+    """The same model.py in a copy of the project, whose masks.py differs, is linted anew, not given the
+    first project's cached findings (which were read from the first project's masks.py)."""
+    first, copy = tmp_path / "first", tmp_path / "copy"
+    for project in (first, copy):
+        shutil.copytree(PROJECTS / "helper_array" / "bad", project)
+        (project / "pyproject.toml").write_text("")
+    (copy / "pkg" / "masks.py").write_text((PROJECTS / "helper_array" / "clean" / "pkg" / "masks.py").read_text())
+    cache = tmp_path / "cache"
+    assert [f["path"] for f in cli_findings(first, cache)] == ["pkg/model.py"]
+    assert cli_findings(copy, cache) == []
+
+
 def test_a_module_whose_class_another_module_starts_registering_is_relinted(tmp_path):
     """params.py spells no registering word: it is read, and its cached result kept, only as long as the
     modules that mention its class say nothing new about registering it."""

@@ -37,7 +37,7 @@ def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
         data = read_file(path)
     except LintError as error:
         return path, [], str(error), None
-    key = cache.key(data, config) if cache is not None else None
+    key = cache.key(data, config, path) if cache is not None else None
     entry = cache.get(key) if cache is not None else None
     if entry is not None and cache.unchanged(entry.get("dependencies", {})):
         return path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry

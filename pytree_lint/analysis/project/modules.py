@@ -744,15 +744,35 @@ class Project:
         `class_name` of the module `view` sees from, through what they declare as one; and through the
         items of `holders` ((class, attribute): a collection of it the module's class declares), as changes
         of the class's attribute (`for stack in tower.stacks: stack.sizes.append(...)`)."""
-        found = self._facts_naming("changes", view, class_name,
-                                   self._users(view, class_name, called=False, annotating=True),
-                                   lambda summary: summary.changes, lambda change: change.cls)
-        for holder, attribute in holders:  # a new list: the answer above is kept for the next question
+        found = self._changes_of(view, class_name)
+        holding = [(view, holder, attribute) for holder, attribute in holders]
+        holding.extend((self.view_of(summary), holder, attribute)
+                       for (holder, attribute, _held), summary in self._holders_elsewhere(view, class_name))
+        for holder_view, holder, attribute in holding:  # a new list: the answers are kept for the next question
             prefix = f"{attribute}{ITEMS}"
             found = [*found, *((change._replace(attribute=change.attribute[len(prefix):]), summary)
-                               for change, summary in self.changes_elsewhere(view, holder)
+                               for change, summary in self._changes_of(holder_view, holder)
                                if change.attribute.startswith(prefix))]
         return found
+
+    def _changes_of(self, view: ModuleView, class_name: str) -> list[tuple[AttributeChange, ModuleSummary]]:
+        """The in-place changes other project modules make through what they declare as an object of the
+        class `class_name` of the module `view` sees from (or an item of a collection of it)."""
+        return self._facts_naming("changes", view, class_name,
+                                  self._users(view, class_name, called=False, annotating=True),
+                                  lambda summary: summary.changes, lambda change: change.cls)
+
+    def _holders_elsewhere(self, view: ModuleView, class_name: str
+                           ) -> list[tuple[tuple[str, str, str], ModuleSummary]]:
+        """((holder class, attribute, held class), module) for each class of another project module that
+        declares an attribute a collection of the class `class_name` of the module `view` sees from
+        (`silos: list[Silo]`): the changes made through its items are changes of this class's objects."""
+        return self._facts_naming("holders", view, class_name,
+                                  self._users(view, class_name, called=False, annotating=True),
+                                  lambda summary: [(holder, attribute, held)
+                                                   for holder, facts in summary.classes.items()
+                                                   for attribute, held in facts.holds],
+                                  lambda holding: holding[2])
 
     def hashed_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[HashedObject, ModuleSummary]]:
         """The objects of the class `class_name` of the module `view` sees from that other project modules

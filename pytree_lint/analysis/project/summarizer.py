@@ -265,7 +265,9 @@ class Summarizer:
                           registered.library.name if registered is not None else None,
                           self.analysis.frameworks.host_state(cls),
                           RegistrationFinder(self.index, self.analysis.frameworks).subclass_registration(cls),
-                          self._class_name(metaclass) if metaclass is not None else None)
+                          self._class_name(metaclass) if metaclass is not None else None,
+                          tuple((attr, held) for attr, item in self.index.held_items(cls)
+                                if (held := self._annotated_class(item)) is not None))
 
     def _class_name(self, expr: ast.expr) -> str | None:
         """The absolute name of the class a base or metaclass expression names (`Base`, `mod.Base[T]`)."""

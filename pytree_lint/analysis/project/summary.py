@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 29
+SUMMARY_VERSION = 30
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -157,6 +157,9 @@ class ClassFacts(NamedTuple):
     # `__new__`'s or `__init__`'s of each class it makes.
     registers_subclasses: SubclassRegistration | None = None
     metaclass: str | None = None  # absolute, as its `metaclass=` keyword names it
+    # (attribute, class) for each attribute it declares a collection of another project module's class
+    # (`silos: list[Silo]`), the class absolute: code given one reaches objects of that class through it.
+    holds: tuple[tuple[str, str], ...] = ()
 
 
 ITEMS = "[]."  # in AttributeChange.attribute: the attribute of each item of the collection named before it
@@ -307,8 +310,9 @@ class ModuleSummary:
                                 arrays, inline, forward, tree_map, rebuilds, dataclass) in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library, host_state, SubclassRegistration(
                                         subclasses[0], subclasses[1], tuple(tuple(a) for a in subclasses[2]))
-                                    if subclasses else None, metaclass)
-                   for name, (line, bases, library, host_state, subclasses, metaclass) in data["classes"].items()}
+                                    if subclasses else None, metaclass, tuple(tuple(held) for held in holds))
+                   for name, (line, bases, library, host_state, subclasses, metaclass, holds)
+                   in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
                   for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}
         constructions = tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))

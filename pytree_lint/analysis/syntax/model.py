@@ -643,17 +643,25 @@ class ModuleIndex:
         """holders_of for every class name, from one pass over the classes' declared attributes."""
         found: dict[str, list[tuple[str, str]]] = {}
         for cls in self.classes.values():
-            for attr in dict.fromkeys([*cls.fields, *cls.assignments]):
-                declared = cls.declared_attribute(attr)
-                if declared is None:
-                    continue
-                declared = not_optional(unquoted(declared), self.generic_name)
-                item = collection_item(declared, False, self.generic_name) or collection_item(
-                    declared, True, self.generic_name)
-                item = unquoted(item) if item is not None else None
+            for attr, item in self.held_items(cls):
                 if isinstance(item, ast.Name) and item.id != cls.name:
                     found.setdefault(item.id, []).append((cls.name, attr))
         return {name: tuple(holders) for name, holders in found.items()}
+
+    def held_items(self, cls: ClassInfo) -> list[tuple[str, ast.expr]]:
+        """(attribute, item annotation) for each attribute the class declares a collection of something
+        (`stacks: list[Stack]`, `by_name: dict[str, Stack]`, optional or quoted too)."""
+        found = []
+        for attr in dict.fromkeys([*cls.fields, *cls.assignments]):
+            declared = cls.declared_attribute(attr)
+            if declared is None:
+                continue
+            declared = not_optional(unquoted(declared), self.generic_name)
+            item = collection_item(declared, False, self.generic_name) or collection_item(
+                declared, True, self.generic_name)
+            if item is not None:
+                found.append((attr, unquoted(item)))
+        return found
 
     def attribute_type(self, annotation: ast.expr, attr: str) -> ast.expr | None:
         """The annotation the class an annotation names (of this module or another of the project) gives

@@ -43,9 +43,12 @@ Known false positives:
     `mutable=True` pytrees (host-side loggers) that reach no transformation are not reported.
 
 Known limits:
-    Changes made in another module, and containers built outside the module or passed in unannotated,
-    are not followed. A change through an attribute of the same name counts only on `self` in the
-    class's (or a related class's) methods, or on a name bound to the class's constructor.
+    A change made in another module is followed through what that module declares as an object of the
+    class: a parameter, a local or an attribute annotated with it, or an item of a collection of it (`for
+    silo in barn.silos`, the collection declared by a class of any module). Containers built outside the
+    module, or changed through a name nothing annotates, are not followed. A change through an attribute
+    of the same name counts only on `self` in the class's (or a related class's) methods, or on a name
+    bound to the class's constructor.
 
 Fix safety:
     `--fix` builds a tuple or frozenset where the list or set is built (`[...]`, `list(...)`, `{...}`,
