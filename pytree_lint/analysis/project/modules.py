@@ -72,9 +72,6 @@ INSTALLED = frozenset({"site-packages", "dist-packages"})
 # forwards, with the same matches.
 CONSTRUCTED_REVERSED = re.compile(rb"\(\s*(\w*[A-Z])(?!\w)")
 MENTIONED = re.compile(rb"(?<![\w.])[A-Z]\w*")  # a capitalised name, as written or imported
-# How far a hooked base's subclasses in other modules are looked for: those deriving from it, and from them
-# (each level asks every module that mentions the class).
-SUBCLASS_LEVELS = 2
 MAX_REEXPORTS = 3  # modules passing an imported name on, followed to find a class's users from their texts
 # What follows a colon as an annotation may (or a dict value, a lambda's body: a superset): `list[Gauges]`.
 ANNOTATION = re.compile(rb":[ \t]*([\w.\[\], |'\"]+)")
@@ -1158,20 +1155,25 @@ class ModuleView:
 
     def subclasses_elsewhere(self, class_name: str) -> list[ClassInfo]:
         """The classes other project modules derive from a class of this module, directly or through one
-        another module derives from it (SUBCLASS_LEVELS deep), read from there."""
+        another derives from it (in its own module or yet another, at any depth), read from there. Each class
+        is met once: the work is bounded by the project's classes."""
         found: list[ClassInfo] = []
-        pending, seen = [(self, class_name, 1)], {(self.file, class_name)}
+        pending: list[tuple[ModuleView, str, ModuleSummary | None]] = [(self, class_name, None)]
+        seen = {(self.file, class_name)}
         while pending:
-            view, name, level = pending.pop(0)
-            for definition in self.project.subclasses_elsewhere(view, name):
+            view, name, summary = pending.pop(0)
+            derived = self.project.subclasses_elsewhere(view, name)
+            if summary is not None:  # a class of another module: its own module's classes deriving from it
+                derived.extend(Definition(summary, other) for other, facts in summary.classes.items()
+                               if f"{summary.module}.{name}" in facts.bases)
+            for definition in derived:
                 file = Path(definition.summary.path)
                 cls = self.project.foreign_class(definition)
                 if cls is None or (file, definition.name) in seen or file == self.file:
                     continue
                 seen.add((file, definition.name))
                 found.append(cls)
-                if level < SUBCLASS_LEVELS:
-                    pending.append((self.project.view_of(definition.summary), definition.name, level + 1))
+                pending.append((self.project.view_of(definition.summary), definition.name, definition.summary))
         return found
 
     def transformed_elsewhere(self, class_name: str) -> list[ModuleSummary]:
