@@ -60,18 +60,25 @@ class ModuleAnalysis:
         self.index = ModuleIndex.build(tree, source, project)
         self.frameworks = Frameworks(self.index, static_field_functions)
         self.values = ValueInference(self.index, self.frameworks)
+        self.values.made_per_call = self.made_per_call
         self.classes = ClassSemantics(self.index, self.values)
         self._registrations_elsewhere: dict[int, list[Registration]] = {}
         self._call_places: dict[int, dict] = {}  # per function: where each of its calls is (one walk each)
 
-    def made_per_call(self, call: ast.Call, maker: FunctionInfo) -> bool:
+    def made_per_call(self, call: ast.Call, maker: FunctionInfo, _builders: frozenset[int] = frozenset()) -> bool:
         """Whether the object a call in the function `maker` builds is made anew by each call of it and
         passed on (to a call, stored, returned in a display or through a name): what it holds is then new
-        each time. Not in a classmethod or staticmethod (a factory, run where a program sets up), not when
-        the function only returns the call (a builder: as often as its callers), nor when the function is
-        traced (its results are outputs)."""
-        if maker.is_classmethod or maker.is_staticmethod or returned_expression(maker, imports=True) is call:
+        each time. Not in a classmethod or staticmethod (a factory, run where a program sets up), nor when the
+        function is traced (its results are outputs). A function that only returns the call (a builder) makes
+        it as often as its callers: per call when one of the module's calls of it is (`return energy,
+        build(update)`), judged there."""
+        if maker.is_classmethod or maker.is_staticmethod:
             return False
+        if returned_expression(maker, imports=True) is call:
+            if id(maker.node) in _builders:  # a builder calling itself: nothing more to learn
+                return False
+            return any(caller is not None and self.made_per_call(built, caller, _builders | {id(maker.node)})
+                       for built, caller in self.index.callers_of(maker))
         if id(maker.node) not in self._call_places:
             self._call_places[id(maker.node)] = call_places(maker.node)
         places = self._call_places[id(maker.node)]

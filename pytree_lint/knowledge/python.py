@@ -55,6 +55,8 @@ VOLATILE_CALLS = frozenset({
 })
 VOLATILE_MODULES = ("random.", "secrets.")
 PARTIAL = "functools.partial"
+# Decorators that memoise: a call with equal arguments returns the object an earlier call made.
+MEMOIZERS = frozenset({"functools.lru_cache", "functools.cache"})
 OBJECT_NEW = "object.__new__"
 SETATTR_CALLS = frozenset({"object.__setattr__", "setattr"})
 

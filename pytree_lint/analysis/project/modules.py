@@ -25,6 +25,7 @@ from ...digest import ABSENT, content_digest
 from ...diskio import LintError, python_text, read_regular
 from ...knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
 from ...knowledge.jax import Mechanism
+from ...knowledge.python import MEMOIZERS
 from ..pytrees.jitted import factory_statics, through_signature
 from ..record import record
 from ..syntax.model import ClassInfo, ModuleIndex
@@ -1140,6 +1141,20 @@ class ModuleView:
     def foreign_class(self, definition: Definition) -> ClassInfo | None:
         return self.project.foreign_class(definition) if definition.cls is not None else None
 
+    def memoized(self, definition: Definition) -> bool:
+        """A project function decorated with a memoiser (`functools.lru_cache`, `functools.cache`, or a project
+        decorator that memoises, in any module): a call with equal arguments returns an earlier call's object."""
+        facts = definition.function
+        if facts is None:
+            return False
+        for name in (*facts.decorators, *(call.name for call in facts.decorator_calls)):
+            resolved = self.resolve_in(definition.summary, name)
+            decorator = self.definition(resolved)
+            if resolved in MEMOIZERS or (decorator is not None and decorator.function is not None
+                                         and decorator.function.memoizes):
+                return True
+        return False
+
     def is_nnx_class(self, definition: Definition) -> bool:
         """A project class that is a Flax NNX pytree (through its bases, in any module)."""
         return self.class_library(definition) is LIBRARY_BY_NAME.get("flax.nnx")
@@ -1152,6 +1167,20 @@ class ModuleView:
     def constructions(self, class_name: str) -> list[tuple[Construction, ModuleSummary]]:
         """The calls other project modules make of this module's class `class_name`."""
         return self.project.constructions(self, class_name)
+
+    def built_per_call(self, construction: Construction, summary: ModuleSummary
+                       ) -> tuple[str, ModuleSummary, int] | None:
+        """Where another module's construction (of `summary`'s module) makes its object anew per call of a
+        function and passes it on (the call as written, its module and line): its own function does, or it is
+        a builder (see Construction.builder) that a call in a module importing it makes per call. None when
+        nothing says it is made per call."""
+        if construction.per_call:
+            return construction.per_call, summary, construction.line
+        if not construction.builder:
+            return None
+        name = construction.builder.rsplit(".", 1)[-1]
+        return next(((call.per_call, module, call.line) for call, module
+                     in self.project.calls_elsewhere(self.project.view_of(summary), name) if call.per_call), None)
 
     def subclasses_elsewhere(self, class_name: str) -> list[ClassInfo]:
         """The classes other project modules derive from a class of this module, directly or through one

@@ -10,7 +10,7 @@ from ...diskio import LintError, python_text
 from ...knowledge.jax import JIT
 from ...knowledge.python import PARTIAL
 from ..module import ModuleAnalysis
-from ..pytrees.fields import makes_dataclass, rebuilt_by, registered_by
+from ..pytrees.fields import makes_dataclass, memoizes, rebuilt_by, registered_by
 from ..pytrees.jitted import annotated_static_arrays, array_annotation, array_parameter, jit_factory, literal
 from ..pytrees.mutations import changed_in_place
 from ..pytrees.nnx import filling
@@ -119,7 +119,8 @@ class Summarizer:
         position = self.analysis.position(shown) or self.analysis.position(expr) or (0, 0)
         made = evidence.trail[-1].node if evidence.trail else expr
         return Value(evidence.kind.value, evidence.what, self.analysis.snippet(shown), position[0],
-                     evidence.leaf.value if evidence.leaf is not None else None, contained=made is not evidence.node)
+                     evidence.leaf.value if evidence.leaf is not None else None, contained=made is not evidence.node,
+                     made_once=evidence.made_once)
 
     def _kinds(self, evidence: list[Evidence], expr: ast.expr) -> list[Value]:
         """The first evidence of each kind other modules care about, and the first few references."""
@@ -151,7 +152,8 @@ class Summarizer:
                              self._decorator_calls(function),
                              tuple(p.name for p in function.params if array_annotation(self.analysis.values, p)),
                              self._inline(function), self._forward(function), self._tree_map(function),
-                             rebuilt_by(self.index, function), makes_dataclass(self.index, function))
+                             rebuilt_by(self.index, function), makes_dataclass(self.index, function),
+                             memoizes(self.index, function))
 
     def _tree_map(self, function: FunctionInfo) -> TreeMapFacts | None:
         """How a module function maps its own parameters as every tree of a multi-tree map (TreeCalls.forwarded):
@@ -301,7 +303,10 @@ class Summarizer:
             if callee is None or not self.is_projects(callee) or not wanted(callee):
                 continue
             maker = self.index.enclosing_function(call) if in_function else None
-            per_call = built and maker is not None and self.analysis.made_per_call(call, maker)
+            per_call = maker is not None and self.analysis.made_per_call(call, maker)
+            builder = f"{self.module}.{maker.name}" if (
+                built and not per_call and maker is not None and maker.parent is None and maker.cls is None
+                and returned_expression(maker, imports=True) is call) else ""
             arguments = []
             for position, argument in enumerate(call.args):
                 if isinstance(argument, ast.Starred):
@@ -311,11 +316,11 @@ class Summarizer:
                 if keyword.arg is not None:
                     arguments.extend(Argument(None, keyword.arg, value)
                                      for value in self._argument(keyword.value, maker))
-            if arguments or per_call:
+            if arguments or per_call or builder:
                 position = self.analysis.position(call)
                 factory = maker is None or maker.is_classmethod or maker.is_staticmethod
                 found.append(Construction(self.absolute(callee), position[0] if position else 0, tuple(arguments),
-                                          factory, self.analysis.snippet(call) if per_call else ""))
+                                          factory, self.analysis.snippet(call) if per_call else "", builder))
         return found
 
     def _changes(self) -> tuple[AttributeChange, ...]:

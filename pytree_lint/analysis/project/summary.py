@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 30
+SUMMARY_VERSION = 31
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -44,6 +44,9 @@ class Value(NamedTuple):
     leaf: str | None = None
     refers: str | None = None
     contained: bool = False  # an element of what the expression makes (`2` in `{"depth": 2}`), not all of it
+    # Made once where the program sets its objects up and kept (a memoised function's result, a value given
+    # at module level): the same object each time (see values.Hop.kept).
+    made_once: bool = False
 
 
 class JitFacts(NamedTuple):
@@ -134,6 +137,7 @@ class FunctionFacts(NamedTuple):
     tree_map: TreeMapFacts | None = None
     rebuilds: bool = False  # a registering decorator whose unflatten calls the class (fields.rebuilt_by)
     dataclass: bool = False  # a decorator applying `dataclasses.dataclass` (fields.makes_dataclass)
+    memoizes: bool = False  # a decorator that memoises the function it is given (fields.memoizes)
 
 
 class SubclassRegistration(NamedTuple):
@@ -253,6 +257,9 @@ class Construction(NamedTuple):
     # Made per call of a function and passed on (to a call, stored, or returned by an untraced function:
     # pytrees/aux.py's passed_on): the call as written; empty otherwise.
     per_call: str = ""
+    # The function (absolute) that only returns it, when no call of it in its own module makes it per call:
+    # a builder, whose calls in other modules decide how often it is made (ModuleView.built_per_call).
+    builder: str = ""
 
 
 @dataclass
@@ -305,9 +312,10 @@ class ModuleSummary:
                                                 tuple((name, meant) for name, meant in inline[3])) if inline else None,
                                          Forward(forward[0], tuple(tuple(a) for a in forward[1])) if forward else None,
                                          TreeMapFacts(tuple(tree_map[0]), *tree_map[1:]) if tree_map else None,
-                                         rebuilds, dataclass)
+                                         rebuilds, dataclass, memoizes)
                      for name, (line, returns, field_facts, registers, params, decorators, factory, decorator_calls,
-                                arrays, inline, forward, tree_map, rebuilds, dataclass) in data["functions"].items()}
+                                arrays, inline, forward, tree_map, rebuilds, dataclass, memoizes)
+                     in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library, host_state, SubclassRegistration(
                                         subclasses[0], subclasses[1], tuple(tuple(a) for a in subclasses[2]))
                                     if subclasses else None, metaclass, tuple(tuple(held) for held in holds))
@@ -317,8 +325,8 @@ class ModuleSummary:
                   for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}
         constructions = tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))
                                                                for position, keyword, value in arguments), factory,
-                                           per_call)
-                              for callee, line, arguments, factory, per_call in data["constructions"])
+                                           per_call, builder)
+                              for callee, line, arguments, factory, per_call, builder in data["constructions"])
         bindings = {name: tuple(Value(*value) for value in values) for name, values in data["bindings"].items()}
         return cls(data["module"], data["is_package"], data["path"], data["digest"], dict(data["names"]),
                    tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, constructions,

@@ -319,8 +319,10 @@ class AuxSiteFinder:
         project = self.index.project
         if project is not None and cls.parent is None and home_of(cls.node) is None:  # built by other modules
             for construction, summary in project.constructions(cls.name):
-                if construction.per_call:
-                    where = Elsewhere(construction.per_call, summary.display_path, construction.line)
+                per_call = project.built_per_call(construction, summary)
+                if per_call is not None:
+                    text, module, line = per_call
+                    where = Elsewhere(text, module.display_path, line)
                     return [Evidence(Kind.INSTANCE, where, f"a new `{cls.name}`", cls=cls,  # type: ignore[arg-type]
                                      constructed=True)]
         # Built nowhere in a function here: still the aux_data class (its `__eq__` matters, PTL105).

@@ -30,7 +30,7 @@ from ...knowledge import (
 from ...knowledge.jax import MECHANISMS, Mechanism
 from ...knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ...knowledge.numpyro import AUX_FIELDS
-from ...knowledge.python import ANNOTATED, CLASS_VARIABLES, DATACLASS_DECORATORS
+from ...knowledge.python import ANNOTATED, CLASS_VARIABLES, DATACLASS_DECORATORS, MEMOIZERS
 from ..record import record
 from ..syntax.model import (
     FUNCTIONS,
@@ -152,6 +152,13 @@ def makes_dataclass(index: ModuleIndex, function: FunctionInfo) -> bool:
     (`cls = dataclasses.dataclass(cls)`): the class gets a generated `__init__` over its fields."""
     return _spells_one_of(index, function, DATACLASS_DECORATORS) and any(
         index.qualify(call.func) in DATACLASS_DECORATORS and call.args for call in function.nodes(ast.Call))
+
+
+def memoizes(index: ModuleIndex, function: FunctionInfo) -> bool:
+    """A decorator written in the project that memoises the function it is given: its body applies
+    `functools.lru_cache` or `functools.cache` (equinox's `compile_cache` wraps an `lru_cache` per function)."""
+    return _spells_one_of(index, function, MEMOIZERS) and any(
+        index.qualify(call.func) in MEMOIZERS for call in function.nodes(ast.Call))
 
 
 def _spells_one_of(index: ModuleIndex, function: FunctionInfo, names: frozenset[str]) -> bool:

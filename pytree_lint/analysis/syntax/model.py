@@ -1304,7 +1304,20 @@ class _Indexer:
                 AttributeAssignment(attr, value, statement, method, augmented, unconditional))
 
     def _call(self, node: ast.expr) -> None:
-        """The call a statement makes (`register(...)`, `x = register(...)`, `object.__setattr__(...)`)."""
+        """The call a statement makes (`register(...)`, `x = register(...)`, `object.__setattr__(...)`), or
+        each call its value holds in a display or a choice (`return energy, Fns(update)`, `a if c else b`)."""
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            for element in node.elts:
+                self._call(element.value if isinstance(element, ast.Starred) else element)
+        elif isinstance(node, ast.Dict):
+            for value in node.values:
+                self._call(value)
+        elif isinstance(node, ast.IfExp):
+            self._call(node.body)
+            self._call(node.orelse)
+        elif isinstance(node, ast.BoolOp):
+            for value in node.values:
+                self._call(value)
         if not isinstance(node, ast.Call):
             return
         dotted = dotted_name(node.func)

@@ -21,7 +21,7 @@ from ...knowledge import python as py
 from ...knowledge import scipy as scipy_knowledge
 from ...knowledge.genjax import PYTREE_MAKING_DECORATORS
 from ...knowledge.jax_dataclasses import LIBRARY as JAX_DATACLASSES
-from ..pytrees.fields import Frameworks, declared_fields, parse_string_annotation
+from ..pytrees.fields import Frameworks, declared_fields, memoizes, parse_string_annotation
 from ..record import record
 from ..syntax.model import (
     PROPERTY_DECORATORS,
@@ -30,9 +30,11 @@ from ..syntax.model import (
     ModuleIndex,
     Param,
     Scope,
+    child_nodes,
     is_none,
     keyword_arguments,
     live_bindings,
+    nodes_of,
     walk_statements,
 )
 from ..syntax.shims import taken_branch
@@ -191,6 +193,9 @@ class ValueInference:
     project_name: Callable[[str], str | None] | None = None
     # Set with it: the module's own absolute name (a parameter of its functions is a reference then too).
     module_name: str | None = None
+    # Whether the object a call in a function builds is made anew by each call of the function and passed on
+    # (ModuleAnalysis.made_per_call, which knows the module's jitted functions): what it is given is new then.
+    made_per_call: Callable[[ast.Call, FunctionInfo], bool] = lambda _call, _maker: False
 
     # public --------------------------------------------------------------------------------------
     def passed(self, argument: ast.expr, call: ast.Call) -> list[Evidence]:
@@ -436,6 +441,12 @@ class ValueInference:
                 found.extend(self._parameter(param, context))
             if bound or param is not None:
                 return found
+            if isinstance(function.parent, FunctionInfo):  # a closure's free name: its enclosing function's
+                found = self._name(expr, Context.of(function.parent))
+                if _runs_once_per_call_of_parent(function):
+                    return found
+                # Called again and again (returned, stored, handed on): the same value on each of its calls.
+                return [e.through(name, Relation.ENCLOSED, function.parent.node, kept=True) for e in found]
         if not self.index.aliases.is_module_local(name):
             return self._imported(expr, name)
         if name in self.index.functions:
@@ -499,8 +510,10 @@ class ValueInference:
 
     def _constructed_in_functions(self, cls: ClassInfo, name: str, position: int | None, via: str) -> list[Evidence]:
         """What the module's functions pass as the argument `name` (or `position`) when they build a `cls`:
-        made once (kept) as another module's builder's values are (how often a function runs is its callers'
-        business); the objects of other classes it passes are judged per site (ClassSemantics.array_fields)."""
+        made once (kept), as another module's builder's values are, unless the function makes the object per
+        call and passes it on (see made_per_call: a builder that only returns it runs as often as its callers,
+        which is their business); the objects of other classes it passes are judged per site
+        (ClassSemantics.array_fields)."""
         found = []
         for call, function in self.index.constructions_in_functions(cls):
             argument = _argument_given(call, name, position)
@@ -508,7 +521,8 @@ class ValueInference:
                 given = self.infer(argument, Context.of(function))
                 if not given and isinstance(argument, ast.Name):  # a helper's parameter: what its callers pass
                     given = self.passed_to(function, argument.id)
-                found.extend(replace(e, shared=False).through(via, Relation.GIVEN, argument, kept=True,
+                kept = not self.made_per_call(call, function)
+                found.extend(replace(e, shared=False).through(via, Relation.GIVEN, argument, kept=kept,
                                                               by=function.name)
                              for e in given if e.kind is not Kind.INSTANCE)
         return found
@@ -616,7 +630,7 @@ class ValueInference:
         """What the project's other modules pass as the argument `name` (or `position`) when they build a
         `cls` (`Mesh(coords=np.zeros(3))` in pkg/build.py), from their summaries. A value is made once (kept)
         unless a function makes the object per call and passes it on: a builder that only returns it is as
-        often as its callers, which this module does not see (as it does not for its own builders)."""
+        often as its callers (ModuleView.built_per_call)."""
         project = self.index.project
         if project is None or cls.parent is not None:
             return []
@@ -625,7 +639,8 @@ class ValueInference:
             for argument in construction.arguments:
                 if argument.keyword == name or (position is not None and argument.position == position):
                     found.extend(_summarised(value, cls.node, via, Relation.GIVEN, made_in.display_path,
-                                             construction.factory or not construction.per_call)
+                                             construction.factory
+                                             or project.built_per_call(construction, summary) is None)
                                  for value, made_in in project.resolved(summary, (argument.value,)))
         return found
 
@@ -702,11 +717,31 @@ class ValueInference:
 
     def _returns(self, helper: FunctionInfo) -> list[Evidence]:
         found: list[Evidence] = []
+        kept = self._memoized(helper)
         for statement in helper.return_statements:
             if statement.value is not None:
-                found.extend(_built_by(e, helper).through(f"{helper.name}()", Relation.RETURNS, statement.value)
+                found.extend(_built_by(e, helper).through(f"{helper.name}()", Relation.RETURNS, statement.value,
+                                                          kept=kept)
                              for e in self.infer(statement.value, Context.of(helper, statement)))
         return found
+
+    def _memoized(self, function: FunctionInfo) -> bool:
+        """A function of the module decorated with a memoiser (`functools.lru_cache`, `functools.cache`, or a
+        decorator of the project that memoises): what a call returns was made by the first call with equal
+        arguments, and is kept."""
+        for decorator in getattr(function.node, "decorator_list", ()):
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            qualified = self.index.qualify(target)
+            if qualified in py.MEMOIZERS:
+                return True
+            local = self.index.module_function(target.id) if isinstance(target, ast.Name) else None
+            if local is not None and memoizes(self.index, local):
+                return True
+            project = self.index.project
+            definition = project.definition(qualified) if project is not None and qualified else None
+            if definition is not None and definition.function is not None and definition.function.memoizes:
+                return True
+        return False
 
     def _callees_first(self, helper: FunctionInfo) -> list[FunctionInfo]:
         """The module's functions `helper` calls by name, directly or not, in post-order (callees before their
@@ -741,7 +776,8 @@ class ValueInference:
         modules whose functions it returns the results of)."""
         project = self.index.project
         assert project is not None
-        return [_summarised(value, expr, f"{definition.name}()", Relation.RETURNS, summary.display_path)
+        kept = project.memoized(definition)
+        return [_summarised(value, expr, f"{definition.name}()", Relation.RETURNS, summary.display_path, kept)
                 for value, summary in project.returned_by(definition)]
 
     def _imported(self, expr: ast.Name | ast.Attribute, name: str) -> list[Evidence]:
@@ -1030,8 +1066,26 @@ def _summarised(value: Value, node: ast.AST, via: str, relation: Relation, path:
                 ) -> Evidence:
     """Evidence from another module's summary: what `via` `relation` there, cited by module and line."""
     return Evidence(Kind(value.kind), node, value.what, leaf=Leaf(value.leaf) if value.leaf else None,
-                    trail=(Hop(via, relation, Elsewhere(value.text, path, value.line), None, kept),),
+                    trail=(Hop(via, relation, Elsewhere(value.text, path, value.line), None, kept or value.made_once),),
                     contained=value.contained)
+
+
+def _runs_once_per_call_of_parent(function: FunctionInfo) -> bool:
+    """A nested function that its enclosing function's own body calls by name, and that nothing else names
+    (it is not returned, stored, handed on, or called from another nested function): it runs as often as
+    its enclosing function, so the values it reads from there are as new as its own."""
+    parent = function.parent
+    named = sum(1 for node in nodes_of(parent.node, ast.Name) if node.id == function.name)  # type: ignore[union-attr]
+    called = 0
+    pending = list(child_nodes(parent.node))  # type: ignore[union-attr]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name:
+            called += 1
+        pending.extend(child_nodes(node))
+    return called > 0 and called == named
 
 
 def _built_by(evidence: Evidence, helper: FunctionInfo) -> Evidence:

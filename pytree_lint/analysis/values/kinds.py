@@ -34,6 +34,8 @@ class Relation(enum.Enum):
     UPDATED_BY = "is updated by"
     CONVERTED_BY = "is converted by"
     GIVEN = "is given"  # a constructor argument, at module level (or by a method: Hop.by)
+    # A nested function's free name, read from the function around it, which makes it once per call of its own.
+    ENCLOSED = "is read by a nested function from"
     HOLDS_CHILDREN = "holds the children"
     ALSO_A_CHILD = "is also among the children"
 

@@ -34,10 +34,18 @@ Known false positives:
     the program sets its objects up, and kept by every flatten and unflatten after. Nor an `object()`
     marker the module uses as a lookup key (equinox's `state[index.marker]`: each object owning its entry
     is the design), an augmented change of a list, dict or set (PTL102's: one cause, one finding), and
-    netket's `mutable=True` pytrees that reach no transformation.
+    netket's `mutable=True` pytrees that reach no transformation. A function given to the object by a
+    factory function (here or in another module) is reported when the factory makes the object per call
+    and passes it on (returns it beside other values, stores it, hands it to a call: jax-md's
+    neighbour-list factories; 3 calls, 3 compilations of a jitted function given each struct); a builder
+    that only returns the object is judged where it is called; a memoised factory (`functools.lru_cache`,
+    `functools.cache`, or a decorator of the project wrapping one, as equinox's `compile_cache`) returns
+    the same function each time; a nested function's enclosing-function value, read on each of its many
+    calls, is the same each time.
 
 Known limits:
-    A value made by a function of another module is not followed.
+    A builder of another module is judged by its calls one module away: a caller that only returns the
+    builder's result in turn is not followed further.
 """
 
 from __future__ import annotations
