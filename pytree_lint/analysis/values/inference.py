@@ -188,6 +188,7 @@ class ValueInference:
     _callees: dict[int, list[FunctionInfo]] = field(default_factory=dict)
     # (helper, parameter) -> what the module's calls of it pass (see _passed_by_callers), each asked once
     _passed: dict[tuple[int, str, bool], list[Evidence] | None] = field(default_factory=dict)
+    _once_per_parent_call: dict[int, bool] = field(default_factory=dict)  # per nested def: see _name
     # Set while the module is summarised (there is no project to look into then): the absolute name a
     # qualified name has when it is one of the project's, else None. Such names become references.
     project_name: Callable[[str], str | None] | None = None
@@ -443,7 +444,10 @@ class ValueInference:
                 return found
             if isinstance(function.parent, FunctionInfo):  # a closure's free name: its enclosing function's
                 found = self._name(expr, Context.of(function.parent))
-                if _runs_once_per_call_of_parent(function):
+                once = self._once_per_parent_call.get(id(function.node))
+                if once is None:
+                    once = self._once_per_parent_call[id(function.node)] = _runs_once_per_call_of_parent(function)
+                if once:
                     return found
                 # Called again and again (returned, stored, handed on): the same value on each of its calls.
                 return [e.through(name, Relation.ENCLOSED, function.parent.node, kept=True) for e in found]
