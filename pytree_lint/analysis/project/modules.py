@@ -323,6 +323,7 @@ class Project:
         # (asking each file once, not once per class: a module of many classes stays linear).
         self._name_index: dict[Path, tuple[dict[str, list[Path]], ...]] = {}
         self._index: dict[str, FileText] | None = None  # file -> what its text says (see _text)
+        self._checked: set[str] = set()  # the files whose index row this lint has found current (see _text)
         self._packages: dict[Path, str] = {}  # file -> the package its relative imports start from
         self._index_changed = False
         # (question, file, name) -> (what other modules answer, the files asked, by content hash): _asked
@@ -377,6 +378,7 @@ class Project:
         """What a file's analysis asks of the project, answered from that file's place in it."""
         file = resolved_path(path)
         import_root, module, is_package = module_location(file)
+        self._checked.clear()  # a new lint: each file's text is looked at once more (it may have changed)
         return ModuleView(self, file, import_root, module, is_package)
 
     # modules -------------------------------------------------------------------------------------------------
@@ -537,20 +539,35 @@ class Project:
         return [*lists.get(name, []), *lists.get("*", [])]
 
     def _name_lists(self, import_root: Path, package: str) -> tuple[dict[str, list[Path]], ...]:
-        """Per name, the searched files that call it, that mention it and that import it by name."""
+        """Per name, the searched files that call it, that mention it and that import it by name; and per
+        module they import (absolute; "" for a relative import climbing out of what can be told), the files
+        importing it."""
         top = self._top(import_root, package)
         if top not in self._name_index:
-            lists: tuple[dict[str, list[Path]], ...] = ({}, {}, {})
+            lists: tuple[dict[str, list[Path]], ...] = ({}, {}, {}, {})
             for file in self.files(import_root, package):
                 text = self._text(file)
                 if text is None:
                     continue
                 imported = {name for names in text.from_imports.values() for name in names}
-                for names, found in zip((text.calls, text.mentions, imported), lists):
+                modules = {(self._absolute_import(file, module) if module.startswith(".") else module) or ""
+                           for module in text.imports}
+                for names, found in zip((text.calls, text.mentions, imported, modules), lists):
                     for each in names:
                         found.setdefault(each, []).append(file)
             self._name_index[top] = lists
         return self._name_index[top]
+
+    def _may_import(self, import_root: Path, package: str, module: str, name: str) -> set[Path]:
+        """The searched files that may reach the name `name` of `module`: those importing the module or a
+        package above it, or importing a name `name` from anywhere (a re-export: `_imports_name` follows it).
+        A file outside these cannot use the class, whatever its text mentions: it is never asked about."""
+        lists = self._name_lists(import_root, package)
+        by_module, parts = lists[3], module.split(".")
+        found = {*by_module.get("", ()), *self._files_importing(import_root, package, name)}
+        for cut in range(1, len(parts) + 1):
+            found.update(by_module.get(".".join(parts[:cut]), ()))
+        return found
 
     def _text(self, file: Path) -> FileText | None:
         """What the text index knows of a file (see FileText): read once, and kept on disk with the file's
@@ -558,10 +575,13 @@ class Project:
         if self._index is None:
             self._index = self.store.load_index(self.root)
         key = str(file)
+        if key in self._checked:  # found current earlier in this lint: each file is asked about many times
+            return self._index.get(key)
         try:
             stat = file.stat()
         except OSError:
             return None
+        self._checked.add(key)
         known = self._index.get(key)
         if known is None or (known.mtime, known.size) != (stat.st_mtime_ns, stat.st_size):
             try:
@@ -618,8 +638,10 @@ class Project:
             return False
         key = ("may register", view.file, class_name)
         if key not in self._answers:  # asked by the prefilter and by the analysis: read once
+            reaching = self._may_import(view.import_root, package, view.module, class_name)
             users = [file for file in self._files_naming(view.import_root, package, class_name, called=False)
-                     if file != view.file and self._imports_name(file, view.module, class_name, view.import_root)]
+                     if file in reaching and file != view.file
+                     and self._imports_name(file, view.module, class_name, view.import_root)]
             self._save_index()
             # A user that registers nothing today may tomorrow: a lint that asked depends on each.
             self._answers[key] = (any((text := self._text(file)) is not None and text.registers for file in users),
@@ -685,7 +707,9 @@ class Project:
                 or self._imports_name(file, view.module, class_name, view.import_root)) and not (
                 registering and not text.registers) and not (annotating and class_name not in text.annotated)
 
-        yield from self._views_of(filter(uses, self._files_naming(view.import_root, package, class_name, called)))
+        reaching = self._may_import(view.import_root, package, view.module, class_name)
+        yield from self._views_of(filter(uses, (file for file in self._files_naming(
+            view.import_root, package, class_name, called) if file in reaching)))
 
     def _views_of(self, files):
         """(view, summary) for each of `files` that is Python this interpreter reads (the text index, read
