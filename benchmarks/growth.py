@@ -2,12 +2,14 @@
 
     python benchmarks/growth.py [--sizes 100,200,400,800,1600] [--repeat N]
 
-Four shapes, each generated at every size N and linted whole (`pytree-lint --no-cache --jobs 1`, from bytecode):
+Six shapes, each generated at every size N and linted whole (`pytree-lint --no-cache --jobs 1`, from bytecode):
 (a) a chain of N helpers in one module, each returning one of three calls of the one before, the first an
 array, the last's result put in a registered class's aux_data: a path-enumerating evaluator walks 3**N paths;
 (b) the same chain across N modules, each importing the helper before it; (c) N modules each re-exporting the
 one before's names, the last importing a registered class through all of them; (d) a package of N modules each
-constructing one registered class with an array; (e) N registered classes in one module. Each row gives the
+constructing one registered class with an array; (e) N registered classes in one module; (f) a package of N
+modules each defining and building a registered class of the same name (each mentions the others' name: a
+search for a class's users that asks every file mentioning it is quadratic). Each row gives the
 time per unit (ms per helper, module or class): linear growth keeps it flat, and the last column, the time at
 the largest size over the smallest scaled by size, near 1.
 """
@@ -105,12 +107,22 @@ def classes(root: Path, n: int) -> None:
     (root / "classes.py").write_text("".join(parts))
 
 
+def same_names(root: Path, n: int) -> None:
+    package = root / "same"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    registered = REGISTERED.replace("class Box", "class Node").replace("return cls(", "return Node(")
+    for i in range(n):
+        (package / f"module{i}.py").write_text(registered + "\n\nNODE = Node(jnp.ones(2), (1, 2))\n")
+
+
 SHAPES = [
     ("(a) helpers chained in one module, 3 calls each", "helper", chain_in_one_module),
     ("(b) helpers chained across modules", "module", chain_across_modules),
     ("(c) modules re-exporting each other", "module", re_exports),
     ("(d) modules constructing one class", "module", constructions),
     ("(e) registered classes in one module", "class", classes),
+    ("(f) modules defining the same class name", "module", same_names),
 ]
 
 
