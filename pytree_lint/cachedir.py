@@ -45,6 +45,7 @@ def code_fingerprint() -> str:
 
 
 _WRITES = itertools.count()
+_FOLDERS_MADE: set[Path] = set()  # made (or found) by this process: a cold run writes hundreds of files
 
 
 def write_json(path: Path, data) -> None:
@@ -54,11 +55,14 @@ def write_json(path: Path, data) -> None:
     temporary = path.with_name(f"{path.name}.{os.getpid()}.{next(_WRITES)}.{os.urandom(4).hex()}.tmp")
     try:
         text = json.dumps(data)  # `json.dump` would stream through the pure-Python encoder
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in _FOLDERS_MADE:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _FOLDERS_MADE.add(path.parent)
         with open(temporary, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(temporary, path)
     except (OSError, TypeError, ValueError):
+        _FOLDERS_MADE.discard(path.parent)  # removed meanwhile (a cleared cache): made again next time
         try:
             os.remove(temporary)
         except OSError:
