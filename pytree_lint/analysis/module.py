@@ -11,7 +11,7 @@ from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
 from ..knowledge.triggers import NNX_TRIGGERS, REGISTRATION_TRIGGERS, TREE_CALL_TRIGGERS
 from .fixes import FixSafety
 from .project.modules import ModuleView
-from .pytrees.aux import AuxSite, AuxSiteFinder, call_places, passed_on_in
+from .pytrees.aux import AuxSite, AuxSiteFinder, call_places, handed_and_returned, passed_on_in
 from .pytrees.children import ChildAttribute, ChildSite, ChildSiteFinder
 from .pytrees.classes import ClassSemantics
 from .pytrees.containers import HeldContainer, held_containers
@@ -64,6 +64,8 @@ class ModuleAnalysis:
         self.classes = ClassSemantics(self.index, self.values)
         self._registrations_elsewhere: dict[int, list[Registration]] = {}
         self._call_places: dict[int, dict] = {}  # per function: where each of its calls is (one walk each)
+        self._per_call: dict[tuple[int, int], bool] = {}  # per (construction call, function): made_per_call
+        self._uses: dict[int, tuple[set[str], list[ast.expr | None]]] = {}  # per def: handed_and_returned
 
     def made_per_call(self, call: ast.Call, maker: FunctionInfo, _builders: frozenset[int] = frozenset()) -> bool:
         """Whether the object a call in the function `maker` builds is made anew by each call of it and
@@ -72,6 +74,14 @@ class ModuleAnalysis:
         function is traced (its results are outputs). A function that only returns the call (a builder) makes
         it as often as its callers: per call when one of the module's calls of it is (`return energy,
         build(update)`), judged there."""
+        if _builders:  # inside a chain of builders: its answer depends on the chain
+            return self._made_per_call(call, maker, _builders)
+        key = (id(call), id(maker.node))
+        if key not in self._per_call:  # asked for each field of the object's class
+            self._per_call[key] = self._made_per_call(call, maker, _builders)
+        return self._per_call[key]
+
+    def _made_per_call(self, call: ast.Call, maker: FunctionInfo, _builders: frozenset[int]) -> bool:
         if maker.is_classmethod or maker.is_staticmethod:
             return False
         if returned_expression(maker, imports=True) is call:
@@ -85,11 +95,16 @@ class ModuleAnalysis:
         if id(call) not in places:
             return False
         inner = places[id(call)][1]
-        per_call = passed_on_in(call, places, self._jitted_defs)
+        per_call = passed_on_in(call, places, self._jitted_defs, self._handed_and_returned)
         name = getattr(inner, "name", None)
         if per_call and name is not None and self.index.calls_passing(name):  # handed to a transformation
-            per_call = passed_on_in(call, places, self._jitted_defs | {id(inner)})
+            per_call = passed_on_in(call, places, self._jitted_defs | {id(inner)}, self._handed_and_returned)
         return per_call
+
+    def _handed_and_returned(self, function: ast.AST) -> tuple[set[str], list[ast.expr | None]]:
+        if id(function) not in self._uses:
+            self._uses[id(function)] = handed_and_returned(function)
+        return self._uses[id(function)]
 
     @cached_property
     def _jitted_defs(self) -> set[int]:

@@ -114,7 +114,16 @@ def flatten_context(function: FunctionInfo, registration: Registration, statemen
 _DISPLAYS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
 
 
-def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, traced: set[int]) -> bool:
+def handed_and_returned(function: ast.AST) -> tuple[set[str], list[ast.expr | None]]:
+    """The names a function passes as call arguments, and what it returns or yields (one walk: _passed_on
+    asks for every object the function builds)."""
+    return ({argument.id for other in nodes_of(function, ast.Call)
+             for argument in [*other.args, *(k.value for k in other.keywords)] if isinstance(argument, ast.Name)},
+            [node.value for node in nodes_of(function, (ast.Return, ast.Yield))])
+
+
+def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, traced: set[int],
+               uses: tuple[set[str], list[ast.expr | None]] | None = None) -> bool:
     """The object a construction makes may be compared with the one of the call before: it is passed to a
     call, stored on an object, or returned (directly, in a display, or through a name) by a function that
     is not traced (its caller may pass it on). The output of a function that jit (or another
@@ -128,11 +137,10 @@ def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, traced
         if any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in targets):
             return True  # stored on an object
         names = {t.id for t in targets if isinstance(t, ast.Name)}
-        if any(isinstance(argument, ast.Name) and argument.id in names
-               for other in nodes_of(function, ast.Call)
-               for argument in [*other.args, *(k.value for k in other.keywords)]):
+        handed, returns = uses if uses is not None else handed_and_returned(function)
+        if not handed.isdisjoint(names):
             return True
-        returned = any(_holds_name(node.value, names) for node in nodes_of(function, (ast.Return, ast.Yield)))
+        returned = any(_holds_name(value, names) for value in returns)
     return returned and id(function) not in traced
 
 
@@ -152,11 +160,12 @@ def call_places(function: ast.AST) -> dict[int, tuple[ast.AST | None, ast.AST]]:
     return found
 
 
-def passed_on_in(call: ast.Call, places: dict[int, tuple[ast.AST | None, ast.AST]], traced: set[int]) -> bool:
+def passed_on_in(call: ast.Call, places: dict[int, tuple[ast.AST | None, ast.AST]], traced: set[int],
+                 uses: Callable[[ast.AST], tuple[set[str], list[ast.expr | None]]]) -> bool:
     """Whether the object `call` makes may be passed on (see _passed_on), where `call_places` of its
-    function says it is."""
+    function says it is; `uses`: handed_and_returned of a function, kept by the caller."""
     parent, inner = places[id(call)]
-    return _passed_on(call, parent, inner, traced)
+    return _passed_on(call, parent, inner, traced, uses(inner))
 
 
 def _holds_name(value: ast.expr | None, names: set[str]) -> bool:

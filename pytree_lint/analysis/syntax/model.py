@@ -411,6 +411,7 @@ class ModuleIndex:
     project: ModuleView | None = None
     _mentioning: dict[tuple[str, ...], list[ast.stmt]] = field(default_factory=dict)
     _calls_spelling: dict[tuple[str, ...], list[tuple[ast.Call, bool]]] = field(default_factory=dict)
+    _passing: dict[str, list[ast.Call]] = field(default_factory=dict)
     _inlined: dict[int, ast.expr | None] = field(default_factory=dict)
     _spellings: dict[frozenset[str], tuple[str, ...]] = field(default_factory=dict)
 
@@ -471,15 +472,17 @@ class ModuleIndex:
 
     def calls_passing(self, name: str) -> list[ast.Call]:
         """The calls that pass the name `name` as an argument (`jax.eval_shape(traced, x)`), found from the
-        lines that spell it."""
-        found: list[ast.Call] = []
-        for statement in self.statements_mentioning((name,)):
-            text = self._texts[id(statement)]
-            lines = _lines_of(statement, text, re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", text))
-            found.extend(call for call, _ in _calls_on_lines(statement, lines, covering=True)
-                         if any(isinstance(argument, ast.Name) and argument.id == name
-                                for argument in [*call.args, *(k.value for k in call.keywords)]))
-        return found
+        lines that spell it. Once per name."""
+        if name not in self._passing:
+            found: list[ast.Call] = []
+            for statement in self.statements_mentioning((name,)):
+                text = self._texts[id(statement)]
+                lines = _lines_of(statement, text, re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", text))
+                found.extend(call for call, _ in _calls_on_lines(statement, lines, covering=True)
+                             if any(isinstance(argument, ast.Name) and argument.id == name
+                                    for argument in [*call.args, *(k.value for k in call.keywords)]))
+            self._passing[name] = found
+        return self._passing[name]
 
     def inlined(self, expr: ast.Call | ast.Attribute, caller: FunctionInfo | None) -> ast.expr | None:
         """What a call of a function or method of the module whose body only returns an expression (`def
