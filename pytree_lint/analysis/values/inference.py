@@ -1075,20 +1075,24 @@ def _summarised(value: Value, node: ast.AST, via: str, relation: Relation, path:
 
 
 def _runs_once_per_call_of_parent(function: FunctionInfo) -> bool:
-    """A nested function that its enclosing function's own body calls by name, and that nothing else names
-    (it is not returned, stored, handed on, or called from another nested function): it runs as often as
-    its enclosing function, so the values it reads from there are as new as its own."""
+    """A nested function that its enclosing function's own body calls by name, outside loops, and that
+    nothing else names (it is not returned, stored, handed on, or called from another nested function): it
+    runs as often as its enclosing function, so the values it reads from there are as new as its own."""
     parent = function.parent
     named = sum(1 for node in nodes_of(parent.node, ast.Name) if node.id == function.name)  # type: ignore[union-attr]
     called = 0
-    pending = list(child_nodes(parent.node))  # type: ignore[union-attr]
+    pending = [(child, False) for child in child_nodes(parent.node)]  # type: ignore[union-attr]
     while pending:
-        node = pending.pop()
+        node, looped = pending.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             continue
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function.name:
+            if looped:
+                return False  # called again and again within one call of its enclosing function
             called += 1
-        pending.extend(child_nodes(node))
+        looped = looped or isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp,
+                                             ast.DictComp, ast.GeneratorExp))
+        pending.extend((child, looped) for child in child_nodes(node))
     return called > 0 and called == named
 
 
