@@ -525,10 +525,10 @@ class ValueInference:
                 given = self.infer(argument, Context.of(function))
                 if not given and isinstance(argument, ast.Name):  # a helper's parameter: what its callers pass
                     given = self.passed_to(function, argument.id)
-                kept = not self.made_per_call(call, function)
+                given = [e for e in given if e.kind is not Kind.INSTANCE]
+                kept = bool(given) and not self.made_per_call(call, function)  # asked only of a known value
                 found.extend(replace(e, shared=False).through(via, Relation.GIVEN, argument, kept=kept,
-                                                              by=function.name)
-                             for e in given if e.kind is not Kind.INSTANCE)
+                                                              by=function.name) for e in given)
         return found
 
     def given_at(self, call: ast.Call, cls: ClassInfo, attr: str) -> list[Evidence] | None:
