@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from collections import deque
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -638,10 +639,8 @@ class Project:
             return False
         key = ("may register", view.file, class_name)
         if key not in self._answers:  # asked by the prefilter and by the analysis: read once
-            reaching = self._may_import(view.import_root, package, view.module, class_name)
-            users = [file for file in self._files_naming(view.import_root, package, class_name, called=False)
-                     if file in reaching and file != view.file
-                     and self._imports_name(file, view.module, class_name, view.import_root)]
+            users = [file for file in self._may_use(view, package, class_name, called=False)
+                     if self._imports_name(file, view.module, class_name, view.import_root)]
             self._save_index()
             # A user that registers nothing today may tomorrow: a lint that asked depends on each.
             self._answers[key] = (any((text := self._text(file)) is not None and text.registers for file in users),
@@ -702,14 +701,19 @@ class Project:
         def uses(file: Path) -> bool:
             text = self._text(file)
             # A file calling the class may reach it through its module (`mesh.Mesh(...)`) or by its name.
-            return file != view.file and text is not None and (
+            return text is not None and (
                 (called and self._imports_module(file, view.module))
                 or self._imports_name(file, view.module, class_name, view.import_root)) and not (
                 registering and not text.registers) and not (annotating and class_name not in text.annotated)
 
+        yield from self._views_of(filter(uses, self._may_use(view, package, class_name, called)))
+
+    def _may_use(self, view: ModuleView, package: str, class_name: str, called: bool) -> list[Path]:
+        """The other searched files that call (or, `called` False, mention) the class `class_name` of the module
+        `view` sees from and may import it (see _may_import): the only ones a question about its users reads."""
         reaching = self._may_import(view.import_root, package, view.module, class_name)
-        yield from self._views_of(filter(uses, (file for file in self._files_naming(
-            view.import_root, package, class_name, called) if file in reaching)))
+        return [file for file in self._files_naming(view.import_root, package, class_name, called)
+                if file in reaching and file != view.file]
 
     def _views_of(self, files):
         """(view, summary) for each of `files` that is Python this interpreter reads (the text index, read
@@ -1166,18 +1170,19 @@ class ModuleView:
         return self.project.foreign_class(definition) if definition.cls is not None else None
 
     def memoized(self, definition: Definition) -> bool:
-        """A project function decorated with a memoiser (`functools.lru_cache`, `functools.cache`, or a project
-        decorator that memoises, in any module): a call with equal arguments returns an earlier call's object."""
+        """A project function decorated with a memoiser (see memoizes): a call with equal arguments returns an
+        earlier call's object."""
         facts = definition.function
-        if facts is None:
-            return False
-        for name in (*facts.decorators, *(call.name for call in facts.decorator_calls)):
-            resolved = self.resolve_in(definition.summary, name)
-            decorator = self.definition(resolved)
-            if resolved in MEMOIZERS or (decorator is not None and decorator.function is not None
-                                         and decorator.function.memoizes):
-                return True
-        return False
+        return facts is not None and any(
+            self.memoizes(self.resolve_in(definition.summary, name))
+            for name in (*facts.decorators, *(call.name for call in facts.decorator_calls)))
+
+    def memoizes(self, name: str) -> bool:
+        """A decorator's resolved name that memoises: `functools.lru_cache`, `functools.cache`, or a project
+        decorator that applies one (in any module)."""
+        decorator = self.definition(name)
+        return name in MEMOIZERS or (decorator is not None and decorator.function is not None
+                                     and decorator.function.memoizes)
 
     def is_nnx_class(self, definition: Definition) -> bool:
         """A project class that is a Flax NNX pytree (through its bases, in any module)."""
@@ -1211,10 +1216,10 @@ class ModuleView:
         another derives from it (in its own module or yet another, at any depth), read from there. Each class
         is met once: the work is bounded by the project's classes."""
         found: list[ClassInfo] = []
-        pending: list[tuple[ModuleView, str, ModuleSummary | None]] = [(self, class_name, None)]
+        pending: deque[tuple[ModuleView, str, ModuleSummary | None]] = deque([(self, class_name, None)])
         seen = {(self.file, class_name)}
         while pending:
-            view, name, summary = pending.pop(0)
+            view, name, summary = pending.popleft()
             derived = self.project.subclasses_elsewhere(view, name)
             if summary is not None:  # a class of another module: its own module's classes deriving from it
                 derived.extend(Definition(summary, other) for other, facts in summary.classes.items()

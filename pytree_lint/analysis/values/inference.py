@@ -449,7 +449,8 @@ class ValueInference:
                     once = self._once_per_parent_call[id(function.node)] = _runs_once_per_call_of_parent(function)
                 if once:
                     return found
-                # Called again and again (returned, stored, handed on): the same value on each of its calls.
+                # Called again and again (returned, stored, handed on, called in a loop): the same value on each
+                # of its calls.
                 return [e.through(name, Relation.ENCLOSED, function.parent.node, kept=True) for e in found]
         if not self.index.aliases.is_module_local(name):
             return self._imported(expr, name)
@@ -736,14 +737,10 @@ class ValueInference:
         for decorator in getattr(function.node, "decorator_list", ()):
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             qualified = self.index.qualify(target)
-            if qualified in py.MEMOIZERS:
-                return True
             local = self.index.module_function(target.id) if isinstance(target, ast.Name) else None
-            if local is not None and memoizes(self.index, local):
-                return True
             project = self.index.project
-            definition = project.definition(qualified) if project is not None and qualified else None
-            if definition is not None and definition.function is not None and definition.function.memoizes:
+            if qualified in py.MEMOIZERS or (local is not None and memoizes(self.index, local)) or (
+                    project is not None and qualified is not None and project.memoizes(qualified)):
                 return True
         return False
 
