@@ -75,10 +75,12 @@ def load_analysis() -> None:
     the rules also summarises it for the modules that import it."""
     from .analysis.project.modules import Project
     from .analysis.project.summarizer import Summarizer
+    from .analysis.project.summary import ModuleSummary
     from .rules import ALL_RULES  # noqa: F401
 
     Project.summarize = Summarizer.run
     Project.read_calls = Summarizer.calls_in
+    ModuleSummary.make_uses = Summarizer.uses_of
 
 
 def selected_rules(config: Config) -> list[Rule]:

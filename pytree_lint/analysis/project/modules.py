@@ -500,12 +500,13 @@ class Project:
         cached = self.store.get(digest, module, is_package)
         if cached is not None:
             # Kept by content: the same module in another checkout (or a moved project) made it there.
-            cached.path = str(file)
+            cached.path, cached.kept_in = str(file), self.store
             return cached
         if Project.summarize is None:
             raise RuntimeError("no summarizer: call engine.load_analysis() first")
         summary = Project.summarize(data, str(file), module, is_package, digest, parsed)
         if summary is not None:
+            summary.kept_in = self.store
             self.store.put(summary)
         return summary
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 
-from ...diskio import LintError, python_text
+from ...digest import content_digest
+from ...diskio import LintError, python_text, read_regular
 from ...knowledge.jax import JIT
 from ...knowledge.python import PARTIAL
 from ..module import ModuleAnalysis
@@ -39,6 +41,7 @@ from .summary import (
     JitFacts,
     ModuleSummary,
     TreeMapFacts,
+    Uses,
     Value,
 )
 
@@ -67,6 +70,19 @@ class Summarizer:
             return cls(analysis, module, is_package).summary(path, digest)
         except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
             return None
+
+    @classmethod
+    def uses_of(cls, summary: ModuleSummary) -> Uses:
+        """What the module a summary was made of does with other modules' classes and functions, read from
+        its file (nothing when the file is gone or no longer the one summarised: a new summary is made)."""
+        try:
+            data = read_regular(Path(summary.path))
+            if content_digest(data) != summary.digest:
+                return Uses()
+            text = python_text(data)
+            return cls(ModuleAnalysis(parse(text), Source(text)), summary.module, summary.is_package).uses()
+        except (OSError, LintError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return Uses()
 
     @classmethod
     def calls_in(cls, data: bytes, module: str, is_package: bool, name: str) -> tuple[Construction, ...]:
@@ -104,10 +120,12 @@ class Summarizer:
             self.module, self.is_package, path, digest, names,
             tuple(self.absolute(star) for star in index.aliases.star_modules), defined,
             {name: self._function(function) for name, function in index.functions.items()},
-            {name: self._class(cls) for name, cls in index.classes.items()},
-            jitted, tuple(self._constructions()), self._bindings(), self._transformed(), self._changes(),
-            tuple(RegistrationFinder(index, self.analysis.frameworks).imported_classes(self.project_name)),
-            self._hashed(), self._arrays_passed())
+            {name: self._class(cls) for name, cls in index.classes.items()}, jitted, self._bindings(),
+            tuple(RegistrationFinder(index, self.analysis.frameworks).imported_classes(self.project_name)))
+
+    def uses(self) -> Uses:
+        return Uses(tuple(self._constructions()), self._transformed(), self._changes(), self._hashed(),
+                    self._arrays_passed())
 
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
@@ -331,17 +349,14 @@ class Summarizer:
         leading = self._names_leading_elsewhere()
         if not leading:
             return ()
-        classes = {id(cls) for cls in self.index.classes.values()}
+        declared_by_class: dict[int, set[str]] = {}  # per class: the words its attributes' annotations spell
         for function in self.index.defs:
-            if not (any(param.annotation is not None for param in function.params)
-                    or (function.cls is not None and function.self_name is not None
-                        and function.cls.declared_annotations)):
-                continue  # nothing declared here
-            if function.cls is not None and id(function.cls) in classes:
-                if function.cls.name not in leading:
-                    continue  # a method of a class whose text names no class of another module
-            elif leading.isdisjoint(WORD.findall(self.index.code(function.node))):
-                continue
+            cls = function.cls if function.self_name is not None else None
+            if cls is not None and id(cls) not in declared_by_class:
+                declared_by_class[id(cls)] = self._words(cls.declared_annotations)
+            if leading.isdisjoint(self._words(p.annotation for p in function.all_params.values())) and (
+                    cls is None or leading.isdisjoint(declared_by_class[id(cls)])):
+                continue  # what it declares names no class of another module
             positions = {param.name: number for number, param in enumerate(function.positional_params)}
             for node in function.nodes(ast.Call, ast.AugAssign, ast.Assign, ast.Delete):
                 for receiver in changed_in_place(node):
@@ -370,17 +385,24 @@ class Summarizer:
                                                  put.status.name if put else "", put.what if put else ""))
         return tuple(found)
 
+    def _words(self, annotations: Iterable[ast.expr | None]) -> set[str]:
+        return {word for annotation in annotations if annotation is not None
+                for word in WORD.findall(self.index.code(annotation))}
+
     def _names_leading_elsewhere(self) -> set[str]:
-        """The names an annotation of another project module's class must spell here (the changes through
-        one are looked for only where a function, or its class, spells one): what the module imports from
-        the project, and its own classes and module-level names whose text spells one of those (a class
-        declaring `stacks: list[Stack]`, a base of one, an alias `Models = dict[str, MLP]`), to a fixpoint."""
+        """The names a declaration of another project module's class must spell here (the changes through
+        one are looked for only where a function's parameters, or its class's attributes, declare one): what
+        the module imports from the project, and its own classes and module-level names whose declarations
+        spell one of those (a class declaring `stacks: list[Stack]`, a subclass of one, an alias `Models =
+        dict[str, MLP]`), to a fixpoint."""
         leading = {local for local, target in self.index.aliases.items() if self.is_projects(target)}
         if not leading:
             return leading
-        texts = {name: self.index.code(cls.node) for name, cls in self.index.classes.items()}
+        code = self.index.code
+        texts = {name: "\n".join(map(code, [*cls.bases, *cls.declared_annotations]))
+                 for name, cls in self.index.classes.items()}
         for name, values in self.index.bindings.items():
-            texts.setdefault(name, "\n".join(self.index.code(value) for value in values if value is not None))
+            texts.setdefault(name, "\n".join(code(value) for value in values if value is not None))
         spelled_in: dict[str, list[str]] = {}  # a word -> the names whose text spells it
         for name, text in texts.items():
             for word in set(WORD.findall(text)):

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from ...cachedir import code_fingerprint, default_directory, write_json
 from ...digest import content_digest
 from ...shapes import conforms
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 31
+SUMMARY_VERSION = 32
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -262,6 +263,20 @@ class Construction(NamedTuple):
     builder: str = ""
 
 
+class Uses(NamedTuple):
+    """What a module does with other project modules' classes and functions: made only when another module
+    asks (most summaries are read for their names, definitions and returns alone), from the module's file
+    again then (ModuleSummary.uses)."""
+
+    constructions: tuple[Construction, ...] = ()
+    # Classes imported from the project that reach a JAX transformation here, by the names this module
+    # imports them as (analysis/pytrees/transformed.py).
+    transformed: tuple[str, ...] = ()
+    changes: tuple[AttributeChange, ...] = ()  # in-place changes of project classes' attributes
+    hashed: tuple[HashedObject, ...] = ()  # other modules' objects passed as static arguments here
+    arrays_passed: tuple[ArrayPassed, ...] = ()  # array-annotated parameters passed to other modules' functions
+
+
 @dataclass
 class ModuleSummary:
     module: str
@@ -274,16 +289,45 @@ class ModuleSummary:
     functions: dict[str, FunctionFacts] = field(default_factory=dict)
     classes: dict[str, ClassFacts] = field(default_factory=dict)
     jitted: dict[str, JitFacts] = field(default_factory=dict)
-    constructions: tuple[Construction, ...] = ()
     # What each module-level name holds (only names whose value says something).
     bindings: dict[str, tuple[Value, ...]] = field(default_factory=dict)
-    # Classes imported from the project that reach a JAX transformation here, by the names this module
-    # imports them as (analysis/pytrees/transformed.py).
-    transformed: tuple[str, ...] = ()
-    changes: tuple[AttributeChange, ...] = ()  # in-place changes of project classes' attributes
     registered: tuple[RegisteredElsewhere, ...] = ()  # registrations of other modules' classes
-    hashed: tuple[HashedObject, ...] = ()  # other modules' objects passed as static arguments here
-    arrays_passed: tuple[ArrayPassed, ...] = ()  # array-annotated parameters passed to other modules' functions
+    made_uses: Uses | None = None  # None until another module asks (see uses)
+    # The store the summary was read from or put in: its uses are put there too, once made.
+    kept_in: SummaryStore | None = field(default=None, compare=False, repr=False)
+
+    # How a summary's uses are made from its module's file (engine.load_analysis sets it: Summarizer.uses_of).
+    make_uses: ClassVar[Callable[[ModuleSummary], Uses] | None] = None
+
+    @property
+    def uses(self) -> Uses:
+        if self.made_uses is None:
+            if ModuleSummary.make_uses is None:
+                raise RuntimeError("no summarizer: call engine.load_analysis() first")
+            self.made_uses = ModuleSummary.make_uses(self)
+            if self.kept_in is not None:
+                self.kept_in.put(self)
+        return self.made_uses
+
+    @property
+    def constructions(self) -> tuple[Construction, ...]:
+        return self.uses.constructions
+
+    @property
+    def transformed(self) -> tuple[str, ...]:
+        return self.uses.transformed
+
+    @property
+    def changes(self) -> tuple[AttributeChange, ...]:
+        return self.uses.changes
+
+    @property
+    def hashed(self) -> tuple[HashedObject, ...]:
+        return self.uses.hashed
+
+    @property
+    def arrays_passed(self) -> tuple[ArrayPassed, ...]:
+        return self.uses.arrays_passed
 
     @property
     def display_path(self) -> str:
@@ -297,9 +341,7 @@ class ModuleSummary:
         return {"module": self.module, "is_package": self.is_package, "path": self.path, "digest": self.digest,
                 "names": self.names, "stars": self.stars, "defined": sorted(self.defined),
                 "functions": self.functions, "classes": self.classes, "jitted": self.jitted,
-                "constructions": self.constructions, "bindings": self.bindings, "transformed": self.transformed,
-                "changes": self.changes, "registered": self.registered, "hashed": self.hashed,
-                "arrays_passed": self.arrays_passed}
+                "bindings": self.bindings, "registered": self.registered, "uses": self.made_uses}
 
     @classmethod
     def from_json(cls, data: dict) -> ModuleSummary:
@@ -323,18 +365,22 @@ class ModuleSummary:
                    in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
                   for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}
-        constructions = tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))
-                                                               for position, keyword, value in arguments), factory,
-                                           per_call, builder)
-                              for callee, line, arguments, factory, per_call, builder in data["constructions"])
         bindings = {name: tuple(Value(*value) for value in values) for name, values in data["bindings"].items()}
         return cls(data["module"], data["is_package"], data["path"], data["digest"], dict(data["names"]),
-                   tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, constructions,
-                   bindings, tuple(data["transformed"]), tuple(AttributeChange(*change) for change in data["changes"]),
+                   tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, bindings,
                    tuple(RegisteredElsewhere(cls, mechanism, line, tuple(tuple(a) for a in arguments))
                          for cls, mechanism, line, arguments in data["registered"]),
-                   tuple(HashedObject(*hashed) for hashed in data["hashed"]),
-                   tuple(ArrayPassed(*passed) for passed in data["arrays_passed"]))
+                   _uses(data["uses"]) if data["uses"] is not None else None)
+
+
+def _uses(data: list) -> Uses:
+    constructions, transformed, changes, hashed, arrays_passed = data
+    return Uses(tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))
+                                                       for position, keyword, value in arguments), factory,
+                                   per_call, builder)
+                      for callee, line, arguments, factory, per_call, builder in constructions),
+                tuple(transformed), tuple(AttributeChange(*change) for change in changes),
+                tuple(HashedObject(*each) for each in hashed), tuple(ArrayPassed(*passed) for passed in arrays_passed))
 
 
 class SummaryStore:
@@ -396,8 +442,6 @@ def valid_summary(data) -> bool:
 _SUMMARY_SHAPE = {
     "module": str, "is_package": bool, "path": str, "digest": str, "names": dict[str, str],
     "stars": tuple[str, ...], "defined": tuple[str, ...], "functions": dict[str, FunctionFacts],
-    "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "constructions": tuple[Construction, ...],
-    "bindings": dict[str, tuple[Value, ...]], "transformed": tuple[str, ...],
-    "changes": tuple[AttributeChange, ...], "registered": tuple[RegisteredElsewhere, ...],
-    "hashed": tuple[HashedObject, ...], "arrays_passed": tuple[ArrayPassed, ...],
+    "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "bindings": dict[str, tuple[Value, ...]],
+    "registered": tuple[RegisteredElsewhere, ...], "uses": Uses | None,
 }

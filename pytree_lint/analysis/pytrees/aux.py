@@ -117,13 +117,19 @@ _DISPLAYS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
 def handed_and_returned(function: ast.AST) -> tuple[set[str], list[ast.expr | None]]:
     """The names a function passes as call arguments, and what it returns or yields (one walk: _passed_on
     asks for every object the function builds)."""
-    return ({argument.id for other in nodes_of(function, ast.Call)
-             for argument in [*other.args, *(k.value for k in other.keywords)] if isinstance(argument, ast.Name)},
-            [node.value for node in nodes_of(function, (ast.Return, ast.Yield))])
+    handed: set[str] = set()
+    returned: list[ast.expr | None] = []
+    for node in nodes_of(function, (ast.Call, ast.Return, ast.Yield)):
+        if isinstance(node, ast.Call):
+            handed.update(argument.id for argument in [*node.args, *(k.value for k in node.keywords)]
+                          if isinstance(argument, ast.Name))
+        else:
+            returned.append(node.value)
+    return handed, returned
 
 
 def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, traced: set[int],
-               uses: tuple[set[str], list[ast.expr | None]] | None = None) -> bool:
+               uses: Callable[[ast.AST], tuple[set[str], list[ast.expr | None]]] = handed_and_returned) -> bool:
     """The object a construction makes may be compared with the one of the call before: it is passed to a
     call, stored on an object, or returned (directly, in a display, or through a name) by a function that
     is not traced (its caller may pass it on). The output of a function that jit (or another
@@ -137,7 +143,7 @@ def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, traced
         if any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in targets):
             return True  # stored on an object
         names = {t.id for t in targets if isinstance(t, ast.Name)}
-        handed, returns = uses if uses is not None else handed_and_returned(function)
+        handed, returns = uses(function)
         if not handed.isdisjoint(names):
             return True
         returned = any(_holds_name(value, names) for value in returns)
@@ -163,9 +169,10 @@ def call_places(function: ast.AST) -> dict[int, tuple[ast.AST | None, ast.AST]]:
 def passed_on_in(call: ast.Call, places: dict[int, tuple[ast.AST | None, ast.AST]], traced: set[int],
                  uses: Callable[[ast.AST], tuple[set[str], list[ast.expr | None]]]) -> bool:
     """Whether the object `call` makes may be passed on (see _passed_on), where `call_places` of its
-    function says it is; `uses`: handed_and_returned of a function, kept by the caller."""
+    function says it is; `uses`: handed_and_returned of a function, kept by the caller (asked only for an
+    object assigned to a name)."""
     parent, inner = places[id(call)]
-    return _passed_on(call, parent, inner, traced, uses(inner))
+    return _passed_on(call, parent, inner, traced, uses)
 
 
 def _holds_name(value: ast.expr | None, names: set[str]) -> bool:
