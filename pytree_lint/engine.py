@@ -80,7 +80,7 @@ def load_analysis() -> None:
 
     Project.summarize = Summarizer.run
     Project.read_calls = Summarizer.calls_in
-    ModuleSummary.make_uses = Summarizer.uses_of
+    ModuleSummary.make_flows = Summarizer.flows_of
 
 
 def selected_rules(config: Config) -> list[Rule]:

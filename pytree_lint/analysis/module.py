@@ -181,9 +181,10 @@ class ModuleAnalysis:
     @cached_property
     def map_forwarding(self) -> MapForwarding:
         """The functions that map their parameters as trees, and the calls of them (TreeCalls.forwarded): a
-        function whose own map is reported (its None test speaks) is judged there, not at its callers."""
-        return self.tree_calls.forwarded([call for call in self.tree_call_sites
-                                          if id(call.node) not in self._nones_in_maps])
+        function whose own map is reported (its None test speaks) is judged there, not at its callers (asked
+        only of the maps that map a function's parameters)."""
+        mapping = [call for call in self.tree_call_sites if self.tree_calls.maps_parameters(call)]
+        return self.tree_calls.forwarded([call for call in mapping if id(call.node) not in self._nones_in_maps])
 
     @cached_property
     def nones_in_first_trees(self) -> dict[int, NoneInFirstTree]:

@@ -982,8 +982,9 @@ class ModuleView:
     # values across modules ---------------------------------------------------------------------------------
     def returned_by(self, definition: Definition) -> tuple[tuple[Value, ModuleSummary], ...]:
         """What a project function returns, each value with the module that makes it."""
-        facts = definition.function
-        return self.resolved(definition.summary, facts.returns) if facts is not None else ()
+        if definition.function is None:
+            return ()
+        return self.resolved(definition.summary, definition.summary.returned_by(definition.name))
 
     def held_by(self, definition: Definition) -> tuple[tuple[Value, ModuleSummary], ...]:
         """What a project module's top-level name holds, each value with the module that makes it."""
@@ -1039,8 +1040,8 @@ class ModuleView:
         if parameter:
             return self._passed_elsewhere(definition, parameter)
         if reference.endswith("()"):
-            facts = definition.function
-            return [(definition.summary, facts.returns if facts is not None else ())]
+            returned = definition.summary.returned_by(definition.name) if definition.function is not None else ()
+            return [(definition.summary, returned)]
         return [(definition.summary, definition.summary.bindings.get(definition.name, ()))]
 
     def _passed_elsewhere(self, definition: Definition, parameter: str

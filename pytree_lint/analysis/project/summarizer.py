@@ -34,6 +34,7 @@ from .summary import (
     Construction,
     DecoratorCall,
     FieldFacts,
+    Flows,
     Forward,
     FunctionFacts,
     HashedObject,
@@ -41,12 +42,16 @@ from .summary import (
     JitFacts,
     ModuleSummary,
     TreeMapFacts,
-    Uses,
     Value,
 )
 
 # A word of a module's text: a name it spells (in code, or in a string annotation).
 WORD = re.compile(r"\w+")
+
+# The analyses of the last modules summarised, by (path, digest), are kept for their flows: the modules that
+# ask for them are mostly linted right after the module (the CLI lints a module before those importing it).
+RECENT_SUMMARIZERS = 8
+_RECENT: dict[tuple[str, str], Summarizer] = {}
 
 
 class Summarizer:
@@ -66,23 +71,31 @@ class Summarizer:
         try:
             text = python_text(data)
             tree = parsed[0] if parsed is not None and parsed[1] == text else parse(text)
-            analysis = ModuleAnalysis(tree, Source(text))
-            return cls(analysis, module, is_package).summary(path, digest)
+            summarizer = cls(ModuleAnalysis(tree, Source(text)), module, is_package)
+            summary = summarizer.summary(path, digest)
         except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
             return None
+        _RECENT[(path, digest)] = summarizer
+        while len(_RECENT) > RECENT_SUMMARIZERS:
+            del _RECENT[next(iter(_RECENT))]
+        return summary
 
     @classmethod
-    def uses_of(cls, summary: ModuleSummary) -> Uses:
-        """What the module a summary was made of does with other modules' classes and functions, read from
-        its file (nothing when the file is gone or no longer the one summarised: a new summary is made)."""
+    def flows_of(cls, summary: ModuleSummary) -> Flows:
+        """How values flow between the module a summary was made of and the others: from the analysis that
+        made the summary when it was one of the last few, else read from its file again (nothing when the
+        file is gone or no longer the one summarised: a new summary is made)."""
         try:
-            data = read_regular(Path(summary.path))
-            if content_digest(data) != summary.digest:
-                return Uses()
-            text = python_text(data)
-            return cls(ModuleAnalysis(parse(text), Source(text)), summary.module, summary.is_package).uses()
+            summarizer = _RECENT.pop((summary.path, summary.digest), None)
+            if summarizer is None:
+                data = read_regular(Path(summary.path))
+                if content_digest(data) != summary.digest:
+                    return Flows({})
+                text = python_text(data)
+                summarizer = cls(ModuleAnalysis(parse(text), Source(text)), summary.module, summary.is_package)
+            return summarizer.flows()
         except (OSError, LintError, SyntaxError, ValueError, RecursionError, MemoryError):
-            return Uses()
+            return Flows({})
 
     @classmethod
     def calls_in(cls, data: bytes, module: str, is_package: bool, name: str) -> tuple[Construction, ...]:
@@ -123,9 +136,11 @@ class Summarizer:
             {name: self._class(cls) for name, cls in index.classes.items()}, jitted, self._bindings(),
             tuple(RegistrationFinder(index, self.analysis.frameworks).imported_classes(self.project_name)))
 
-    def uses(self) -> Uses:
-        return Uses(tuple(self._constructions()), self._transformed(), self._changes(), self._hashed(),
-                    self._arrays_passed())
+    def flows(self) -> Flows:
+        returns = {name: values for name, function in self.index.functions.items()
+                   if (values := self._returns(function))}
+        return Flows(returns, tuple(self._constructions()), self._transformed(), self._changes(), self._hashed(),
+                     self._arrays_passed())
 
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
@@ -152,20 +167,18 @@ class Summarizer:
                      for reference in list(references)[:KEPT_REFERENCES])
         return found
 
+    def _returns(self, function: FunctionInfo) -> tuple[Value, ...]:
+        return tuple(value for statement in function.return_statements if statement.value is not None
+                     for value in self._kinds(self.analysis.values.infer(statement.value, Context(function)),
+                                              statement.value))
+
     def _function(self, function: FunctionInfo) -> FunctionFacts:
-        returns: list[Value] = []
-        field = None
-        for statement in function.return_statements:
-            if statement.value is None:
-                continue
-            returns.extend(self._kinds(self.analysis.values.infer(statement.value, Context(function)),
-                                       statement.value))
-            if field is None and isinstance(statement.value, ast.Call):
-                field = self._field(statement.value)
+        field = next((facts for statement in function.return_statements if isinstance(statement.value, ast.Call)
+                      and (facts := self._field(statement.value)) is not None), None)
         line = self.analysis.position(function.node)
         decorators = tuple(self.absolute(name) for name in map(self.index.qualify, function.node.decorator_list)
                            if name)
-        return FunctionFacts(line[0] if line else 0, tuple(returns), field, registered_by(self.index, function),
+        return FunctionFacts(line[0] if line else 0, field, registered_by(self.index, function),
                              tuple(p.name for p in function.params), decorators, jit_factory(self.index, function),
                              self._decorator_calls(function),
                              tuple(p.name for p in function.params if array_annotation(self.analysis.values, p)),

@@ -1,9 +1,10 @@
 """What other modules need to know about a module, without reading it again.
 
-A `ModuleSummary` holds a module's names (its imports and aliases, made absolute), what it defines, what
-each top-level function returns (a value kind with the expression and line it comes from), which functions
-are static-field helpers, registering decorators or jitted, which classes a library registers, and the
-constructor calls it makes with the kinds of their arguments. It is built from the module alone (names
+A `ModuleSummary` holds a module's names (its imports and aliases, made absolute), what it defines, which
+functions are static-field helpers, registering decorators or jitted, and which classes a library registers;
+and, made only when another module asks (`Flows`), what each top-level function returns (a value kind with
+the expression and line it comes from) and the constructor calls it makes with the kinds of their arguments,
+among other flows into other modules. It is built from the module alone (names
 into other modules stay names, followed when asked: analysis/project/modules.py), so it depends on nothing but the
 module's text, and is cached by content hash: a changed module invalidates only its own summary.
 """
@@ -125,7 +126,6 @@ class TreeMapFacts(NamedTuple):
 
 class FunctionFacts(NamedTuple):
     line: int
-    returns: tuple[Value, ...] = ()
     field: FieldFacts | None = None
     registers: str | None = None  # a decorator that registers: a library's name or a jax.tree_util mechanism
     params: tuple[str, ...] = ()  # the positional parameters
@@ -263,11 +263,13 @@ class Construction(NamedTuple):
     builder: str = ""
 
 
-class Uses(NamedTuple):
-    """What a module does with other project modules' classes and functions: made only when another module
-    asks (most summaries are read for their names, definitions and returns alone), from the module's file
-    again then (ModuleSummary.uses)."""
+class Flows(NamedTuple):
+    """How values flow between a module and the others: what its functions return, what it passes to other
+    project modules' classes and functions, what it changes of their objects. Made only when another module
+    asks (most summaries are read for their names and definitions alone: flax's lint reads the returns of 3
+    of its 727 functions), from the module's file again then (ModuleSummary.flows)."""
 
+    returns: dict[str, tuple[Value, ...]]  # per function that returns something known
     constructions: tuple[Construction, ...] = ()
     # Classes imported from the project that reach a JAX transformation here, by the names this module
     # imports them as (analysis/pytrees/transformed.py).
@@ -292,42 +294,46 @@ class ModuleSummary:
     # What each module-level name holds (only names whose value says something).
     bindings: dict[str, tuple[Value, ...]] = field(default_factory=dict)
     registered: tuple[RegisteredElsewhere, ...] = ()  # registrations of other modules' classes
-    made_uses: Uses | None = None  # None until another module asks (see uses)
-    # The store the summary was read from or put in: its uses are put there too, once made.
+    made_flows: Flows | None = None  # None until another module asks (see flows)
+    # The store the summary was read from or put in: its flows are put there too, once made.
     kept_in: SummaryStore | None = field(default=None, compare=False, repr=False)
 
-    # How a summary's uses are made from its module's file (engine.load_analysis sets it: Summarizer.uses_of).
-    make_uses: ClassVar[Callable[[ModuleSummary], Uses] | None] = None
+    # How a summary's flows are made from its module's file (engine.load_analysis sets it: Summarizer.flows_of).
+    make_flows: ClassVar[Callable[[ModuleSummary], Flows] | None] = None
 
     @property
-    def uses(self) -> Uses:
-        if self.made_uses is None:
-            if ModuleSummary.make_uses is None:
+    def flows(self) -> Flows:
+        if self.made_flows is None:
+            if ModuleSummary.make_flows is None:
                 raise RuntimeError("no summarizer: call engine.load_analysis() first")
-            self.made_uses = ModuleSummary.make_uses(self)
+            self.made_flows = ModuleSummary.make_flows(self)
             if self.kept_in is not None:
                 self.kept_in.put(self)
-        return self.made_uses
+        return self.made_flows
+
+    def returned_by(self, function: str) -> tuple[Value, ...]:
+        """What the module's function `function` returns."""
+        return self.flows.returns.get(function, ())
 
     @property
     def constructions(self) -> tuple[Construction, ...]:
-        return self.uses.constructions
+        return self.flows.constructions
 
     @property
     def transformed(self) -> tuple[str, ...]:
-        return self.uses.transformed
+        return self.flows.transformed
 
     @property
     def changes(self) -> tuple[AttributeChange, ...]:
-        return self.uses.changes
+        return self.flows.changes
 
     @property
     def hashed(self) -> tuple[HashedObject, ...]:
-        return self.uses.hashed
+        return self.flows.hashed
 
     @property
     def arrays_passed(self) -> tuple[ArrayPassed, ...]:
-        return self.uses.arrays_passed
+        return self.flows.arrays_passed
 
     @property
     def display_path(self) -> str:
@@ -341,12 +347,11 @@ class ModuleSummary:
         return {"module": self.module, "is_package": self.is_package, "path": self.path, "digest": self.digest,
                 "names": self.names, "stars": self.stars, "defined": sorted(self.defined),
                 "functions": self.functions, "classes": self.classes, "jitted": self.jitted,
-                "bindings": self.bindings, "registered": self.registered, "uses": self.made_uses}
+                "bindings": self.bindings, "registered": self.registered, "flows": self.made_flows}
 
     @classmethod
     def from_json(cls, data: dict) -> ModuleSummary:
-        functions = {name: FunctionFacts(line, tuple(Value(*v) for v in returns),
-                                         FieldFacts(*field_facts) if field_facts else None, registers,
+        functions = {name: FunctionFacts(line, FieldFacts(*field_facts) if field_facts else None, registers,
                                          tuple(params), tuple(decorators), JitFactory(*factory) if factory else None,
                                          tuple(DecoratorCall(callee, tuple(args), dict(keywords))
                                                for callee, args, keywords in decorator_calls), tuple(arrays),
@@ -355,7 +360,7 @@ class ModuleSummary:
                                          Forward(forward[0], tuple(tuple(a) for a in forward[1])) if forward else None,
                                          TreeMapFacts(tuple(tree_map[0]), *tree_map[1:]) if tree_map else None,
                                          rebuilds, dataclass, memoizes)
-                     for name, (line, returns, field_facts, registers, params, decorators, factory, decorator_calls,
+                     for name, (line, field_facts, registers, params, decorators, factory, decorator_calls,
                                 arrays, inline, forward, tree_map, rebuilds, dataclass, memoizes)
                      in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library, host_state, SubclassRegistration(
@@ -370,17 +375,18 @@ class ModuleSummary:
                    tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, bindings,
                    tuple(RegisteredElsewhere(cls, mechanism, line, tuple(tuple(a) for a in arguments))
                          for cls, mechanism, line, arguments in data["registered"]),
-                   _uses(data["uses"]) if data["uses"] is not None else None)
+                   _flows(data["flows"]) if data["flows"] is not None else None)
 
 
-def _uses(data: list) -> Uses:
-    constructions, transformed, changes, hashed, arrays_passed = data
-    return Uses(tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))
-                                                       for position, keyword, value in arguments), factory,
-                                   per_call, builder)
-                      for callee, line, arguments, factory, per_call, builder in constructions),
-                tuple(transformed), tuple(AttributeChange(*change) for change in changes),
-                tuple(HashedObject(*each) for each in hashed), tuple(ArrayPassed(*passed) for passed in arrays_passed))
+def _flows(data: list) -> Flows:
+    returns, constructions, transformed, changes, hashed, arrays_passed = data
+    return Flows({name: tuple(Value(*value) for value in values) for name, values in returns.items()},
+                 tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))
+                                                        for position, keyword, value in arguments), factory,
+                                    per_call, builder)
+                       for callee, line, arguments, factory, per_call, builder in constructions),
+                 tuple(transformed), tuple(AttributeChange(*change) for change in changes),
+                 tuple(HashedObject(*each) for each in hashed), tuple(ArrayPassed(*passed) for passed in arrays_passed))
 
 
 class SummaryStore:
@@ -443,5 +449,5 @@ _SUMMARY_SHAPE = {
     "module": str, "is_package": bool, "path": str, "digest": str, "names": dict[str, str],
     "stars": tuple[str, ...], "defined": tuple[str, ...], "functions": dict[str, FunctionFacts],
     "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "bindings": dict[str, tuple[Value, ...]],
-    "registered": tuple[RegisteredElsewhere, ...], "uses": Uses | None,
+    "registered": tuple[RegisteredElsewhere, ...], "flows": Flows | None,
 }

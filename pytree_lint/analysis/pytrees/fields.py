@@ -163,9 +163,9 @@ def memoizes(index: ModuleIndex, function: FunctionInfo) -> bool:
 
 def _spells_one_of(index: ModuleIndex, function: FunctionInfo, names: frozenset[str]) -> bool:
     """The function's text spells a word a use of one of `names` must (see ModuleIndex.spellings): the
-    cheap test before its calls are walked."""
+    cheap test before its calls are walked (the module's text first, once)."""
     words = index.spellings(names)
-    if not words:
+    if not words or not index.statements_mentioning(words):
         return False
     code = index.code(function.node)
     return any(word in code for word in words)

@@ -108,11 +108,9 @@ class TreeCalls:
         return self._find(self.spellings(), self._tree_call)
 
     def _find(self, words: tuple[str, ...], recognise) -> list[TreeCall]:
-        lines = [number for number, line in enumerate(self.index.source.lines, start=1)
-                 if any(word in line for word in words)]
         found: list[TreeCall] = []
-        for statement in self.index.statements_mentioning(words):
-            self._collect(statement, lines, found, recognise)
+        for statement, lines in self.index.lines_spelling(words):
+            self._collect(statement, sorted(lines), found, recognise)
         return found
 
     def forwarded(self, calls: list[TreeCall]) -> MapForwarding:
@@ -127,7 +125,7 @@ class TreeCalls:
         pending = calls
         for _ in range(len(self.index.functions) + 1):  # each round adds a function: a chain ends here
             local = {call.scope.name: call for call in pending  # type: ignore[union-attr]
-                     if self._maps_parameters(call) and call.scope.name not in sinks}  # type: ignore[union-attr]
+                     if self.maps_parameters(call) and call.scope.name not in sinks}  # type: ignore[union-attr]
             sinks.update(local)
             new.update((name, self._local_sink(call)) for name, call in local.items())
             if not new:
@@ -160,7 +158,7 @@ class TreeCalls:
                                        Elsewhere(facts.text, module.display_path, facts.line))
         return found
 
-    def _maps_parameters(self, call: TreeCall) -> bool:
+    def maps_parameters(self, call: TreeCall) -> bool:
         """A multi-tree map, with no `is_leaf`, in a module-level function that gives it its own positional
         parameters, untouched, as every tree."""
         scope = call.scope

@@ -447,13 +447,19 @@ class ModuleIndex:
         key = tuple(sorted(words))
         if key not in self._calls_spelling:
             found: list[tuple[ast.Call, bool]] = []
-            pattern = re.compile("|".join(map(re.escape, key))) if key else None
-            for statement in self.statements_mentioning(words):
-                lines = _lines_of(statement, self._texts[id(statement)],
-                                  pattern.finditer(self._texts[id(statement)]))  # type: ignore[union-attr]
+            for statement, lines in self.lines_spelling(words):
                 found.extend(_calls_on_lines(statement, lines, covering=True))
             self._calls_spelling[key] = found
         return self._calls_spelling[key]
+
+    def lines_spelling(self, words: tuple[str, ...]) -> list[tuple[ast.stmt, set[int]]]:
+        """Each top-level statement whose text holds one of `words`, with the lines of the module that do."""
+        if not words:
+            return []
+        pattern = re.compile("|".join(map(re.escape, sorted(words))))
+        texts = self._texts
+        return [(statement, _lines_of(statement, texts[id(statement)], pattern.finditer(texts[id(statement)])))
+                for statement in self.statements_mentioning(words)]
 
     def calls_of(self, names: tuple[str, ...]) -> list[tuple[ast.Call, bool]]:
         """The calls whose callee is one of `names`, an attribute of one or one reached through a module
@@ -864,9 +870,14 @@ def _calls_on_lines(statement: ast.stmt, lines: set[int], covering: bool = False
 
 
 def _lines_of(statement: ast.stmt, text: str, matches: Iterator[re.Match]) -> set[int]:
-    """The lines of the module where matches in a top-level statement's text start."""
-    first = first_line(statement)
-    return {first + text.count("\n", 0, match.start()) for match in matches}
+    """The lines of the module where matches in a top-level statement's text start (`matches` in order)."""
+    line, counted, found = first_line(statement), 0, set()
+    for match in matches:
+        start = match.start()
+        line += text.count("\n", counted, start)
+        counted = start
+        found.add(line)
+    return found
 
 
 def _calls_one(chain: str, names: tuple[str, ...]) -> bool:
