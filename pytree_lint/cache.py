@@ -42,9 +42,11 @@ def _stat(path: str) -> list[int] | None:
 
 class ResultCache:
     def __init__(self, fixes: bool = False, directory: Path | None = None) -> None:
-        """`fixes`: whether the results carry fixes (asked for by --fix, --diff and JSON)."""
+        """`fixes`: whether the results carry fixes (asked for by --fix, --diff and JSON). One per run: the
+        files' hashes of an earlier run in the process are forgotten (the files may have changed since)."""
         self.directory = directory if directory is not None else default_directory()
         self._salt = f"{code_fingerprint()}|fixes={fixes}".encode()
+        _digest.cache_clear()
 
     def key(self, data: bytes, config: Config, path: str) -> str:
         """The key of a file's content linted under `config` at its place: the same content elsewhere (a

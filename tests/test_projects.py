@@ -181,6 +181,62 @@ def test_a_whole_project_run_parses_an_imported_module_once(tmp_path, monkeypatc
     assert parsed[modules["masks.py"]] == 1 and parsed[modules["model.py"]] == 1
 
 
+@pytest.mark.parametrize("name", ["changes_elsewhere", "static_arguments"])
+def test_a_module_summarised_before_its_lint_is_parsed_once(name, tmp_path, monkeypatch, capsys):
+    """A module the run summarises before its own lint (it uses a class whose module is linted first, which
+    asks its users) keeps its tree for that lint: every file of the project is parsed once."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / name / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(project)
+    parsed: Counter[str] = Counter()
+    real_parse = ast.parse
+
+    def counting_parse(source, *args, **kwargs):
+        parsed[source] += 1
+        return real_parse(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", counting_parse)
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    found = {(f["path"], f["line"], f["code"]) for f in json.loads(capsys.readouterr().out)}
+    assert found == expectations(project)
+    texts = {path.name: path.read_text() for path in (project / "pkg").glob("*.py")}
+    assert {file: parsed[text] for file, text in texts.items() if text.strip()} == {
+        file: 1 for file, text in texts.items() if text.strip()}
+
+
+def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, monkeypatch, capsys):
+    """Two runs in one process (a test suite, an editor's tool calling the CLI), each from its project's
+    folder: a relative path names the file of the current folder (both projects have `pkg/schedule.py`)."""
+    for name in ("changes_elsewhere", "static_arguments"):
+        project = tmp_path / name
+        shutil.copytree(PROJECTS / name / "bad", project)
+        (project / "pyproject.toml").write_text("")
+        monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / name / "cache"))
+        monkeypatch.chdir(project)
+        assert main(["--jobs", "1", "--format", "json", "."]) == 1
+        found = {(f["path"], f["line"], f["code"]) for f in json.loads(capsys.readouterr().out)}
+        assert found == expectations(project)
+
+
+def test_a_later_run_in_one_process_sees_an_imported_module_changed(tmp_path, monkeypatch, capsys):
+    """The result cache keeps a file's findings with the content of the modules they were read from; a
+    later run in the same process hashes those modules again (one changed in between)."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(project)
+    for _ in range(2):  # the second run finds the findings in the cache, the modules they depend on unchanged
+        assert main(["--jobs", "1", "--format", "json", "."]) == 1
+        assert [f["code"] for f in json.loads(capsys.readouterr().out)] == ["PTL101"]
+    masks = project / "pkg" / "masks.py"
+    masks.write_text(masks.read_text().replace("return jnp.arange(n) < k", "return tuple(range(n))"))
+    assert main(["--jobs", "1", "--format", "json", "."]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
 def test_imported_modules_come_first_and_cycles_end():
     """The order of a whole-project run: a module after the modules of the run it imports and their
     packages, the given order kept otherwise, an import cycle broken where it is met."""

@@ -77,10 +77,11 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
     pending = [job for job in work if job[0] not in recalled]
     if len(pending) > 1:
         load_analysis()
-        from ..analysis.project.modules import Project, imported_first
+        from ..analysis.project.modules import Project, imported_first, resolved_path
 
         jobs_of = {job[0]: job for job in pending}
         order, Project.adopted_files = imported_first(list(jobs_of))
+        Project.linted_files = frozenset(resolved_path(path) for path in order)
         pending = [jobs_of[path] for path in order]
     if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD:
         from concurrent.futures import ProcessPoolExecutor

@@ -31,7 +31,7 @@ from ..pytrees.jitted import factory_statics, through_signature
 from ..record import record
 from ..syntax.model import ClassInfo, ModuleIndex
 from ..syntax.names import MEANT, canonical
-from ..syntax.source import HOME, Source, parse
+from ..syntax.source import HOME, Source, parse, python_lines
 from .summary import (
     ITEMS,
     ArrayPassed,
@@ -106,10 +106,14 @@ def find_root(path: Path) -> Path:
     return _marked_root(path.parent) or import_root
 
 
-@lru_cache(maxsize=4096)
 def resolved_path(path: str) -> Path:
     """A file's absolute path, symbolic links resolved: once per path (each resolution asks the system about
-    every folder above the file)."""
+    every folder above the file), a relative one from the current folder."""
+    return _resolved_absolute(os.path.abspath(path))
+
+
+@lru_cache(maxsize=4096)
+def _resolved_absolute(path: str) -> Path:
     return Path(path).resolve()
 
 
@@ -199,18 +203,6 @@ def _inside_package(folder: Path) -> bool:
     return any((up / "__init__.py").exists() for up in list(folder.parents)[:NAMESPACE_DEPTH])
 
 
-@lru_cache(maxsize=4)
-def _parsed(path: str, digest: str) -> tuple[ast.Module, str] | None:
-    """Another module's tree and text, when its content is still the summarised one: kept for the few
-    modules read last (a module's classes are often read one after another)."""
-    data = _summarised_source(path, digest)
-    try:
-        text = python_text(data) if data is not None else None
-        return (parse(text), text) if text is not None else None
-    except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
 def _summarised_source(path: str, digest: str) -> bytes | None:
     """A module's source, when its content is still the one its summary was made from (`digest`)."""
     try:
@@ -221,13 +213,21 @@ def _summarised_source(path: str, digest: str) -> bytes | None:
 
 
 def _read_class(summary: ModuleSummary, name: str) -> ClassInfo | None:
-    parsed = _parsed(summary.path, summary.digest)
-    if parsed is None:
+    """A class of another module, parsed from the lines its statement spans there (not the whole module)."""
+    facts = summary.classes.get(name)
+    data = _summarised_source(summary.path, summary.digest) if facts is not None else None
+    if data is None:
         return None
-    tree, text = parsed
-    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name), None)
-    if node is None:
+    first, last = facts.lines  # type: ignore[union-attr]
+    try:
+        text = python_text(data)
+        tree = parse("".join(python_lines(text)[first - 1:last]))
+    except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    node = tree.body[0] if len(tree.body) == 1 else None
+    if not isinstance(node, ast.ClassDef) or node.name != name:
+        return None
+    ast.increment_lineno(node, first - 1)
     source = Source(text, summary.display_path, summary.module)
     _mark_foreign(node, source, summary)
     return ModuleIndex.build(ast.Module([node], []), source).classes.get(name)
@@ -309,6 +309,8 @@ class Project:
     # The files whose lint summarises them from its tree (see adopt): in a run over a whole project (the CLI),
     # those another file of the run imports, which will ask; an editor's save would make a summary no one reads.
     adopted_files: ClassVar[frozenset[Path]] = frozenset()
+    # The files the process will lint (the CLI's run): one summarised before its lint keeps its tree for it.
+    linted_files: ClassVar[frozenset[Path]] = frozenset()
     # How the calls a module's source makes of a project function (by name) are read when a value must be
     # followed into them: `Summarizer.calls_in` (not summarised: few values ask).
     read_calls: ClassVar[Callable[[bytes, str, bool, str], tuple[Construction, ...]] | None] = None
@@ -373,7 +375,7 @@ class Project:
             project._remembered.clear()
             project._foreign.clear()
         module_location.cache_clear()  # a folder may have become a package
-        resolved_path.cache_clear()
+        _resolved_absolute.cache_clear()
 
     def view(self, path: str) -> ModuleView:
         """What a file's analysis asks of the project, answered from that file's place in it."""
@@ -504,7 +506,8 @@ class Project:
             return cached
         if Project.summarize is None:
             raise RuntimeError("no summarizer: call engine.load_analysis() first")
-        summary = Project.summarize(data, str(file), module, is_package, digest, parsed)
+        summary = Project.summarize(data, str(file), module, is_package, digest, parsed,
+                                    parsed is None and file in Project.linted_files)
         if summary is not None:
             summary.kept_in = self.store
             self.store.put(summary)

@@ -18,7 +18,7 @@ from ..pytrees.mutations import changed_in_place
 from ..pytrees.nnx import filling
 from ..pytrees.registrations import RegistrationFinder
 from ..pytrees.treecalls import TreeCall
-from ..syntax.model import FunctionInfo, returned_expression, unquoted, written_as
+from ..syntax.model import FunctionInfo, first_line, returned_expression, unquoted, written_as
 from ..syntax.source import Source, parse
 from ..values.inference import Context, Evidence
 from ..values.kinds import Kind
@@ -65,12 +65,13 @@ class Summarizer:
 
     @classmethod
     def run(cls, data: bytes, path: str, module: str, is_package: bool, digest: str,
-            parsed: tuple[ast.Module, str] | None = None) -> ModuleSummary | None:
+            parsed: tuple[ast.Module, str] | None = None, keep: bool = False) -> ModuleSummary | None:
         """The summary of a module's source (None when it is no Python this interpreter can parse); `parsed`,
-        the tree and text a lint of the same source already has (it is not parsed again)."""
+        the tree and text a lint of the same source already has (it is not parsed again); `keep`: the tree
+        is kept for the module's own lint to come (see source.parse)."""
         try:
             text = python_text(data)
-            tree = parsed[0] if parsed is not None and parsed[1] == text else parse(text)
+            tree = parsed[0] if parsed is not None and parsed[1] == text else parse(text, keep)
             summarizer = cls(ModuleAnalysis(tree, Source(text)), module, is_package)
             summary = summarizer.summary(path, digest)
         except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
@@ -300,7 +301,8 @@ class Summarizer:
                           RegistrationFinder(self.index, self.analysis.frameworks).subclass_registration(cls),
                           self._class_name(metaclass) if metaclass is not None else None,
                           tuple((attr, held) for attr, item in self.index.held_items(cls)
-                                if (held := self._annotated_class(item)) is not None))
+                                if (held := self._annotated_class(item)) is not None),
+                          (first_line(cls.node), cls.node.end_lineno or cls.node.lineno))
 
     def _class_name(self, expr: ast.expr) -> str | None:
         """The absolute name of the class a base or metaclass expression names (`Base`, `mod.Base[T]`)."""

@@ -165,6 +165,8 @@ class ClassFacts(NamedTuple):
     # (attribute, class) for each attribute it declares a collection of another project module's class
     # (`silos: list[Silo]`), the class absolute: code given one reaches objects of that class through it.
     holds: tuple[tuple[str, str], ...] = ()
+    # The lines its statement spans, from its first decorator: a module reading the class parses only those.
+    lines: tuple[int, int] = (0, 0)
 
 
 ITEMS = "[]."  # in AttributeChange.attribute: the attribute of each item of the collection named before it
@@ -365,8 +367,9 @@ class ModuleSummary:
                      in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library, host_state, SubclassRegistration(
                                         subclasses[0], subclasses[1], tuple(tuple(a) for a in subclasses[2]))
-                                    if subclasses else None, metaclass, tuple(tuple(held) for held in holds))
-                   for name, (line, bases, library, host_state, subclasses, metaclass, holds)
+                                    if subclasses else None, metaclass, tuple(tuple(held) for held in holds),
+                                    (first, last))
+                   for name, (line, bases, library, host_state, subclasses, metaclass, holds, (first, last))
                    in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
                   for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}

@@ -31,11 +31,27 @@ def line_starts(lines: list[str]) -> list[int]:
     return list(accumulate(map(len, lines), initial=0))
 
 
-def parse(text: str) -> ast.Module:
-    """The module's `ast`; raises SyntaxError (and RecursionError/MemoryError on absurd nesting)."""
+# Trees parsed to summarise a module that this process lints later (see parse's `keep`), by text, oldest
+# first; at most this many characters of their texts (an `ast` takes about 24 bytes per character).
+KEPT_CHARACTERS = 2_000_000
+_kept: dict[str, ast.Module] = {}
+
+
+def parse(text: str, keep: bool = False) -> ast.Module:
+    """The module's `ast`; raises SyntaxError (and RecursionError/MemoryError on absurd nesting). `keep`:
+    the tree is kept for the next parse of the same text (a module summarised before its own lint is then
+    parsed once); a kept tree is given once."""
+    tree = _kept.pop(text, None)
+    if tree is not None:
+        return tree
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # invalid escape sequences and the like are not our business
-        return ast.parse(text)
+        tree = ast.parse(text)
+    if keep and len(text) <= KEPT_CHARACTERS:
+        _kept[text] = tree
+        while sum(map(len, _kept)) > KEPT_CHARACTERS:
+            del _kept[next(iter(_kept))]
+    return tree
 
 
 _DEFINITION_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
