@@ -19,6 +19,7 @@ import os
 import re
 from collections import deque
 from functools import lru_cache
+from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -29,7 +30,7 @@ from ...knowledge.jax import Mechanism
 from ...knowledge.python import MEMOIZERS
 from ..pytrees.jitted import factory_statics, through_signature
 from ..record import record
-from ..syntax.model import ClassInfo, ModuleIndex
+from ..syntax.model import ClassInfo, ModuleIndex, child_nodes, nodes_of
 from ..syntax.names import MEANT, canonical
 from ..syntax.source import HOME, Source, parse, python_lines
 from .summary import (
@@ -221,13 +222,13 @@ def _read_class(summary: ModuleSummary, name: str) -> ClassInfo | None:
     first, last = facts.lines  # type: ignore[union-attr]
     try:
         text = python_text(data)
-        tree = parse("".join(python_lines(text)[first - 1:last]))
+        # Empty lines before it: the parser numbers its lines as the module does.
+        tree = parse("\n" * (first - 1) + "".join(python_lines(text)[first - 1:last]))
     except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     node = tree.body[0] if len(tree.body) == 1 else None
     if not isinstance(node, ast.ClassDef) or node.name != name:
         return None
-    ast.increment_lineno(node, first - 1)
     source = Source(text, summary.display_path, summary.module)
     _mark_foreign(node, source, summary)
     return ModuleIndex.build(ast.Module([node], []), source).classes.get(name)
@@ -245,14 +246,14 @@ def _mark_foreign(definition: ast.AST, source: Source, summary: ModuleSummary) -
             bound = bound | {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
                                              *filter(None, [arguments.vararg, arguments.kwarg])]}
             if not isinstance(node, ast.Lambda):
-                bound |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+                bound |= {n.id for n in nodes_of(node, ast.Name) if isinstance(n.ctx, ast.Store)}
         setattr(node, HOME, source)
         if isinstance(node, ast.Name) and node.id not in bound:
             if node.id in summary.names:
                 setattr(node, MEANT, summary.names[node.id])
             elif node.id in summary.defined:
                 setattr(node, MEANT, f"{summary.module}.{node.id}")
-        pending.extend((child, bound) for child in ast.iter_child_nodes(node))
+        pending.extend(zip(child_nodes(node), repeat(bound)))
 
 
 def _jit_facts(function: FunctionFacts, positions: set[int], names: set[str]) -> JitFacts:
@@ -388,7 +389,7 @@ class Project:
     def _import_roots(self, first: Path) -> list[Path]:
         """Where modules are imported from: the file's own import folder, then the project folder and its
         `src/` when they hold it (an installed package's project is its package folder: no import folder)."""
-        if first == self.root or self.root in first.parents:
+        if first == self.root or self._inside(str(first)):
             return list(dict.fromkeys([first, self.root, self.root / "src"]))
         return [first]
 
@@ -442,8 +443,9 @@ class Project:
         for reading in self._reading:
             reading[file] = summary.digest if summary is not None else ABSENT
 
-    def _inside(self, file: str) -> bool:
-        return file.startswith(self._root_prefix)
+    def _inside(self, path: str) -> bool:
+        """A file or folder below the project's folder (a string test: `Path.parents` makes a path per level)."""
+        return path.startswith(self._root_prefix)
 
     def summary_of(self, file: Path) -> ModuleSummary | None:
         """The summary of a project file (None when it cannot be read or parsed: it is then unknown). A
@@ -517,7 +519,7 @@ class Project:
         """The folder searched for the users of a module of the top package `package` imported from
         `import_root`: the project's (its tests and scripts too) when the module is inside it, else the
         package's."""
-        return self.root if import_root == self.root or self.root in import_root.parents else import_root / package
+        return self.root if import_root == self.root or self._inside(str(import_root)) else import_root / package
 
     def files(self, import_root: Path, package: str) -> list[Path]:
         """The Python files that may build a class of such a module (see `_top`): nearest first, at most
