@@ -80,7 +80,8 @@ def load_analysis() -> None:
 
     Project.summarize = Summarizer.run
     Project.read_calls = Summarizer.calls_in
-    ModuleSummary.make_flows = Summarizer.flows_of
+    ModuleSummary.make_returns = Summarizer.returns_of
+    ModuleSummary.make_uses = Summarizer.uses_of
 
 
 def selected_rules(config: Config) -> list[Rule]:

@@ -34,7 +34,6 @@ from .summary import (
     Construction,
     DecoratorCall,
     FieldFacts,
-    Flows,
     Forward,
     FunctionFacts,
     HashedObject,
@@ -42,16 +41,24 @@ from .summary import (
     JitFacts,
     ModuleSummary,
     TreeMapFacts,
+    Uses,
     Value,
 )
 
 # A word of a module's text: a name it spells (in code, or in a string annotation).
 WORD = re.compile(r"\w+")
 
-# The analyses of the last modules summarised, by (path, digest), are kept for their flows: the modules that
-# ask for them are mostly linted right after the module (the CLI lints a module before those importing it).
+# The analyses of the last modules summarised, by (path, digest), are kept for their returns and uses: the
+# modules that ask are mostly linted right after the module (the CLI lints a module before those importing it).
 RECENT_SUMMARIZERS = 8
 _RECENT: dict[tuple[str, str], Summarizer] = {}
+
+
+def _keep_recent(key: tuple[str, str], summarizer: Summarizer) -> None:
+    _RECENT.pop(key, None)
+    _RECENT[key] = summarizer
+    while len(_RECENT) > RECENT_SUMMARIZERS:
+        del _RECENT[next(iter(_RECENT))]
 
 
 class Summarizer:
@@ -76,27 +83,40 @@ class Summarizer:
             summary = summarizer.summary(path, digest)
         except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
             return None
-        _RECENT[(path, digest)] = summarizer
-        while len(_RECENT) > RECENT_SUMMARIZERS:
-            del _RECENT[next(iter(_RECENT))]
+        _keep_recent((path, digest), summarizer)
         return summary
 
     @classmethod
-    def flows_of(cls, summary: ModuleSummary) -> Flows:
-        """How values flow between the module a summary was made of and the others: from the analysis that
-        made the summary when it was one of the last few, else read from its file again (nothing when the
-        file is gone or no longer the one summarised: a new summary is made)."""
-        try:
-            summarizer = _RECENT.pop((summary.path, summary.digest), None)
-            if summarizer is None:
+    def returns_of(cls, summary: ModuleSummary) -> dict[str, tuple[Value, ...]]:
+        """What the functions of the module a summary was made of return (see of_summary)."""
+        summarizer = cls.of_summary(summary)
+        return summarizer.returns() if summarizer is not None else {}
+
+    @classmethod
+    def uses_of(cls, summary: ModuleSummary) -> Uses:
+        """What the module a summary was made of does with other modules' classes and functions (see
+        of_summary)."""
+        summarizer = cls.of_summary(summary)
+        return summarizer.uses() if summarizer is not None else Uses()
+
+    @classmethod
+    def of_summary(cls, summary: ModuleSummary) -> Summarizer | None:
+        """The analysis that made a summary when it was one of the last few, else the module's file read
+        again and kept among them (None when the file is gone or no longer the one summarised: a new
+        summary is made)."""
+        key = (summary.path, summary.digest)
+        summarizer = _RECENT.get(key)
+        if summarizer is None:
+            try:
                 data = read_regular(Path(summary.path))
                 if content_digest(data) != summary.digest:
-                    return Flows({})
+                    return None
                 text = python_text(data)
                 summarizer = cls(ModuleAnalysis(parse(text), Source(text)), summary.module, summary.is_package)
-            return summarizer.flows()
-        except (OSError, LintError, SyntaxError, ValueError, RecursionError, MemoryError):
-            return Flows({})
+            except (OSError, LintError, SyntaxError, ValueError, RecursionError, MemoryError):
+                return None
+            _keep_recent(key, summarizer)
+        return summarizer
 
     @classmethod
     def calls_in(cls, data: bytes, module: str, is_package: bool, name: str) -> tuple[Construction, ...]:
@@ -137,11 +157,13 @@ class Summarizer:
             {name: self._class(cls) for name, cls in index.classes.items()}, jitted, self._bindings(),
             tuple(RegistrationFinder(index, self.analysis.frameworks).imported_classes(self.project_name)))
 
-    def flows(self) -> Flows:
-        returns = {name: values for name, function in self.index.functions.items()
-                   if (values := self._returns(function))}
-        return Flows(returns, tuple(self._constructions()), self._transformed(), self._changes(), self._hashed(),
-                     self._arrays_passed())
+    def returns(self) -> dict[str, tuple[Value, ...]]:
+        return {name: values for name, function in self.index.functions.items()
+                if (values := self._returns(function))}
+
+    def uses(self) -> Uses:
+        return Uses(tuple(self._constructions()), self._transformed(), self._changes(), self._hashed(),
+                    self._arrays_passed())
 
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:

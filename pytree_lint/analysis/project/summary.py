@@ -2,9 +2,9 @@
 
 A `ModuleSummary` holds a module's names (its imports and aliases, made absolute), what it defines, which
 functions are static-field helpers, registering decorators or jitted, and which classes a library registers;
-and, made only when another module asks (`Flows`), what each top-level function returns (a value kind with
-the expression and line it comes from) and the constructor calls it makes with the kinds of their arguments,
-among other flows into other modules. It is built from the module alone (names
+and, made only when another module asks, what each top-level function returns (a value kind with the
+expression and line it comes from) and its `Uses` of other modules' classes and functions (the constructor
+calls it makes with the kinds of their arguments, among others). It is built from the module alone (names
 into other modules stay names, followed when asked: analysis/project/modules.py), so it depends on nothing but the
 module's text, and is cached by content hash: a changed module invalidates only its own summary.
 """
@@ -265,13 +265,10 @@ class Construction(NamedTuple):
     builder: str = ""
 
 
-class Flows(NamedTuple):
-    """How values flow between a module and the others: what its functions return, what it passes to other
-    project modules' classes and functions, what it changes of their objects. Made only when another module
-    asks (most summaries are read for their names and definitions alone: flax's lint reads the returns of 3
-    of its 727 functions), from the module's file again then (ModuleSummary.flows)."""
+class Uses(NamedTuple):
+    """What a module does with other project modules' classes and functions: the objects it builds, changes
+    and passes to transformations or as static arguments, the arrays it passes on."""
 
-    returns: dict[str, tuple[Value, ...]]  # per function that returns something known
     constructions: tuple[Construction, ...] = ()
     # Classes imported from the project that reach a JAX transformation here, by the names this module
     # imports them as (analysis/pytrees/transformed.py).
@@ -296,46 +293,56 @@ class ModuleSummary:
     # What each module-level name holds (only names whose value says something).
     bindings: dict[str, tuple[Value, ...]] = field(default_factory=dict)
     registered: tuple[RegisteredElsewhere, ...] = ()  # registrations of other modules' classes
-    made_flows: Flows | None = None  # None until another module asks (see flows)
-    # The store the summary was read from or put in: its flows are put there too, once made.
+    # What its functions return (those returning something known) and its Uses: made only when another module
+    # asks (most summaries are read for their names and definitions alone: flax's lint reads the returns of 3
+    # of its 727 functions, the uses of 13 of its 96 modules), from the module's file again then; None until.
+    made_returns: dict[str, tuple[Value, ...]] | None = None
+    made_uses: Uses | None = None
+    # The store the summary was read from or put in: its returns and uses are put there too, once made.
     kept_in: SummaryStore | None = field(default=None, compare=False, repr=False)
 
-    # How a summary's flows are made from its module's file (engine.load_analysis sets it: Summarizer.flows_of).
-    make_flows: ClassVar[Callable[[ModuleSummary], Flows] | None] = None
-
-    @property
-    def flows(self) -> Flows:
-        if self.made_flows is None:
-            if ModuleSummary.make_flows is None:
-                raise RuntimeError("no summarizer: call engine.load_analysis() first")
-            self.made_flows = ModuleSummary.make_flows(self)
-            if self.kept_in is not None:
-                self.kept_in.put(self)
-        return self.made_flows
+    # How a summary's returns and uses are made from its module's file (engine.load_analysis sets them:
+    # Summarizer.returns_of and .uses_of).
+    make_returns: ClassVar[Callable[[ModuleSummary], dict[str, tuple[Value, ...]]] | None] = None
+    make_uses: ClassVar[Callable[[ModuleSummary], Uses] | None] = None
 
     def returned_by(self, function: str) -> tuple[Value, ...]:
         """What the module's function `function` returns."""
-        return self.flows.returns.get(function, ())
+        if self.made_returns is None:
+            self.made_returns = _ready(ModuleSummary.make_returns)(self)
+            self._keep()
+        return self.made_returns.get(function, ())
+
+    @property
+    def uses(self) -> Uses:
+        if self.made_uses is None:
+            self.made_uses = _ready(ModuleSummary.make_uses)(self)
+            self._keep()
+        return self.made_uses
+
+    def _keep(self) -> None:
+        if self.kept_in is not None:
+            self.kept_in.put(self)
 
     @property
     def constructions(self) -> tuple[Construction, ...]:
-        return self.flows.constructions
+        return self.uses.constructions
 
     @property
     def transformed(self) -> tuple[str, ...]:
-        return self.flows.transformed
+        return self.uses.transformed
 
     @property
     def changes(self) -> tuple[AttributeChange, ...]:
-        return self.flows.changes
+        return self.uses.changes
 
     @property
     def hashed(self) -> tuple[HashedObject, ...]:
-        return self.flows.hashed
+        return self.uses.hashed
 
     @property
     def arrays_passed(self) -> tuple[ArrayPassed, ...]:
-        return self.flows.arrays_passed
+        return self.uses.arrays_passed
 
     @property
     def display_path(self) -> str:
@@ -349,7 +356,8 @@ class ModuleSummary:
         return {"module": self.module, "is_package": self.is_package, "path": self.path, "digest": self.digest,
                 "names": self.names, "stars": self.stars, "defined": sorted(self.defined),
                 "functions": self.functions, "classes": self.classes, "jitted": self.jitted,
-                "bindings": self.bindings, "registered": self.registered, "flows": self.made_flows}
+                "bindings": self.bindings, "registered": self.registered, "returns": self.made_returns,
+                "uses": self.made_uses}
 
     @classmethod
     def from_json(cls, data: dict) -> ModuleSummary:
@@ -378,18 +386,25 @@ class ModuleSummary:
                    tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, bindings,
                    tuple(RegisteredElsewhere(cls, mechanism, line, tuple(tuple(a) for a in arguments))
                          for cls, mechanism, line, arguments in data["registered"]),
-                   _flows(data["flows"]) if data["flows"] is not None else None)
+                   None if data["returns"] is None else {name: tuple(Value(*value) for value in values)
+                                                         for name, values in data["returns"].items()},
+                   None if data["uses"] is None else _uses(data["uses"]))
 
 
-def _flows(data: list) -> Flows:
-    returns, constructions, transformed, changes, hashed, arrays_passed = data
-    return Flows({name: tuple(Value(*value) for value in values) for name, values in returns.items()},
-                 tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))
-                                                        for position, keyword, value in arguments), factory,
-                                    per_call, builder)
-                       for callee, line, arguments, factory, per_call, builder in constructions),
-                 tuple(transformed), tuple(AttributeChange(*change) for change in changes),
-                 tuple(HashedObject(*each) for each in hashed), tuple(ArrayPassed(*passed) for passed in arrays_passed))
+def _ready(maker: Callable | None) -> Callable:
+    if maker is None:
+        raise RuntimeError("no summarizer: call engine.load_analysis() first")
+    return maker
+
+
+def _uses(data: list) -> Uses:
+    constructions, transformed, changes, hashed, arrays_passed = data
+    return Uses(tuple(Construction(callee, line, tuple(Argument(position, keyword, Value(*value))
+                                                       for position, keyword, value in arguments), factory,
+                                   per_call, builder)
+                      for callee, line, arguments, factory, per_call, builder in constructions),
+                tuple(transformed), tuple(AttributeChange(*change) for change in changes),
+                tuple(HashedObject(*each) for each in hashed), tuple(ArrayPassed(*passed) for passed in arrays_passed))
 
 
 class SummaryStore:
@@ -452,5 +467,6 @@ _SUMMARY_SHAPE = {
     "module": str, "is_package": bool, "path": str, "digest": str, "names": dict[str, str],
     "stars": tuple[str, ...], "defined": tuple[str, ...], "functions": dict[str, FunctionFacts],
     "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "bindings": dict[str, tuple[Value, ...]],
-    "registered": tuple[RegisteredElsewhere, ...], "flows": Flows | None,
+    "registered": tuple[RegisteredElsewhere, ...], "returns": dict[str, tuple[Value, ...]] | None,
+    "uses": Uses | None,
 }
