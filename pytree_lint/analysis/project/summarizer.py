@@ -9,10 +9,11 @@ from pathlib import Path
 
 from ...digest import content_digest
 from ...diskio import LintError, python_text, read_regular
+from ...knowledge import FIELD_HELPERS
 from ...knowledge.jax import JIT
 from ...knowledge.python import PARTIAL
 from ..module import ModuleAnalysis
-from ..pytrees.fields import makes_dataclass, memoizes, rebuilt_by, registered_by
+from ..pytrees.fields import makes_dataclass, memoizes, rebuilt_by, registered_by, spells_one_of
 from ..pytrees.jitted import annotated_static_arrays, array_annotation, array_parameter, jit_factory, literal
 from ..pytrees.mutations import changed_in_place
 from ..pytrees.nnx import filling
@@ -197,7 +198,8 @@ class Summarizer:
 
     def _function(self, function: FunctionInfo) -> FunctionFacts:
         field = next((facts for statement in function.return_statements if isinstance(statement.value, ast.Call)
-                      and (facts := self._field(statement.value)) is not None), None)
+                      and (facts := self._field(statement.value)) is not None),
+                     None) if spells_one_of(self.index, function, FIELD_HELPERS) else None
         line = self.analysis.position(function.node)
         decorators = tuple(self.absolute(name) for name in map(self.index.qualify, function.node.decorator_list)
                            if name)

@@ -105,7 +105,7 @@ _REGISTERING = frozenset(DECORATORS) | frozenset(MECHANISMS)
 def registered_by(index: ModuleIndex, function: FunctionInfo) -> str | None:
     """What a decorator written in the project registers the class it is given with: a library's name
     (`return flax.struct.dataclass(cls)`) or a jax.tree_util mechanism's (`register_dataclass(cls)`)."""
-    if not _spells_one_of(index, function, _REGISTERING):
+    if not spells_one_of(index, function, _REGISTERING):
         return None
     for call in function.nodes(ast.Call):
         if not call.args:
@@ -129,7 +129,7 @@ def rebuilt_by(index: ModuleIndex, function: FunctionInfo) -> bool:
     the class's `__init__` and `__post_init__` run on every unflatten, with every field a child. Not when it
     reads its fields' metadata or names something static: some fields are then aux_data, which only its run
     says."""
-    if not function.params or not _spells_one_of(index, function, _REBUILDING):
+    if not function.params or not spells_one_of(index, function, _REBUILDING):
         return False
     code = index.code(function.node)
     if "metadata" in code or "static" in code:
@@ -150,18 +150,18 @@ def rebuilt_by(index: ModuleIndex, function: FunctionInfo) -> bool:
 def makes_dataclass(index: ModuleIndex, function: FunctionInfo) -> bool:
     """A decorator written in the project that applies `dataclasses.dataclass` to the class it is given
     (`cls = dataclasses.dataclass(cls)`): the class gets a generated `__init__` over its fields."""
-    return _spells_one_of(index, function, DATACLASS_DECORATORS) and any(
+    return spells_one_of(index, function, DATACLASS_DECORATORS) and any(
         index.qualify(call.func) in DATACLASS_DECORATORS and call.args for call in function.nodes(ast.Call))
 
 
 def memoizes(index: ModuleIndex, function: FunctionInfo) -> bool:
     """A decorator written in the project that memoises the function it is given: its body applies
     `functools.lru_cache` or `functools.cache` (equinox's `compile_cache` wraps an `lru_cache` per function)."""
-    return _spells_one_of(index, function, MEMOIZERS) and any(
+    return spells_one_of(index, function, MEMOIZERS) and any(
         index.qualify(call.func) in MEMOIZERS for call in function.nodes(ast.Call))
 
 
-def _spells_one_of(index: ModuleIndex, function: FunctionInfo, names: frozenset[str]) -> bool:
+def spells_one_of(index: ModuleIndex, function: FunctionInfo, names: frozenset[str]) -> bool:
     """The function's text spells a word a use of one of `names` must (see ModuleIndex.spellings): the
     cheap test before its calls are walked (the module's text first, once)."""
     words = index.spellings(names)
