@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import TypeGuard
@@ -38,6 +39,12 @@ def _stat(path: str) -> list[int] | None:
     except OSError:
         return None
     return [stat.st_mtime_ns, stat.st_size]
+
+
+def _stats() -> Callable[[str], list[int] | None]:
+    """_stat, each path asked once (a module many files' findings were read from is one of their
+    dependencies each)."""
+    return cache(_stat)
 
 
 class ResultCache:
@@ -80,21 +87,23 @@ class ResultCache:
         if not (isinstance(written, int) and isinstance(files, dict)):
             return {}
         recalled = {}
+        stat = _stats()
         for path, config in jobs:
             record = files.get(os.path.abspath(path))
-            if _valid_record(record) and record[2] == repr(config) and _stat(path) == record[:2] \
-                    and record[0] < written - 10**9 and all(_stat(dep) == stat for dep, stat in record[4].items()):
+            if _valid_record(record) and record[2] == repr(config) and stat(path) == record[:2] \
+                    and record[0] < written - 10**9 and all(stat(dep) == known for dep, known in record[4].items()):
                 recalled[path] = record[3]
         return recalled
 
     def remember(self, entries: dict[str, tuple[Config, dict]]) -> None:
         """Record each file's entry with its stat and its dependencies' (see recall)."""
         files = {}
+        stat = _stats()
         for path, (config, entry) in entries.items():
-            stat = _stat(path)
-            deps = {dep: _stat(dep) for dep in entry.get("dependencies", {})}
-            if stat is not None and all(deps.values()):
-                files[os.path.abspath(path)] = [*stat, repr(config), entry, deps]
+            own = stat(path)
+            deps = {dep: stat(dep) for dep in entry.get("dependencies", {})}
+            if own is not None and all(deps.values()):
+                files[os.path.abspath(path)] = [*own, repr(config), entry, deps]
         write_json(self._manifest_path(), {"written": time.time_ns(), "files": files})
 
     def get(self, key: str) -> dict | None:

@@ -141,10 +141,11 @@ def imported_first(paths: list[str]) -> tuple[list[str], frozenset[Path]]:
     cycles broken where met, the given order kept otherwise, and the files another of `paths` imports: each
     of those, linted, summarises itself (Project.adopt) before a module importing it asks, and is parsed
     once for both."""
+    resolved = {path: resolved_path(path) for path in paths}
+    located = {path: module_location(file) for path, file in resolved.items() if path.endswith(".py")}
     modules: dict[str, str] = {}
-    for path in paths:
-        if path.endswith(".py"):
-            modules.setdefault(module_location(resolved_path(path))[1], path)
+    for path, (_root, module, _is_package) in located.items():
+        modules.setdefault(module, path)
     ordered: list[str] = []
     placed: set[str] = set()
     imported: set[Path] = set()
@@ -159,22 +160,23 @@ def imported_first(paths: list[str]) -> tuple[list[str], frozenset[Path]]:
                 continue
             placed.add(path)
             pending.append((path, True))
-            imports = _imports_among(path, modules)
-            imported.update(resolved_path(each) for each in imports)
+            imports = _imports_among(path, located.get(path), modules)
+            imported.update(resolved[each] for each in imports)
             pending.extend((each, False) for each in reversed(imports) if each not in placed)
     return ordered, frozenset(imported)
 
 
-def _imports_among(path: str, modules: dict[str, str]) -> list[str]:
-    """The paths of `modules` (dotted name -> path) that the file at `path` imports, with their packages (not
-    jax's or numpy's: their names are never followed, their summaries never asked)."""
-    if not path.endswith(".py"):
+def _imports_among(path: str, location: tuple[Path, str, bool] | None, modules: dict[str, str]) -> list[str]:
+    """The paths of `modules` (dotted name -> path) that the file at `path` (at `location`, see
+    module_location; None: not a Python file) imports, with their packages (not jax's or numpy's: their
+    names are never followed, their summaries never asked)."""
+    if location is None:
         return []
     try:
         text = read_regular(Path(path)).decode("utf-8", "replace")
     except OSError:
         return []
-    _root, module, is_package = module_location(resolved_path(path))
+    _root, module, is_package = location
     found: list[str] = []
     for match in IMPORTED_MODULE.finditer(text):
         name = absolute(match.group(1) or match.group(2), module, is_package)
