@@ -154,6 +154,24 @@ def test_the_project_text_index_is_kept_for_the_next_process(tmp_path):
     assert not index[str((project / "pkg" / "params.py").resolve())].registers
 
 
+def _parses_of_a_run(project: Path, monkeypatch, capsys) -> dict[str, int]:
+    """How many times a whole-project run of the CLI parses each module of `project`'s `pkg` (by file name),
+    its findings checked against the project's expectations."""
+    monkeypatch.chdir(project)
+    parsed: Counter[str] = Counter()
+    real_parse = ast.parse
+
+    def counting_parse(source, *args, **kwargs):
+        parsed[source] += 1
+        return real_parse(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", counting_parse)
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    found = {(f["path"], f["line"], f["code"]) for f in json.loads(capsys.readouterr().out)}
+    assert found == expectations(project)
+    return {path.name: parsed[text] for path in (project / "pkg").glob("*.py") if (text := path.read_text()).strip()}
+
+
 def test_a_whole_project_run_parses_an_imported_module_once(tmp_path, monkeypatch, capsys):
     """The CLI lints a module after the modules it imports, and each lint summarises its own module from
     the tree it parsed: the module importing it finds the summary made, and no file is parsed twice."""
@@ -165,20 +183,7 @@ def test_a_whole_project_run_parses_an_imported_module_once(tmp_path, monkeypatc
                     "    return jax.tree_util.tree_map(lambda x: x * make_mask(x.shape[0], k), tree)\n")
     monkeypatch.setattr(Project, "adopted_files", frozenset())  # restored after: the run sets it
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(project)
-    parsed: Counter[str] = Counter()
-    real_parse = ast.parse
-
-    def counting_parse(source, *args, **kwargs):
-        parsed[source] += 1
-        return real_parse(source, *args, **kwargs)
-
-    monkeypatch.setattr(ast, "parse", counting_parse)
-    assert main(["--jobs", "1", "--format", "json", "."]) == 1
-    found = {(f["path"], f["line"], f["code"]) for f in json.loads(capsys.readouterr().out)}
-    assert found == expectations(project)
-    modules = {path.name: path.read_text() for path in (project / "pkg").glob("*.py")}
-    assert parsed[modules["masks.py"]] == 1 and parsed[modules["model.py"]] == 1
+    assert _parses_of_a_run(project, monkeypatch, capsys) == {"masks.py": 1, "model.py": 1}
 
 
 @pytest.mark.parametrize("name", ["changes_elsewhere", "static_arguments"])
@@ -189,21 +194,8 @@ def test_a_module_summarised_before_its_lint_is_parsed_once(name, tmp_path, monk
     shutil.copytree(PROJECTS / name / "bad", project)
     (project / "pyproject.toml").write_text("")
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(project)
-    parsed: Counter[str] = Counter()
-    real_parse = ast.parse
-
-    def counting_parse(source, *args, **kwargs):
-        parsed[source] += 1
-        return real_parse(source, *args, **kwargs)
-
-    monkeypatch.setattr(ast, "parse", counting_parse)
-    assert main(["--jobs", "1", "--format", "json", "."]) == 1
-    found = {(f["path"], f["line"], f["code"]) for f in json.loads(capsys.readouterr().out)}
-    assert found == expectations(project)
-    texts = {path.name: path.read_text() for path in (project / "pkg").glob("*.py")}
-    assert {file: parsed[text] for file, text in texts.items() if text.strip()} == {
-        file: 1 for file, text in texts.items() if text.strip()}
+    parsed = _parses_of_a_run(project, monkeypatch, capsys)
+    assert parsed == dict.fromkeys(parsed, 1)
 
 
 def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, monkeypatch, capsys):
