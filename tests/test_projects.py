@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from pytree_lint.analysis.project.modules import Project, imported_first
+from pytree_lint.analysis.project.summarizer import Summarizer
 from pytree_lint.analysis.project.summary import SummaryStore
 from pytree_lint.engine import lint_file
 from pytree_lint.faces.cli import main
@@ -196,6 +197,34 @@ def test_a_module_summarised_before_its_lint_is_parsed_once(name, tmp_path, monk
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
     parsed = _parses_of_a_run(project, monkeypatch, capsys)
     assert parsed == dict.fromkeys(parsed, 1)
+
+
+def test_returns_and_uses_made_on_demand_are_kept_with_the_summary(tmp_path, monkeypatch, capsys):
+    """What a module's functions return and what it does with other modules' classes are made when another
+    module first asks, and put in the store with its summary: a later run reads them back, never the module."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "static_arguments" / "bad", project)  # asks both, of a few modules
+    (project / "pyproject.toml").write_text("")
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(cache))
+    monkeypatch.chdir(project)
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    first = json.loads(capsys.readouterr().out)
+    stored = [json.loads(path.read_text()) for path in (cache / "summaries").glob("??/*.json")]
+    assert any(summary["uses"] is not None for summary in stored)
+    assert any(summary["returns"] is not None for summary in stored)
+    assert any(summary["uses"] is None and summary["returns"] is None for summary in stored)  # never asked
+    for entry in [*cache.glob("??"), cache / "manifests"]:  # the findings themselves are linted again
+        shutil.rmtree(entry)
+
+    def never(cls, summary):
+        raise AssertionError(f"{summary.module} read again")
+
+    monkeypatch.setattr(Summarizer, "returns_of", classmethod(never))
+    monkeypatch.setattr(Summarizer, "uses_of", classmethod(never))
+    monkeypatch.setattr(Project, "_instances", {})  # a new process: summaries from the store
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    assert json.loads(capsys.readouterr().out) == first
 
 
 def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, monkeypatch, capsys):
