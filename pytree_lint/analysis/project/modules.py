@@ -214,7 +214,7 @@ def _inside_package(folder: Path) -> bool:
     return any((up / "__init__.py").exists() for up in list(folder.parents)[:NAMESPACE_DEPTH])
 
 
-def _summarised_source(path: str, digest: str) -> bytes | None:
+def summarised_source(path: str, digest: str) -> bytes | None:
     """A module's source, when its content is still the one its summary was made from (`digest`)."""
     try:
         data = read_regular(Path(path))
@@ -226,7 +226,7 @@ def _summarised_source(path: str, digest: str) -> bytes | None:
 def _read_class(summary: ModuleSummary, name: str) -> ClassInfo | None:
     """A class of another module, parsed from the lines its statement spans there (not the whole module)."""
     facts = summary.classes.get(name)
-    data = _summarised_source(summary.path, summary.digest) if facts is not None else None
+    data = summarised_source(summary.path, summary.digest) if facts is not None else None
     if data is None:
         return None
     first, last = facts.lines  # type: ignore[union-attr]
@@ -778,7 +778,7 @@ class Project:
         the module making it. Only files whose text calls the class by its name are summarised, and a call
         counts when its name, followed from that file's own place, reaches this very file."""
         return self._facts_naming("constructions", view, class_name, self._users(view, class_name, called=True),
-                                  lambda summary: summary.constructions, lambda construction: construction.callee)
+                                  lambda summary: summary.uses.constructions, lambda construction: construction.callee)
 
     def changes_elsewhere(self, view: ModuleView, class_name: str, holders: tuple[tuple[str, str], ...] = ()
                           ) -> list[tuple[AttributeChange, ModuleSummary]]:
@@ -802,7 +802,7 @@ class Project:
         class `class_name` of the module `view` sees from (or an item of a collection of it)."""
         return self._facts_naming("changes", view, class_name,
                                   self._users(view, class_name, called=False, annotating=True),
-                                  lambda summary: summary.changes, lambda change: change.cls)
+                                  lambda summary: summary.uses.changes, lambda change: change.cls)
 
     def _holders_elsewhere(self, view: ModuleView, class_name: str
                            ) -> list[tuple[tuple[str, str, str], ModuleSummary]]:
@@ -820,13 +820,13 @@ class Project:
         """The objects of the class `class_name` of the module `view` sees from that other project modules
         pass as static arguments of jitted calls."""
         return self._facts_naming("hashed", view, class_name, self._users(view, class_name, called=False),
-                                  lambda summary: summary.hashed, lambda hashed: hashed.cls)
+                                  lambda summary: summary.uses.hashed, lambda hashed: hashed.cls)
 
     def arrays_passed(self, view: ModuleView, function: str) -> list[tuple[ArrayPassed, ModuleSummary]]:
         """The calls other project modules make of the function `function` of the module `view` sees from
         that pass a parameter annotated as an array (from the files that import it by its name)."""
         return self._facts_naming("arrays passed", view, function, self._importers(view, function),
-                                  lambda summary: summary.arrays_passed, lambda passed: passed.callee)
+                                  lambda summary: summary.uses.arrays_passed, lambda passed: passed.callee)
 
     def _importers(self, view: ModuleView, name: str):
         """(caller view, summary) for each other project file that imports the name `name` of the module
@@ -857,7 +857,7 @@ class Project:
         content)."""
         key = (summary.path, summary.digest, function)
         if key not in self._calls:
-            data = _summarised_source(summary.path, summary.digest)
+            data = summarised_source(summary.path, summary.digest)
             self._calls[key] = Project.read_calls(data, summary.module, summary.is_package, function) \
                 if data is not None and Project.read_calls is not None else ()
         return self._calls[key]
@@ -876,7 +876,7 @@ class Project:
         return self._asked("transformed", view, class_name, self._users(view, class_name, called=False),
                            lambda caller, summary: [summary] if any(
                                self._names_definition(caller, summary, name, view, class_name)
-                               for name in summary.transformed) else [])
+                               for name in summary.uses.transformed) else [])
 
 
 class ModuleView:

@@ -5,10 +5,8 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
-from ...digest import content_digest
-from ...diskio import LintError, python_text, read_regular
+from ...diskio import LintError, python_text
 from ...knowledge import FIELD_HELPERS
 from ...knowledge.jax import JIT
 from ...knowledge.python import PARTIAL
@@ -23,7 +21,7 @@ from ..syntax.model import FunctionInfo, first_line, returned_expression, unquot
 from ..syntax.source import Source, parse
 from ..values.inference import Context, Evidence
 from ..values.kinds import Kind
-from .modules import NEVER_FOLLOWED, absolute
+from .modules import NEVER_FOLLOWED, absolute, summarised_source
 from .summary import (
     ITEMS,
     KEPT_KINDS,
@@ -108,13 +106,13 @@ class Summarizer:
         key = (summary.path, summary.digest)
         summarizer = _RECENT.get(key)
         if summarizer is None:
+            data = summarised_source(summary.path, summary.digest)
+            if data is None:
+                return None
             try:
-                data = read_regular(Path(summary.path))
-                if content_digest(data) != summary.digest:
-                    return None
                 text = python_text(data)
                 summarizer = cls(ModuleAnalysis(parse(text), Source(text)), summary.module, summary.is_package)
-            except (OSError, LintError, SyntaxError, ValueError, RecursionError, MemoryError):
+            except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
                 return None
             _keep_recent(key, summarizer)
         return summarizer

@@ -325,26 +325,6 @@ class ModuleSummary:
             self.kept_in.put(self)
 
     @property
-    def constructions(self) -> tuple[Construction, ...]:
-        return self.uses.constructions
-
-    @property
-    def transformed(self) -> tuple[str, ...]:
-        return self.uses.transformed
-
-    @property
-    def changes(self) -> tuple[AttributeChange, ...]:
-        return self.uses.changes
-
-    @property
-    def hashed(self) -> tuple[HashedObject, ...]:
-        return self.uses.hashed
-
-    @property
-    def arrays_passed(self) -> tuple[ArrayPassed, ...]:
-        return self.uses.arrays_passed
-
-    @property
     def display_path(self) -> str:
         """The module's file as messages cite it, from the folder it is imported from (`pkg/masks.py`): the
         same wherever the linter runs."""
