@@ -6,7 +6,7 @@ import fnmatch
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from .diskio import read_regular
 
@@ -42,8 +42,7 @@ def _rule_codes() -> tuple[str, ...]:
     return tuple(RULES_BY_CODE)
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     select: tuple[str, ...] = ()  # none given: every rule but the opt-in tier
     ignore: tuple[str, ...] = ()
     extend_select: tuple[str, ...] = ()
@@ -63,7 +62,7 @@ class Config:
         ignored = tuple(code for pattern, codes in self.per_file_ignores for code in codes
                         if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(os.path.basename(absolute), pattern)
                         or fnmatch.fnmatch(absolute, pattern))
-        return replace(self, file_ignores=ignored, per_file_ignores=()) if ignored else self
+        return self._replace(file_ignores=ignored, per_file_ignores=()) if ignored else self
 
     def enabled(self, code: str) -> bool:
         """flake8's rule: the longest matching prefix of select and ignore decides; without an explicit

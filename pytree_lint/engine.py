@@ -12,9 +12,10 @@ import ast
 import gc
 from bisect import bisect_right
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from functools import total_ordering
+from typing import TYPE_CHECKING, NamedTuple
 
+from .analysis.record import record
 from .analysis.syntax.source import Source, home_of, line_starts, parse, python_lines
 from .config import DEFAULT_CONFIG, Config
 from .diskio import LintError, python_text, read_file
@@ -29,8 +30,7 @@ if TYPE_CHECKING:
 COMMON_PART = "tree"
 
 
-@dataclass(frozen=True)
-class FindingFix:
+class FindingFix(NamedTuple):
     """A rule's fix in file positions: each edit replaces (line, column) to (end line, end column) by text."""
 
     description: str
@@ -38,19 +38,35 @@ class FindingFix:
     edits: tuple[tuple[int, int, int, int, str], ...]
 
 
-@dataclass(frozen=True, order=True)
+@total_ordering
+@record
 class Finding:
+    """One finding. Two are the same finding, and sort, by where and what (file, line, column, code,
+    message): the rest says more about it."""
+
     path: str
     line: int  # 1-based
     column: int  # 0-based, as flake8 expects (text and JSON output add 1)
     code: str
     message: str
-    end_line: int = field(default=0, compare=False)  # where the reported expression ends (SARIF regions)
-    end_column: int = field(default=0, compare=False)
-    target: str | None = field(default=None, compare=False)  # what `pytree-lint verify` looks for (see Report)
-    member: str | None = field(default=None, compare=False)  # the attribute holding it (see Report)
-    fix: FindingFix | None = field(default=None, compare=False)
-    cell: int | None = field(default=None, compare=False)  # a notebook's cell (1-based); `line` is in it
+    end_line: int = 0  # where the reported expression ends (SARIF regions)
+    end_column: int = 0
+    target: str | None = None  # what `pytree-lint verify` looks for (see Report)
+    member: str | None = None  # the attribute holding it (see Report)
+    fix: FindingFix | None = None
+    cell: int | None = None  # a notebook's cell (1-based); `line` is in it
+
+    def _compared(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.line, self.column, self.code, self.message)
+
+    def __eq__(self, other: object) -> bool:
+        return self._compared() == other._compared() if isinstance(other, Finding) else NotImplemented
+
+    def __lt__(self, other: Finding) -> bool:
+        return self._compared() < other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
 
     @property
     def end(self) -> tuple[int, int]:
@@ -188,8 +204,7 @@ def _check(tree: ast.Module, source: Source, rules: list[Rule], others: list[Rul
 
 def _with_fixes(analysis, findings: list[Finding], plans: list) -> list[Finding]:
     """The findings with their fixes made into edits by the libcst fix engine (one parse per file)."""
-    from dataclasses import replace
-
+    from .analysis.record import remade
     from .analysis.syntax.model import first_line, is_inlined
     from .codemods import FixRequest, realise
 
@@ -206,7 +221,7 @@ def _with_fixes(analysis, findings: list[Finding], plans: list) -> list[Finding]
     findings = list(findings)
     for number, fix in zip(owners, realised):
         if fix is not None:
-            findings[number] = replace(findings[number], fix=FindingFix(fix.description, fix.safe, fix.edits))
+            findings[number] = remade(findings[number], fix=FindingFix(fix.description, fix.safe, fix.edits))
     return findings
 
 

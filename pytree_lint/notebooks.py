@@ -18,8 +18,9 @@ import json
 import re
 import tokenize
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from .analysis.record import remade
 from .analysis.syntax.source import python_lines
 from .config import Config
 from .engine import Finding, FindingFix, LintError, apply_fixes, lint_text
@@ -178,7 +179,7 @@ def in_cell(finding: Finding, source: NotebookSource, keep_fix: bool = False) ->
 
     message = LINE_CITATION.sub(lambda match: _cited(source, match, cell), finding.message)
     fix = _fix_in_cell(finding.fix, source, cell) if keep_fix and finding.fix is not None else None
-    return replace(finding, line=line, end_line=end_line, cell=cell, message=message, fix=fix)
+    return remade(finding, line=line, end_line=end_line, cell=cell, message=message, fix=fix)
 
 
 def _fix_in_cell(fix: FindingFix, source: NotebookSource, cell: int) -> FindingFix | None:
@@ -190,7 +191,7 @@ def _fix_in_cell(fix: FindingFix, source: NotebookSource, cell: int) -> FindingF
         if start_cell != cell or end_cell != cell:
             return None
         edits.append((start, column, end, end_column, text))
-    return replace(fix, edits=tuple(edits))
+    return fix._replace(edits=tuple(edits))
 
 
 def fix_notebook(data: bytes, path: str, config: Config) -> tuple[str, int]:

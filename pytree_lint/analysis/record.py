@@ -1,13 +1,14 @@
 """`@record`: how the analysis declares its facts. A class with a generated `__init__` over its annotated
 fields (defaults and `dataclasses.field(default_factory=...)` as a dataclass reads them, base records'
 fields first), compared by identity. Made here rather than by `dataclasses.dataclass`, whose field
-processing took 20 ms of the plugin's import, paid on each keystroke's flake8 run: one `exec` per class.
+processing took 20 ms of the plugin's import, paid on each keystroke's flake8 run: one `exec` per class. Its
+`field` is this module's too: importing `dataclasses` imports `inspect`, 40 M instructions of every run's
+start (the analysis's other immutable facts are `NamedTuple`s).
 One shared `__repr__` prints a fact readably in a failing test or a debugger: its fields, a syntax node as
 its source text and line, a nested fact by its kind and name."""
 
 import ast
 import reprlib
-from dataclasses import MISSING, Field, is_dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 _SHOWN_CHARACTERS = 60  # of a syntax node's source text
@@ -25,7 +26,7 @@ def _shown(value: Any) -> str:
         text = " ".join(ast.unparse(value).split()) if isinstance(value, (ast.expr, ast.stmt, ast.arg)) else ""
         text = text if len(text) <= _SHOWN_CHARACTERS else text[:_SHOWN_CHARACTERS - 3] + "..."
         return f"<{type(value).__name__} `{text}` line {getattr(value, 'lineno', '?')}>"
-    if (hasattr(value, "__record_fields__") or is_dataclass(value)) and not isinstance(value, type):
+    if (hasattr(value, "__record_fields__") or hasattr(value, "__dataclass_fields__")) and not isinstance(value, type):
         name = getattr(value, "name", None)
         return f"<{type(value).__name__}{f' {name}' if isinstance(name, str) else ''}>"
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -41,10 +42,32 @@ def _shown(value: Any) -> str:
 
 T = TypeVar("T")
 
+
+class _Missing:
+    """No default given."""
+
+
+MISSING: Any = _Missing()
+
+
+class Field:
+    """A field's default, or the factory that makes a fresh one per object: what `field` returns."""
+
+    def __init__(self, default: Any, default_factory: Any) -> None:
+        self.default = default
+        self.default_factory = default_factory
+
+
+def field(*, default: Any = MISSING, default_factory: Any = MISSING) -> Any:
+    """A record field's default (`dataclasses.field`'s two arguments): `field(default_factory=dict)` gives
+    each object its own."""
+    return Field(default, default_factory)
+
+
 if TYPE_CHECKING:  # what a type checker needs to know: the annotated fields make the constructor
     from typing_extensions import dataclass_transform
 
-    @dataclass_transform(eq_default=False)
+    @dataclass_transform(eq_default=False, field_specifiers=(field,))
     def record(cls: type[T]) -> type[T]: ...
 else:
     def record(cls):

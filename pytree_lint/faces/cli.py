@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 
@@ -21,7 +20,6 @@ from ..engine import (
     unused_noqa,
 )
 from ..files import collect_files
-from ..notebooks import fix_notebook
 from .formats import FORMATS, HUMAN_FORMATS, full, write_report
 
 # Below this many files a process pool costs more than it saves.
@@ -127,7 +125,16 @@ def _notebooks(findings: list[Finding]) -> list[str]:
     return list(dict.fromkeys(f.path for f in findings if f.cell is not None))
 
 
+def _fix_notebook(data: bytes, path: str, config: Config) -> tuple[str, int]:
+    """A notebook's JSON with its safe fixes made, and how many (the notebook module is imported for it)."""
+    from ..notebooks import fix_notebook
+
+    return fix_notebook(data, path, config)
+
+
 def _diff(path: str, before: str, after: str) -> str:
+    import difflib  # for --diff only
+
     return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
                                         f"a/{path}", f"b/{path}"))
 
@@ -140,7 +147,7 @@ def _diffs(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[s
     for path in _notebooks(findings):
         try:
             data = read_file(path)
-            fixed, count = fix_notebook(data, path, loader.for_file(path))
+            fixed, count = _fix_notebook(data, path, loader.for_file(path))
         except LintError as error:
             problems.append((path, f"could not make its fixes: {error}"))
             continue
@@ -183,7 +190,7 @@ def _fix(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[str
         fixed_findings += count
     for path in _notebooks(findings):
         try:
-            text, count = fix_notebook(read_file(path), path, loader.for_file(path))
+            text, count = _fix_notebook(read_file(path), path, loader.for_file(path))
             if not count:
                 continue
             replace_atomically(path, text.encode("utf-8"))

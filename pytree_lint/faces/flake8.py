@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
 
 from .. import __version__
 from ..config import OPT_IN, Config, ConfigError, ConfigLoader, parse_functions
@@ -50,7 +49,7 @@ class Plugin:
         except ConfigError as error:
             print(f"pytree-lint: error: {error} (linting {self._filename} with the defaults)", file=sys.stderr)
             return self.config
-        return replace(config, extend_select=(*config.extend_select, OPT_IN))
+        return config._replace(extend_select=(*config.extend_select, OPT_IN))
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         config = self._file_config()

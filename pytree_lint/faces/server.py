@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import difflib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -27,6 +27,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
 from ..analysis.module import citations
+from ..analysis.record import remade
 from ..analysis.syntax.source import python_lines
 from ..config import CONFIG_FILE_NAMES, DEFAULT_CONFIG, Config, ConfigError, ConfigLoader
 from ..engine import Finding, InternalError, LintError, apply_fixes
@@ -149,7 +150,7 @@ class PytreeLintServer(LanguageServer):
         by_cell: dict[int, list[Finding]] = {number: [] for number, _uri, _document in cells}
         for finding in findings:
             placed = in_cell(finding, source, keep_fix=True)
-            by_cell[placed.cell or 0].append(replace(placed, cell=None))
+            by_cell[placed.cell or 0].append(remade(placed, cell=None))
         for number, cell_uri, document in cells:
             self._publish(cell_uri, Shown(document.version, document.source, by_cell[number]))
 
@@ -267,7 +268,7 @@ def _moved(findings: list[Finding], old: str, new: str) -> list[Finding]:
     for finding in findings:
         end_line = finding.end[0]
         if finding.line in moved_to and end_line in moved_to:
-            kept.append(replace(finding, line=moved_to[finding.line], end_line=moved_to[end_line], fix=None))
+            kept.append(remade(finding, line=moved_to[finding.line], end_line=moved_to[end_line], fix=None))
     return kept
 
 

@@ -8,6 +8,8 @@ its registrations behave. The tables below gather them for the analysis.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from . import (
     chex,
     distrax,
@@ -37,7 +39,7 @@ DECORATORS: dict[str, PytreeLibrary] = {name: lib for lib in LIBRARIES for name 
 BASES: dict[str, PytreeLibrary] = {name: lib for lib in LIBRARIES for name in lib.bases}
 # Field helpers: the keyword that carries the flag, or the fixed metadata they set.
 FLAG_HELPERS: dict[str, FlagHelper] = {name: h for lib in LIBRARIES for name, h in lib.flag_helpers.items()}
-FIXED_HELPERS: dict[str, dict[str, bool]] = {
+FIXED_HELPERS: dict[str, Mapping[str, bool]] = {
     name: metadata for lib in LIBRARIES for name, metadata in lib.fixed_helpers.items()}
 FIXED_HELPERS[jax.STATIC_FIELD] = {"static": True}
 PLAIN_FIELDS = frozenset({"dataclasses.field", *(n for lib in LIBRARIES for n in lib.plain_fields)})

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import NamedTuple
 
 
 class Convention(enum.Enum):
@@ -23,8 +25,7 @@ RUNS_INIT = frozenset({"__init__", "__post_init__"})
 RUNS_POST_INIT = frozenset({"__post_init__"})
 
 
-@dataclass(frozen=True)
-class FlagHelper:
+class FlagHelper(NamedTuple):
     """A field helper whose keyword sets a metadata flag: `struct.field(pytree_node=False)`."""
 
     keyword: str
@@ -32,14 +33,13 @@ class FlagHelper:
     default: bool
 
 
-@dataclass(frozen=True)
-class PytreeLibrary:
+class PytreeLibrary(NamedTuple):
     name: str
     convention: Convention
     decorators: frozenset[str] = frozenset()  # a class they decorate is registered
     bases: frozenset[str] = frozenset()  # every subclass is registered
-    flag_helpers: dict[str, FlagHelper] = field(default_factory=dict)
-    fixed_helpers: dict[str, dict[str, bool]] = field(default_factory=dict)
+    flag_helpers: Mapping[str, FlagHelper] = MappingProxyType({})
+    fixed_helpers: Mapping[str, Mapping[str, bool]] = MappingProxyType({})
     plain_fields: frozenset[str] = frozenset()  # `field()` helpers that read only `metadata=`
     static_annotations: frozenset[str] = frozenset()
     # The non-static fields are children that jit traces (not so for equinox's filter transformations,

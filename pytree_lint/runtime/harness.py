@@ -13,7 +13,6 @@ The child is made a session leader, so the module's own children die with it; it
 
 from __future__ import annotations
 
-import dataclasses
 import importlib.util
 import json
 import os
@@ -71,7 +70,7 @@ def probe_findings(path: str, findings: list[dict], examples_path: str | None) -
                 outcomes.append(Outcome("no-example", f"no runtime probe for {finding['code']}"))
             else:
                 outcomes.append(rule.runtime.run(module, finding, examples))
-    return [dataclasses.asdict(outcome) for outcome in outcomes]
+    return [{"status": outcome.status, "evidence": outcome.evidence} for outcome in outcomes]
 
 
 def _child(request: dict, results: int, output: int) -> None:

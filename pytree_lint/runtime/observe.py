@@ -7,18 +7,19 @@ Measured on jax 0.10.2.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from ..analysis.record import record
 
 PROBE_SENTINEL = "pytree-lint-probe"
 _BUILTIN_NODES = (tuple, list, dict, type(None))
 STATUSES = ("confirmed", "unconfirmed", "no-example", "error")
 
 
-@dataclasses.dataclass
+@record
 class Outcome:
     status: str  # one of STATUSES
     evidence: str
@@ -58,6 +59,8 @@ def members(value: Any):
         return [(f"[{k!r}]", v) for k, v in value.items()]
     if isinstance(value, (tuple, list, set, frozenset)):
         return [(f"[{i}]", v) for i, v in enumerate(value)]
+    import dataclasses  # not at the top: the lint imports this module for its rules' probes
+
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return [(f".{f.name}", getattr(value, f.name, None)) for f in dataclasses.fields(value)]
     if hasattr(value, "__dict__") and not isinstance(value, type) and not callable(value):
@@ -178,8 +181,8 @@ WATCHED_FUNCTIONS = {
 }
 
 
-@dataclasses.dataclass
-class TreeCallRecord:
+@record
+class TreeCallRecord:  # a record, not a tuple: jax would read a tuple as a pytree
     filename: str
     line: int
     kind: str

@@ -14,13 +14,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, NamedTuple
 
 from ...cachedir import code_fingerprint, default_directory, write_json
 from ...digest import content_digest
 from ...shapes import conforms
+from ..record import field, record
 from ..values.kinds import Kind
 
 SUMMARY_VERSION = 32
@@ -278,7 +278,7 @@ class Uses(NamedTuple):
     arrays_passed: tuple[ArrayPassed, ...] = ()  # array-annotated parameters passed to other modules' functions
 
 
-@dataclass
+@record
 class ModuleSummary:
     module: str
     is_package: bool
@@ -299,7 +299,7 @@ class ModuleSummary:
     made_returns: dict[str, tuple[Value, ...]] | None = None
     made_uses: Uses | None = None
     # The store the summary was read from or put in: its returns and uses are put there too, once made.
-    kept_in: SummaryStore | None = field(default=None, compare=False, repr=False)
+    kept_in: SummaryStore | None = None
 
     # How a summary's returns and uses are made from its module's file (engine.load_analysis sets them:
     # Summarizer.returns_of and .uses_of).

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Sequence
-from dataclasses import field
 from typing import TYPE_CHECKING, NamedTuple
 
 from ...knowledge.jax import JIT
 from ...knowledge.python import PARTIAL
 from ..project.summary import JitFactory
-from ..record import record
+from ..record import field, record
 from ..syntax.model import (
     FUNCTIONS,
     AttributeAssignment,

@@ -10,12 +10,11 @@ rules PTL501-PTL506 ask, and the aux_data rules see the static attributes as sta
 from __future__ import annotations
 
 import ast
-from dataclasses import field
 from functools import cached_property
 
 from ...knowledge import nnx
 from ...knowledge.python import CONSTRUCTOR_METHODS
-from ..record import record
+from ..record import field, record
 from ..syntax.model import (
     ClassInfo,
     FunctionInfo,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import field
 from functools import partial
 
 from ...knowledge import BASES, LIBRARIES, Convention, PytreeLibrary
@@ -18,7 +17,7 @@ from ...knowledge.base import RUNS_INIT
 from ...knowledge.jax import MECHANISMS, Mechanism
 from ...knowledge.python import PARTIAL
 from ..project.summary import RegisteredElsewhere, SubclassRegistration
-from ..record import record
+from ..record import field, record
 from ..syntax.model import (
     CallSite,
     ClassInfo,

@@ -9,12 +9,11 @@ constructor unflatten runs (which JAX also calls with None, ShapeDtypeStructs an
 from __future__ import annotations
 
 import ast
-from dataclasses import field
 
 from ...knowledge import LIBRARY_BY_NAME
 from ...knowledge.jax import Mechanism
 from ...knowledge.python import NAMED_TUPLE, OBJECT_NEW
-from ..record import record
+from ..record import field, record
 from ..syntax.model import (
     ClassInfo,
     FunctionInfo,

@@ -13,13 +13,12 @@ import copy
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
-from dataclasses import field
 from functools import cached_property
 from itertools import repeat
 from typing import TYPE_CHECKING, Union
 
 from ...knowledge.python import SETATTR_CALLS
-from ..record import record
+from ..record import field, record
 from .names import MEANT, AliasTable, dotted_name
 from .source import Source, home_of
 

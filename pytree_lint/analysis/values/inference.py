@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ...knowledge import jax as jax_knowledge
 from ...knowledge import numpy as np_knowledge
@@ -22,7 +21,7 @@ from ...knowledge import scipy as scipy_knowledge
 from ...knowledge.genjax import PYTREE_MAKING_DECORATORS
 from ...knowledge.jax_dataclasses import LIBRARY as JAX_DATACLASSES
 from ..pytrees.fields import Frameworks, declared_fields, memoizes, parse_string_annotation
-from ..record import record
+from ..record import field, record
 from ..syntax.model import (
     PROPERTY_DECORATORS,
     ClassInfo,
@@ -53,8 +52,7 @@ SEQUENCE_DISPLAYS = (ast.List, ast.Tuple, ast.ListComp, ast.Set, ast.SetComp, as
 MAX_TRAIL = 32  # steps an evidence's trail keeps (the first half, and the ones between that matter)
 
 
-@dataclass(frozen=True)
-class Elsewhere:
+class Elsewhere(NamedTuple):
     """An expression in another module of the project, as messages cite it: `text` (path:line)."""
 
     text: str
@@ -72,8 +70,7 @@ class Holder:
     function: FunctionInfo | None = None
 
 
-@dataclass(frozen=True)
-class Hop:
+class Hop(NamedTuple):
     """One step of the path a value takes to the place it is reported: `via` `relation` `node`."""
 
     via: str
@@ -92,8 +89,7 @@ class Hop:
         return f"{self.relation.value} by `{self.by}()`" if self.by else self.relation.value
 
 
-@dataclass(frozen=True)
-class Evidence:
+class Evidence(NamedTuple):
     kind: Kind
     node: ast.AST
     what: str
@@ -118,13 +114,13 @@ class Evidence:
                 kept: bool = False, by: str | None = None) -> Evidence:
         trail = (Hop(via, relation, node, holder, kept, by), *self.trail)
         if len(trail) <= MAX_TRAIL:
-            return replace(self, trail=trail)
+            return self._replace(trail=trail)
         # A long chain (helpers returning helpers' results): a message says its first steps and its origin;
         # of the steps between, those that hold the value or keep it stay (what the mutation and made-once
         # checks read), the others are counted. Bounded, each step costs the same however long the chain.
         head, middle, origin = trail[:MAX_TRAIL // 2], trail[MAX_TRAIL // 2:-1], trail[-1:]
         meaningful = [hop for hop in middle if hop.holder is not None or hop.kept][-(MAX_TRAIL // 2 - 1):]
-        return replace(self, trail=(*head, *meaningful, *origin),
+        return self._replace(trail=(*head, *meaningful, *origin),
                        elided=self.elided + len(middle) - len(meaningful))
 
     @property
@@ -144,8 +140,7 @@ class Evidence:
         return self.shared or any("." in hop.via for hop in self.trail)
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):
     """Where an expression is evaluated: its function and the names known to be class instances."""
 
     function: FunctionInfo | None = None
@@ -245,7 +240,7 @@ class ValueInference:
         parsed = parse_string_annotation(annotation)
         if parsed is not None:
             # The parsed nodes are not in the module: report the string itself.
-            return [replace(e, node=annotation) for e in self.annotation(parsed)]
+            return [e._replace(node=annotation) for e in self.annotation(parsed)]
         if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
             return []
         if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
@@ -312,7 +307,7 @@ class ValueInference:
             return [Evidence(Kind.SAFE, annotation, "a class", leaf=Leaf.CLASS)]
         if base in py.TUPLE_TYPES:
             arrays = [e for a in args for e in self.annotation(a) if e.kind is Kind.ARRAY]
-            return [replace(e, node=annotation, what="a tuple of arrays") for e in arrays[:1]] or [
+            return [e._replace(node=annotation, what="a tuple of arrays") for e in arrays[:1]] or [
                 Evidence(Kind.SAFE, annotation, "a tuple")]
         if base.startswith(jax_knowledge.JAXTYPING) and short in jax_knowledge.JAXTYPING_DTYPES:
             if any(e.kind is Kind.ARRAY for e in self.annotation(args[0])):
@@ -437,7 +432,7 @@ class ValueInference:
                                               leaf=Leaf.CALLABLE))
                 elif value is not None:
                     found.extend(e.through(name, Relation.ASSIGNED, value, Holder(name, function=function))
-                                 for e in self.infer(value, replace(context, statement=binding.statement)))
+                                 for e in self.infer(value, context._replace(statement=binding.statement)))
             if param is not None and not function.rebinds_before(name, context.statement):
                 found.extend(self._parameter(param, context))
             if bound or param is not None:
@@ -463,7 +458,7 @@ class ValueInference:
         found = []
         for value in self.index.bindings.get(name, ()):
             if value is not None:
-                found.extend(replace(e, shared=True).through(name, Relation.ASSIGNED, value, Holder(name))
+                found.extend(e._replace(shared=True).through(name, Relation.ASSIGNED, value, Holder(name))
                              for e in self.infer(value, MODULE_CONTEXT))
         return found
 
@@ -476,7 +471,7 @@ class ValueInference:
             found.extend(e.through(name, Relation.ANNOTATED, param.annotation, holder)
                          for e in self.annotation(param.annotation))
         if param.default is not None:
-            found.extend(replace(e, shared=True).through(name, Relation.DEFAULTS_TO, param.default, holder)
+            found.extend(e._replace(shared=True).through(name, Relation.DEFAULTS_TO, param.default, holder)
                          for e in self.infer(param.default, context))
         if function is not None and function.cls is not None and function.name == "__init__":
             position = next((i for i, p in enumerate(function.params) if p.node is param.node), None)
@@ -505,7 +500,7 @@ class ValueInference:
                 context = Context(method, ((method.self_name, cls),) if method.self_name else ())
             factory = method is None or method.is_classmethod or method.is_staticmethod
             # A value passed at module level is still one per instance: not `shared`.
-            found.extend(replace(e, shared=False).through(via or name, Relation.GIVEN, argument, None, factory,
+            found.extend(e._replace(shared=False).through(via or name, Relation.GIVEN, argument, None, factory,
                                                           method.name if method is not None else None)
                          for e in self.infer(argument, context))
         found.extend(self._constructed_elsewhere(cls, name, position, via or name))
@@ -528,7 +523,7 @@ class ValueInference:
                     given = self.passed_to(function, argument.id)
                 given = [e for e in given if e.kind is not Kind.INSTANCE]
                 kept = bool(given) and not self.made_per_call(call, function)  # asked only of a known value
-                found.extend(replace(e, shared=False).through(via, Relation.GIVEN, argument, kept=kept,
+                found.extend(e._replace(shared=False).through(via, Relation.GIVEN, argument, kept=kept,
                                                               by=function.name) for e in given)
         return found
 
@@ -792,7 +787,7 @@ class ValueInference:
             definition = project.definition(qualified)
             if definition is None:
                 return []
-            return [replace(_summarised(value, expr, name, Relation.ASSIGNED, summary.display_path), shared=True)
+            return [_summarised(value, expr, name, Relation.ASSIGNED, summary.display_path)._replace(shared=True)
                     for value, summary in project.held_by(definition)]
         reference = self.project_name(qualified) if self.project_name is not None else None
         return [Evidence(Kind.REFERENCE, expr, f"what `{reference}` holds", refers=reference)] if reference else []
@@ -1020,7 +1015,7 @@ class ValueInference:
                 found.append(Evidence(Kind.ARRAY, converter, "an array").through(
                     _PLACEHOLDER, Relation.CONVERTED_BY, converter, holder))
             if "default" in args:
-                found.extend(replace(e, shared=True).through(_PLACEHOLDER, Relation.DEFAULTS_TO, args["default"],
+                found.extend(e._replace(shared=True).through(_PLACEHOLDER, Relation.DEFAULTS_TO, args["default"],
                                                              holder)
                              for e in self.infer(args["default"]))
             factory = args.get("default_factory")
@@ -1028,7 +1023,7 @@ class ValueInference:
                 found.extend(e.through(_PLACEHOLDER, Relation.DEFAULTS_TO, factory, holder)
                              for e in self._factory(factory))
             return found
-        return [replace(e, shared=True).through(_PLACEHOLDER, Relation.DEFAULTS_TO, value, holder)
+        return [e._replace(shared=True).through(_PLACEHOLDER, Relation.DEFAULTS_TO, value, holder)
                 for e in self.infer(value)]
 
     def _factory(self, factory: ast.expr) -> list[Evidence]:
@@ -1096,9 +1091,9 @@ def _runs_once_per_call_of_parent(function: FunctionInfo) -> bool:
 def _built_by(evidence: Evidence, helper: FunctionInfo) -> Evidence:
     """Evidence returned by a helper: its own locals built the value before returning it (`sizes.append`
     there is building, not changing it later), so they are no holders to watch."""
-    trail = tuple(replace(hop, holder=None) if hop.holder is not None and hop.holder.function is helper else hop
+    trail = tuple(hop._replace(holder=None) if hop.holder is not None and hop.holder.function is helper else hop
                   for hop in evidence.trail)
-    return replace(evidence, trail=trail)
+    return evidence._replace(trail=trail)
 
 
 def _joined(evidence: list[Evidence]) -> list[Evidence]:
@@ -1127,5 +1122,5 @@ _PLACEHOLDER = "\0"
 
 def _rename(evidence: Evidence, via: str) -> Evidence:
     """Attribute evidence is cached once per class; the access path (`self.x`, `obj.x`) is filled in."""
-    trail = tuple(replace(h, via=via) if h.via == _PLACEHOLDER else h for h in evidence.trail)
-    return replace(evidence, trail=trail)
+    trail = tuple(h._replace(via=via) if h.via == _PLACEHOLDER else h for h in evidence.trail)
+    return evidence._replace(trail=trail)
