@@ -18,6 +18,7 @@ import ast
 import os
 import re
 from collections import deque
+from collections.abc import Iterator
 from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
@@ -74,7 +75,9 @@ INSTALLED = frozenset({"site-packages", "dist-packages"})
 # pattern that starts with "(" is searched for as a literal, four times faster than `\b([A-Z]\w*)\s*\(`
 # forwards, with the same matches.
 CONSTRUCTED_REVERSED = re.compile(rb"\(\s*(\w*[A-Z])(?!\w)")
-MENTIONED = re.compile(rb"(?<![\w.])[A-Z]\w*")  # a capitalised name, as written or imported
+# A capitalised name, as written or imported (not an attribute's): its look-behind comes after the capital,
+# so that the scan looks for a capital first (2.5 times faster than `(?<![\w.])[A-Z]\w*`, the same matches).
+MENTIONED = re.compile(rb"[A-Z](?<![\w.][A-Z])\w*")
 MAX_REEXPORTS = 3  # modules passing an imported name on, followed to find a class's users from their texts
 # What follows a colon as an annotation may (or a dict value, a lambda's body: a superset): `list[Gauges]`.
 ANNOTATION = re.compile(rb":[ \t]*([\w.\[\], |'\"]+)")
@@ -178,7 +181,7 @@ def _imports_among(path: str, location: tuple[Path, str, bool] | None, modules: 
         return []
     _root, module, is_package = location
     found: list[str] = []
-    for match in IMPORTED_MODULE.finditer(text):
+    for match in import_matches(IMPORTED_MODULE, text):
         name = absolute(match.group(1) or match.group(2), module, is_package)
         parts = name.split(".") if name and name.split(".", 1)[0] not in NEVER_FOLLOWED else []
         for cut in range(1, len(parts) + 1):
@@ -196,6 +199,21 @@ def _renamed(data: bytes) -> list[tuple[bytes, bytes]]:
     found.extend((original, alias) for start, end in _lines_matching(data, ASSIGNED_NAME)
                  for alias, original in ASSIGNED_AS.findall(data, start, end))
     return found
+
+
+def import_matches(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
+    """The matches of FROM_IMPORT or IMPORTED_MODULE in a file's text, tried only where a line spelling
+    `import` starts (found as a literal: several times faster than the patterns' scan from every line)."""
+    start = -1
+    at = text.find("import")
+    while at >= 0:
+        line = text.rfind("\n", 0, at) + 1
+        if line > start:
+            start = line
+            match = pattern.match(text, line)
+            if match is not None:
+                yield match
+        at = text.find("import", at + 6)
 
 
 def _lines_matching(data: bytes, *patterns: re.Pattern) -> list[tuple[int, int]]:
@@ -614,13 +632,13 @@ class Project:
                         named.add(original.decode())
             text = data.decode("utf-8", "replace")
             from_imports: dict[str, list[str]] = {}
-            for match in FROM_IMPORT.finditer(text):
+            for match in import_matches(FROM_IMPORT, text):
                 from_imports.setdefault(match.group(1), []).extend(
                     words[0] for item in match.group(2).strip("()").replace("\\", " ").split(",")
                     if (words := item.split()) and (words[0].isidentifier() or words[0] == "*"))
             known = self._index[key] = FileText(
                 stat.st_mtime_ns, stat.st_size, tuple(sorted(called)),
-                tuple(sorted({match.group(1) or match.group(2) for match in IMPORTED_MODULE.finditer(text)})),
+                tuple(sorted({match.group(1) or match.group(2) for match in import_matches(IMPORTED_MODULE, text)})),
                 tuple(sorted({name.decode() for name in MENTIONED.findall(data)})),
                 REGISTERS.search(data) is not None, tuple(sorted(annotated)),
                 {module: tuple(names) for module, names in from_imports.items()})
@@ -900,7 +918,7 @@ class ModuleView:
     def imports_project(self, text: str) -> bool:
         """Whether the module's text imports another module of the project (a relative import, or a module
         found in the project's folders), judged before the module is parsed."""
-        for match in IMPORTED_MODULE.finditer(text):
+        for match in import_matches(IMPORTED_MODULE, text):
             module = match.group(1) or match.group(2)
             if module.startswith("."):
                 if "." in self.module or self.is_package:  # a module of a package: its siblings are the project's
