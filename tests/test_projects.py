@@ -151,8 +151,24 @@ def test_the_project_text_index_is_kept_for_the_next_process(tmp_path):
     assert files <= set(index)
     user = index[str((project / "pkg" / "register_params.py").resolve())]
     assert user.registers and list(user.from_imports) == [".params"] and "Params" in user.from_imports[".params"]
-    assert "Params" in user.mentions
+    assert user.mentions == []  # it imports the name by name: its mentions are not searched for
     assert not index[str((project / "pkg" / "params.py").resolve())].registers
+
+
+def test_a_class_registered_by_a_module_that_imports_star_from_its_module(tmp_path):
+    """A module that imports `*` is the one whose text is searched for the names it mentions (any other
+    names a class it uses in its imports): its registration of the class is seen, and a module importing `*`
+    without naming the class registers nothing of it."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "registered_elsewhere" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    user = project / "pkg" / "register_params.py"
+    user.write_text(user.read_text().replace("from .params import Params", "from .params import *"))
+    found = cli_findings(project, tmp_path / "cache")
+    assert ("pkg/params.py", 12, "PTL101") in {(f["path"], f["line"], f["code"]) for f in found}
+    user.write_text(user.read_text().replace("register_dataclass(Params,", "register_dataclass(Other,"))
+    assert ("pkg/params.py", 12, "PTL101") not in {(f["path"], f["line"], f["code"])
+                                                  for f in cli_findings(project, tmp_path / "another cache")}
 
 
 def _parses_of_a_run(project: Path, monkeypatch, capsys) -> dict[str, int]:

@@ -83,6 +83,8 @@ MAX_REEXPORTS = 3  # modules passing an imported name on, followed to find a cla
 ANNOTATION = re.compile(rb":[ \t]*([\w.\[\], |'\"]+)")
 # Spells one of jax.tree_util's registering functions: may register a class another module defines.
 REGISTERS = re.compile("|".join(re.escape(mechanism.value) for mechanism in Mechanism).encode())
+# What every registering function's name starts with: a file without it is not searched (twice as fast).
+REGISTERING_PREFIX = os.path.commonprefix([mechanism.value for mechanism in Mechanism]).encode()  # noqa: RUF071 - names
 DEFINED_CLASS = re.compile(r"^class\s+(\w+)", re.MULTILINE)  # a module-level class
 # Another name for a capitalised one: `import Mesh as M`, `from .mesh import Mesh as M`, `M = Mesh`.
 IMPORTED_AS = re.compile(rb"(?<![\w.])([A-Z]\w*)[ \t]+as[ \t]+(\w+)")
@@ -199,6 +201,33 @@ def _renamed(data: bytes) -> list[tuple[bytes, bytes]]:
     found.extend((original, alias) for start, end in _lines_matching(data, ASSIGNED_NAME)
                  for alias, original in ASSIGNED_AS.findall(data, start, end))
     return found
+
+
+def file_text(data: bytes, mtime: int, size: int) -> FileText:
+    """What the text index keeps of a file's text (`data`, of that version). Each pattern is searched once
+    over the whole text, and only the distinct names found are decoded."""
+    called = {name[::-1].decode() for name in set(CONSTRUCTED_REVERSED.findall(data[::-1]))}
+    annotated = {name.decode() for name in set(MENTIONED.findall(b" ".join(ANNOTATION.findall(data))))}
+    # A class called or annotated by another name is: `M(...)` after `from .mesh import Mesh as M`.
+    for original, alias in _renamed(data):
+        for named in (called, annotated):
+            if alias.decode() in named:
+                named.add(original.decode())
+    text = data.decode("utf-8", "replace")
+    from_imports: dict[str, list[str]] = {}
+    for match in import_matches(FROM_IMPORT, text):
+        from_imports.setdefault(match.group(1), []).extend(
+            words[0] for item in match.group(2).strip("()").replace("\\", " ").split(",")
+            if (words := item.split()) and (words[0].isidentifier() or words[0] == "*"))
+    # A file importing a name by name mentions it there: only one importing `*` is searched for the names it
+    # mentions (a third of the index's cost when every file was).
+    stars = any("*" in names for names in from_imports.values())
+    return FileText(mtime, size, tuple(sorted(called)),
+                    tuple(sorted({match.group(1) or match.group(2)
+                                  for match in import_matches(IMPORTED_MODULE, text)})),
+                    tuple(sorted({name.decode() for name in set(MENTIONED.findall(data))})) if stars else (),
+                    REGISTERING_PREFIX in data and REGISTERS.search(data) is not None, tuple(sorted(annotated)),
+                    {module: tuple(names) for module, names in from_imports.items()})
 
 
 def import_matches(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
@@ -564,7 +593,8 @@ class Project:
         return self._files[top]
 
     def _files_naming(self, import_root: Path, package: str, name: str, called: bool) -> list[Path]:
-        """The searched files (see `files`) whose text calls (or, `called` False, mentions) `name`."""
+        """The searched files (see `files`) whose text calls `name` (`called` False: that may write it bare: they
+        import it by name, or import `*` and mention it)."""
         return self._name_lists(import_root, package)[0 if called else 1].get(name, [])
 
     def _files_importing(self, import_root: Path, package: str, name: str) -> list[Path]:
@@ -574,7 +604,7 @@ class Project:
         return [*lists.get(name, []), *lists.get("*", [])]
 
     def _name_lists(self, import_root: Path, package: str) -> tuple[dict[str, list[Path]], ...]:
-        """Per name, the searched files that call it, that mention it and that import it by name; and per
+        """Per name, the searched files that call it, that may write it bare and that import it by name; and per
         module they import (absolute; "" for a relative import climbing out of what can be told), the files
         importing it."""
         top = self._top(import_root, package)
@@ -587,7 +617,7 @@ class Project:
                 imported = {name for names in text.from_imports.values() for name in names}
                 modules = {(self._absolute_import(file, module) if module.startswith(".") else module) or ""
                            for module in text.imports}
-                for names, found in zip((text.calls, text.mentions, imported, modules), lists):
+                for names, found in zip((text.calls, {*text.mentions, *imported}, imported, modules), lists):
                     for each in names:
                         found.setdefault(each, []).append(file)
             self._name_index[top] = lists
@@ -623,25 +653,7 @@ class Project:
                 data = read_regular(file)
             except OSError:
                 data = b""
-            called = {name[::-1].decode() for name in CONSTRUCTED_REVERSED.findall(data[::-1])}
-            annotated = {name.decode() for span in ANNOTATION.findall(data) for name in MENTIONED.findall(span)}
-            # A class called or annotated by another name is: `M(...)` after `from .mesh import Mesh as M`.
-            for original, alias in _renamed(data):
-                for named in (called, annotated):
-                    if alias.decode() in named:
-                        named.add(original.decode())
-            text = data.decode("utf-8", "replace")
-            from_imports: dict[str, list[str]] = {}
-            for match in import_matches(FROM_IMPORT, text):
-                from_imports.setdefault(match.group(1), []).extend(
-                    words[0] for item in match.group(2).strip("()").replace("\\", " ").split(",")
-                    if (words := item.split()) and (words[0].isidentifier() or words[0] == "*"))
-            known = self._index[key] = FileText(
-                stat.st_mtime_ns, stat.st_size, tuple(sorted(called)),
-                tuple(sorted({match.group(1) or match.group(2) for match in import_matches(IMPORTED_MODULE, text)})),
-                tuple(sorted({name.decode() for name in MENTIONED.findall(data)})),
-                REGISTERS.search(data) is not None, tuple(sorted(annotated)),
-                {module: tuple(names) for module, names in from_imports.items()})
+            known = self._index[key] = file_text(data, stat.st_mtime_ns, stat.st_size)
             self._index_changed = True
         return known
 

@@ -211,7 +211,7 @@ class FileText(NamedTuple):
     size: int
     calls: tuple[str, ...]  # capitalised names it calls, by any name it gives them
     imports: tuple[str, ...]  # modules it imports (relative ones as written)
-    mentions: tuple[str, ...]  # capitalised names it writes or imports, bare
+    mentions: tuple[str, ...]  # capitalised names it writes or imports, bare (kept when it imports `*`)
     registers: bool  # spells one of jax.tree_util's registering functions
     annotated: tuple[str, ...]  # capitalised names in an annotation (`Gauges` of `dict[str, Gauges]`), or a dict value
     from_imports: dict[str, tuple[str, ...]]  # module -> the names `from module import ...` takes
