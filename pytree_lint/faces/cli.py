@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 
@@ -26,6 +27,11 @@ from .formats import FORMATS, HUMAN_FORMATS, full, write_report
 PARALLEL_THRESHOLD = 16
 # Above this many files a terminal shows a progress bar.
 PROGRESS_THRESHOLD = 50
+# Python's cyclic collector over a run of many files (the engine pauses it within each file): a young
+# collection every 100 files' survivors and a full one every 1,000 files at most, not every 10 and 100. The
+# full collections walk every summary and cache the run keeps (linting all of tfp: 24 of them, 4.6 of its
+# 14.9 s; 2 with these, peak memory 113 to 125 MB). mypy runs its collector less often for the same reason.
+RUN_COLLECTOR_THRESHOLDS = (700, 100, 10)
 
 
 def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
@@ -81,13 +87,19 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
         order, Project.adopted_files = imported_first(list(jobs_of))
         Project.linted_files = frozenset(resolved_path(path) for path in order)
         pending = [jobs_of[path] for path in order]
-    if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD:
-        from concurrent.futures import ProcessPoolExecutor
+    thresholds = gc.get_threshold()
+    gc.set_threshold(*RUN_COLLECTOR_THRESHOLDS)
+    try:
+        if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD:
+            from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            linted = list(_progress(pool.map(_lint_one, pending, chunksize=8), len(pending)))
-    else:
-        linted = [_lint_one(job) for job in _progress(pending, len(pending))]
+            with ProcessPoolExecutor(max_workers=jobs, initializer=gc.set_threshold,
+                                     initargs=RUN_COLLECTOR_THRESHOLDS) as pool:
+                linted = list(_progress(pool.map(_lint_one, pending, chunksize=8), len(pending)))
+        else:
+            linted = [_lint_one(job) for job in _progress(pending, len(pending))]
+    finally:
+        gc.set_threshold(*thresholds)
     results = {path: (path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry)
                for path, entry in recalled.items()}
     results.update((result[0], result) for result in linted)
