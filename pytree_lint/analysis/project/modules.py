@@ -124,7 +124,14 @@ def resolved_path(path: str) -> Path:
 
 @lru_cache(maxsize=4096)
 def _resolved_absolute(path: str) -> Path:
-    return Path(path).resolve()
+    folder, name = os.path.split(path)
+    return Path(os.path.realpath(path)) if os.path.islink(path) else Path(_resolved_folder(folder), name)
+
+
+@lru_cache(maxsize=4096)
+def _resolved_folder(folder: str) -> str:
+    """A folder's real path: asked once per folder, not once per file in it."""
+    return os.path.realpath(folder)
 
 
 @lru_cache(maxsize=4096)
@@ -133,12 +140,18 @@ def module_location(path: Path) -> tuple[Path, str, bool]:
     folder without `__init__.py` inside a package is a namespace portion of it (PEP 420: netket's `_src/`),
     so `netket/_src/logging/wandb_log.py` is `netket._src.logging.wandb_log`."""
     is_package = path.name == "__init__.py"
-    parts = [] if is_package else [path.stem]
-    folder = path.parent
-    while folder.parent != folder and ((folder / "__init__.py").exists() or _inside_package(folder)):
-        parts.insert(0, folder.name)
-        folder = folder.parent
-    return folder, ".".join(parts), is_package
+    import_root, package = _package_of(path.parent)
+    return import_root, ".".join(package if is_package else (*package, path.stem)), is_package
+
+
+@lru_cache(maxsize=4096)
+def _package_of(folder: Path) -> tuple[Path, tuple[str, ...]]:
+    """(the folder a folder's package is imported from, the package's dotted parts; none outside a package),
+    each folder asked once."""
+    if folder.parent != folder and (os.path.exists(os.path.join(folder, "__init__.py")) or _inside_package(folder)):
+        import_root, package = _package_of(folder.parent)
+        return import_root, (*package, folder.name)
+    return folder, ()
 
 
 def imported_first(paths: list[str]) -> tuple[list[str], frozenset[Path]]:
@@ -433,7 +446,9 @@ class Project:
             project._remembered.clear()
             project._foreign.clear()
         module_location.cache_clear()  # a folder may have become a package
+        _package_of.cache_clear()
         _resolved_absolute.cache_clear()
+        _resolved_folder.cache_clear()
 
     def view(self, path: str) -> ModuleView:
         """What a file's analysis asks of the project, answered from that file's place in it."""
