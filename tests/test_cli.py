@@ -385,6 +385,25 @@ def test_each_file_is_judged_by_its_own_projects_configuration(tmp_path):
         ["../quiet/pkg/box.py:13:28:", "PTL101"]]
 
 
+def test_each_folders_config_files_are_read_once(tmp_path, monkeypatch):
+    """The folders of a project share the folders above them: each folder's config files are read once per
+    run, and each folder still gets its nearest settings (a nested project's own, the outer one's)."""
+    from pytree_lint import config
+
+    (tmp_path / "pyproject.toml").write_text('[tool.pytree-lint]\nignore = ["PTL102"]\n')
+    (tmp_path / "inner" / "deep").mkdir(parents=True)
+    (tmp_path / "inner" / "pyproject.toml").write_text('[tool.pytree-lint]\nignore = ["PTL101"]\n')
+    for folder in ("a", "b", "a/c"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    read: list[str] = []
+    monkeypatch.setattr(config, "_read_settings", lambda folder, read_settings=config._read_settings: (
+        read.append(folder), read_settings(folder))[1])
+    loader = config.ConfigLoader()
+    ignored = {folder: loader.for_folder(str(tmp_path / folder)).ignore for folder in ("a", "b", "a/c", "inner/deep")}
+    assert ignored == {"a": ("PTL102",), "b": ("PTL102",), "a/c": ("PTL102",), "inner/deep": ("PTL101",)}
+    assert len(read) == len(set(read)) and str(tmp_path) in read
+
+
 @pytest.mark.parametrize("settings, options", [
     ('[tool.pytree-lint]\nper-file-ignores = {"pkg/*" = ["PTL101"]}\n', ()),
     ('[tool.pytree-lint]\nper-file-ignores = ["pkg/box.py:PTL101"]\n', ()),
