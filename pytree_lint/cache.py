@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import TypeGuard
 
-from .cachedir import code_fingerprint, default_directory, write_json
+from .cachedir import code_fingerprint, default_directory, entry_path, write_json
 from .config import Config
 from .digest import ABSENT, content_digest
 from .diskio import read_regular
@@ -67,7 +67,7 @@ class ResultCache:
         return all((_digest(path) or ABSENT) == digest for path, digest in dependencies.items())
 
     def _path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key[2:]}.json"
+        return entry_path(self.directory, key)
 
     # the run's manifest: unchanged files recognised by their stat, read in one go ---------------------------
     def _manifest_path(self) -> Path:

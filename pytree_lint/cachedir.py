@@ -12,6 +12,14 @@ from pathlib import Path
 
 from .digest import hasher
 
+# Entries are spread over 256 folders named by their key's first two hex digits (as git spreads its objects).
+SHARD_DIGITS = 2
+
+
+def entry_path(directory: Path, key: str) -> Path:
+    """Where the cache entry of a hex `key` lives in `directory`."""
+    return directory / key[:SHARD_DIGITS] / f"{key[SHARD_DIGITS:]}.json"
+
 
 def default_directory() -> Path:
     override = os.environ.get("PYTREE_LINT_CACHE_DIR")

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar, NamedTuple
 
-from ...cachedir import code_fingerprint, default_directory, write_json
+from ...cachedir import code_fingerprint, default_directory, entry_path, write_json
 from ...digest import content_digest
 from ...shapes import conforms
 from ..record import field, record
@@ -399,7 +399,7 @@ class SummaryStore:
 
     def _path(self, digest: str, module: str, is_package: bool) -> Path:
         key = content_digest(self._salt + f"|{module}|{is_package}|{digest}".encode())
-        return self.directory / key[:2] / f"{key[2:]}.json"
+        return entry_path(self.directory, key)
 
     def get(self, digest: str, module: str, is_package: bool) -> ModuleSummary | None:
         if not self.enabled:
