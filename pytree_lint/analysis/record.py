@@ -1,9 +1,9 @@
 """`@record`: how the analysis declares its facts. A class with a generated `__init__` over its annotated
-fields (defaults and `dataclasses.field(default_factory=...)` as a dataclass reads them, base records'
-fields first), compared by identity. Made here rather than by `dataclasses.dataclass`, whose field
-processing took 20 ms of the plugin's import, paid on each keystroke's flake8 run: one `exec` per class. Its
-`field` is this module's too: importing `dataclasses` imports `inspect`, 40 M instructions of every run's
-start (the analysis's other immutable facts are `NamedTuple`s).
+fields (defaults and this module's `field(default_factory=...)` as a dataclass reads `dataclasses.field`'s,
+base records' fields first), compared by identity. Made here rather than by `dataclasses.dataclass`, whose
+field processing took 20 ms of the plugin's import, paid on each keystroke's flake8 run: one `exec` per
+class; and importing `dataclasses` imports `inspect`, 40 M instructions of every run's start (the
+analysis's immutable facts are `NamedTuple`s).
 One shared `__repr__` prints a fact readably in a failing test or a debugger: its fields, a syntax node as
 its source text and line, a nested fact by its kind and name."""
 
