@@ -94,6 +94,8 @@ AS_WORD = re.compile(rb" as[ \t]")
 AS_WORD_AFTER_TAB = re.compile(rb"\tas[ \t]")
 ASSIGNED_AS = re.compile(rb"^(\w+)[ \t]*=[ \t]*([A-Z]\w*)[ \t]*$", re.MULTILINE)
 ASSIGNED_NAME = re.compile(rb"=[ \t]*[A-Z]\w*[ \t]*$", re.MULTILINE)  # where ASSIGNED_AS may match
+# What decoding and parsing a project module's source may raise: the module is then unknown.
+UNREADABLE = (LintError, SyntaxError, ValueError, RecursionError, MemoryError)
 SKIPPED_FOLDERS = frozenset({".git", ".hg", ".tox", ".nox", ".venv", "venv", "node_modules", "__pycache__",
                              "build", "dist", ".eggs", "site-packages"})
 
@@ -294,7 +296,7 @@ def _read_class(summary: ModuleSummary, name: str) -> ClassInfo | None:
         text = python_text(data)
         # Empty lines before it: the parser numbers its lines as the module does.
         tree = parse("\n" * (first - 1) + "".join(python_lines(text)[first - 1:last]))
-    except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
+    except UNREADABLE:
         return None
     node = tree.body[0] if len(tree.body) == 1 else None
     if not isinstance(node, ast.ClassDef) or node.name != name:

@@ -6,7 +6,7 @@ import ast
 import re
 from collections.abc import Callable, Iterable
 
-from ...diskio import LintError, python_text
+from ...diskio import python_text
 from ...knowledge import FIELD_HELPERS
 from ...knowledge.jax import JIT
 from ...knowledge.python import PARTIAL
@@ -21,7 +21,7 @@ from ..syntax.model import FunctionInfo, first_line, returned_expression, unquot
 from ..syntax.source import Source, parse
 from ..values.inference import Context, Evidence
 from ..values.kinds import Kind
-from .modules import NEVER_FOLLOWED, absolute, summarised_source
+from .modules import NEVER_FOLLOWED, UNREADABLE, absolute, summarised_source
 from .summary import (
     ITEMS,
     KEPT_KINDS,
@@ -53,6 +53,13 @@ RECENT_SUMMARIZERS = 8
 _RECENT: dict[tuple[str, str], Summarizer] = {}
 
 
+def _analysed(data: bytes, parsed: tuple[ast.Module, str] | None = None, keep: bool = False) -> ModuleAnalysis:
+    """A module's source analysed alone (raises one of UNREADABLE); `parsed` and `keep` as Summarizer.run's."""
+    text = python_text(data)
+    tree = parsed[0] if parsed is not None and parsed[1] == text else parse(text, keep)
+    return ModuleAnalysis(tree, Source(text))
+
+
 def _keep_recent(key: tuple[str, str], summarizer: Summarizer) -> None:
     _RECENT.pop(key, None)
     _RECENT[key] = summarizer
@@ -76,11 +83,9 @@ class Summarizer:
         the tree and text a lint of the same source already has (it is not parsed again); `keep`: the tree
         is kept for the module's own lint to come (see source.parse)."""
         try:
-            text = python_text(data)
-            tree = parsed[0] if parsed is not None and parsed[1] == text else parse(text, keep)
-            summarizer = cls(ModuleAnalysis(tree, Source(text)), module, is_package)
+            summarizer = cls(_analysed(data, parsed, keep), module, is_package)
             summary = summarizer.summary(path, digest)
-        except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
+        except UNREADABLE:
             return None
         _keep_recent((path, digest), summarizer)
         return summary
@@ -110,9 +115,8 @@ class Summarizer:
             if data is None:
                 return None
             try:
-                text = python_text(data)
-                summarizer = cls(ModuleAnalysis(parse(text), Source(text)), summary.module, summary.is_package)
-            except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
+                summarizer = cls(_analysed(data), summary.module, summary.is_package)
+            except UNREADABLE:
                 return None
             _keep_recent(key, summarizer)
         return summarizer
@@ -121,10 +125,8 @@ class Summarizer:
     def calls_in(cls, data: bytes, module: str, is_package: bool, name: str) -> tuple[Construction, ...]:
         """The calls a module's source makes of project functions named `name` (see calls_of)."""
         try:
-            text = python_text(data)
-            analysis = ModuleAnalysis(parse(text), Source(text))
-            return tuple(cls(analysis, module, is_package).calls_of(name))
-        except (LintError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return tuple(cls(_analysed(data), module, is_package).calls_of(name))
+        except UNREADABLE:
             return ()
 
     def absolute(self, qualified: str) -> str:
