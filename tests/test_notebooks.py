@@ -72,6 +72,23 @@ def test_fix_edits_cells_and_keeps_outputs_and_metadata(notebook):
     assert [line.split(" ")[2] for line in result.stdout.splitlines()] == ["PTL101", "PTL201"]
 
 
+def test_a_current_notebook_is_read_without_nbformat_and_an_older_one_through_it(notebook):
+    """nbformat's import and first validation cost as much as linting a small project: the current format is
+    read as JSON; a version-3 notebook (worksheets, `input` for source) is converted by nbformat."""
+    cells = [(c.cell_type, c.source) for c in nbformat.read(notebook, as_version=4).cells]
+    read = subprocess.run([sys.executable, "-c", "import sys\nfrom pytree_lint.notebooks import read_notebook\n"
+                           "print(read_notebook(open(sys.argv[1], 'rb').read(), sys.argv[1]).sources)\n"
+                           "print('nbformat' in sys.modules)", str(notebook)], capture_output=True, text=True)
+    assert read.stdout == f"{tuple(source for _, source in cells)}\nFalse\n", read.stderr
+    old = nbformat.v3.new_notebook(worksheets=[nbformat.v3.new_worksheet(cells=[
+        nbformat.v3.new_text_cell("markdown", source="# A model"),
+        nbformat.v3.new_code_cell(input="import jax\n" + SHAPES)])])
+    (notebook.parent / "old.ipynb").write_text(nbformat.writes(old, version=3))
+    result = pytree_lint("old.ipynb", cwd=notebook.parent)
+    assert result.returncode == 1 and result.stderr == ""
+    assert [line.split(" ")[:3] for line in result.stdout.splitlines()] == [["old.ipynb:cell", "2:4:9:", "PTL201"]]
+
+
 def test_a_malformed_notebook_is_named_and_the_rest_is_linted(notebook):
     (notebook.parent / "broken.ipynb").write_text("{ this is not json")
     result = pytree_lint(".", cwd=notebook.parent)

@@ -147,8 +147,8 @@ def source_lines(path: str, cell: int | None = None) -> list[str]:
             return python_lines(read_source(path)[0])
         from ..notebooks import read_notebook
 
-        cells = read_notebook(read_file(path), path).notebook.cells  # type: ignore[attr-defined]
-        return python_lines(cells[cell - 1].source) if 0 < cell <= len(cells) else []
+        sources = read_notebook(read_file(path), path).sources
+        return python_lines(sources[cell - 1]) if 0 < cell <= len(sources) else []
     except (LintError, OSError):
         return []
 
