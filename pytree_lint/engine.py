@@ -173,6 +173,7 @@ def _check(tree: ast.Module, source: Source, rules: list[Rule], others: list[Rul
     from .analysis.module import ModuleAnalysis
 
     findings, plans = [], []
+    analysis = None
     try:
         if view is not None:
             view.project.adopt(view.file, tree, source.text)
@@ -192,13 +193,16 @@ def _check(tree: ast.Module, source: Source, rules: list[Rule], others: list[Rul
                 findings.append(Finding(path, line, column, rule.code, report.message, end_line, end_column,
                                         report.target, report.member))
                 plans.append(report.fix)
+        if any(plan is not None for plan in plans):
+            findings = _with_fixes(analysis, findings, plans)
     except RecursionError:
         raise LintError("too deeply nested to analyse") from None
     except Exception as error:  # a bug of ours must not take down the run over the other files
         raise InternalError(f"internal error in pytree-lint ({type(error).__name__}: {error}); "
                         "please report it with this file") from error
-    if any(plan is not None for plan in plans):
-        findings = _with_fixes(analysis, findings, plans)
+    finally:
+        if analysis is not None:
+            analysis.close()
     return sorted(set(findings))
 
 

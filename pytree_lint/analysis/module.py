@@ -67,6 +67,13 @@ class ModuleAnalysis:
         self._per_call: dict[tuple[int, int], bool] = {}  # per (construction call, function): made_per_call
         self._uses: dict[int, tuple[set[str], list[ast.expr | None]]] = {}  # per def: handed_and_returned
 
+    def close(self) -> None:
+        """Let the analysis go now. Its facts refer back to it (and its classes' methods to their classes):
+        cycles only Python's cyclic collector would free, after walking every object they hold (linting
+        netket, 29,000 per file; none once closed). The analysis is of no use after."""
+        self.index.close()
+        self.__dict__.clear()
+
     def made_per_call(self, call: ast.Call, maker: FunctionInfo, _builders: frozenset[int] = frozenset()) -> bool:
         """Whether the object a call in the function `maker` builds is made anew by each call of it and
         passed on (to a call, stored, returned in a display or through a name): what it holds is then new

@@ -61,10 +61,14 @@ def _analysed(data: bytes, parsed: tuple[ast.Module, str] | None = None, keep: b
 
 
 def _keep_recent(key: tuple[str, str], summarizer: Summarizer) -> None:
-    _RECENT.pop(key, None)
+    """Keep a summarizer among the recent ones; the one it replaces and the oldest beyond the limit are
+    closed (nothing else holds them: an analysis alone reads no other module, so none is in use)."""
+    replaced = _RECENT.pop(key, None)
+    if replaced is not None and replaced is not summarizer:
+        replaced.analysis.close()
     _RECENT[key] = summarizer
     while len(_RECENT) > RECENT_SUMMARIZERS:
-        del _RECENT[next(iter(_RECENT))]
+        _RECENT.pop(next(iter(_RECENT))).analysis.close()
 
 
 class Summarizer:
@@ -125,9 +129,15 @@ class Summarizer:
     def calls_in(cls, data: bytes, module: str, is_package: bool, name: str) -> tuple[Construction, ...]:
         """The calls a module's source makes of project functions named `name` (see calls_of)."""
         try:
-            return tuple(cls(_analysed(data), module, is_package).calls_of(name))
+            summarizer = cls(_analysed(data), module, is_package)
         except UNREADABLE:
             return ()
+        try:
+            return tuple(summarizer.calls_of(name))
+        except UNREADABLE:
+            return ()
+        finally:
+            summarizer.analysis.close()
 
     def absolute(self, qualified: str) -> str:
         return absolute(qualified, self.module, self.is_package) or qualified

@@ -420,6 +420,13 @@ class ModuleIndex:
         _Indexer(index).statements(tree.body)
         return index
 
+    def close(self) -> None:
+        """Break the cycles of the module's classes and their methods (each names the other; see
+        ModuleAnalysis.close). The index is of no use after."""
+        for cls in self.all_classes:
+            cls.methods.clear()
+            cls.assignments.clear()
+
     @cached_property
     def _texts(self) -> dict[int, str]:
         return {id(statement): text for statement, text in self._statement_texts}
