@@ -257,20 +257,22 @@ def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, mon
         assert found == expectations(project)
 
 
-def test_a_later_run_in_one_process_sees_an_imported_module_changed(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("cache", [[], ["--no-cache"]], ids=["cached", "no cache"])
+def test_a_later_run_in_one_process_sees_an_imported_module_changed(cache, tmp_path, monkeypatch, capsys):
     """The result cache keeps a file's findings with the content of the modules they were read from; a
-    later run in the same process hashes those modules again (one changed in between)."""
+    later run in the same process hashes those modules again (one changed in between). A run checks each
+    module once (Project.settled): the next run checks it again."""
     project = tmp_path / "project"
     shutil.copytree(PROJECTS / "helper_array" / "bad", project)
     (project / "pyproject.toml").write_text("")
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.chdir(project)
     for _ in range(2):  # the second run finds the findings in the cache, the modules they depend on unchanged
-        assert main(["--jobs", "1", "--format", "json", "."]) == 1
+        assert main(["--jobs", "1", "--format", "json", *cache, "."]) == 1
         assert [f["code"] for f in json.loads(capsys.readouterr().out)] == ["PTL101"]
     masks = project / "pkg" / "masks.py"
     masks.write_text(masks.read_text().replace("return jnp.arange(n) < k", "return tuple(range(n))"))
-    assert main(["--jobs", "1", "--format", "json", "."]) == 0
+    assert main(["--jobs", "1", "--format", "json", *cache, "."]) == 0
     assert json.loads(capsys.readouterr().out) == []
 
 

@@ -89,6 +89,10 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
         pending = [jobs_of[path] for path in order]
     thresholds = gc.get_threshold()
     gc.set_threshold(*RUN_COLLECTOR_THRESHOLDS)
+    if pending:  # the files stay as they are while the run lints them (forked workers inherit it)
+        from ..analysis.project.modules import Project
+
+        Project.settled = object()
     try:
         if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD:
             from concurrent.futures import ProcessPoolExecutor
@@ -100,6 +104,8 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
             linted = [_lint_one(job) for job in _progress(pending, len(pending))]
     finally:
         gc.set_threshold(*thresholds)
+        if pending:
+            Project.settled = None
     results = {path: (path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry)
                for path, entry in recalled.items()}
     results.update((result[0], result) for result in linted)
