@@ -841,7 +841,7 @@ class Project:
         the module making it. Only files whose text calls the class by its name are summarised, and a call
         counts when its name, followed from that file's own place, reaches this very file."""
         return self._facts_naming("constructions", view, class_name, self._users(view, class_name, called=True),
-                                  lambda summary: summary.uses.constructions, lambda construction: construction.callee)
+                                  lambda summary: summary.uses("constructions"), lambda made: made.callee)
 
     def changes_elsewhere(self, view: ModuleView, class_name: str, holders: tuple[tuple[str, str], ...] = ()
                           ) -> list[tuple[AttributeChange, ModuleSummary]]:
@@ -865,7 +865,7 @@ class Project:
         class `class_name` of the module `view` sees from (or an item of a collection of it)."""
         return self._facts_naming("changes", view, class_name,
                                   self._users(view, class_name, called=False, annotating=True),
-                                  lambda summary: summary.uses.changes, lambda change: change.cls)
+                                  lambda summary: summary.uses("changes"), lambda change: change.cls)
 
     def _holders_elsewhere(self, view: ModuleView, class_name: str
                            ) -> list[tuple[tuple[str, str, str], ModuleSummary]]:
@@ -883,13 +883,13 @@ class Project:
         """The objects of the class `class_name` of the module `view` sees from that other project modules
         pass as static arguments of jitted calls."""
         return self._facts_naming("hashed", view, class_name, self._users(view, class_name, called=False),
-                                  lambda summary: summary.uses.hashed, lambda hashed: hashed.cls)
+                                  lambda summary: summary.uses("hashed"), lambda hashed: hashed.cls)
 
     def arrays_passed(self, view: ModuleView, function: str) -> list[tuple[ArrayPassed, ModuleSummary]]:
         """The calls other project modules make of the function `function` of the module `view` sees from
         that pass a parameter annotated as an array (from the files that import it by its name)."""
         return self._facts_naming("arrays passed", view, function, self._importers(view, function),
-                                  lambda summary: summary.uses.arrays_passed, lambda passed: passed.callee)
+                                  lambda summary: summary.uses("arrays_passed"), lambda passed: passed.callee)
 
     def _importers(self, view: ModuleView, name: str):
         """(caller view, summary) for each other project file that imports the name `name` of the module
@@ -939,7 +939,7 @@ class Project:
         return self._asked("transformed", view, class_name, self._users(view, class_name, called=False),
                            lambda caller, summary: [summary] if any(
                                self._names_definition(caller, summary, name, view, class_name)
-                               for name in summary.uses.transformed) else [])
+                               for name in summary.uses("transformed")) else [])
 
 
 class ModuleView:

@@ -40,7 +40,6 @@ from .summary import (
     JitFacts,
     ModuleSummary,
     TreeMapFacts,
-    Uses,
     Value,
 )
 
@@ -101,11 +100,11 @@ class Summarizer:
         return summarizer.returns() if summarizer is not None else {}
 
     @classmethod
-    def uses_of(cls, summary: ModuleSummary) -> Uses:
-        """What the module a summary was made of does with other modules' classes and functions (see
-        of_summary)."""
+    def uses_of(cls, summary: ModuleSummary, part: str) -> tuple:
+        """One part (a field of Uses) of what the module a summary was made of does with other modules'
+        classes and functions (see of_summary)."""
         summarizer = cls.of_summary(summary)
-        return summarizer.uses() if summarizer is not None else Uses()
+        return summarizer.uses(part) if summarizer is not None else ()
 
     @classmethod
     def of_summary(cls, summary: ModuleSummary) -> Summarizer | None:
@@ -172,9 +171,11 @@ class Summarizer:
         return {name: values for name, function in self.index.functions.items()
                 if (values := self._returns(function))}
 
-    def uses(self) -> Uses:
-        return Uses(tuple(self._constructions()), self._transformed(), self._changes(), self._hashed(),
-                    self._arrays_passed())
+    def uses(self, part: str) -> tuple:
+        """One part of the module's Uses (the field named `part`)."""
+        made_by = {"constructions": self._constructions, "transformed": self._transformed, "changes": self._changes,
+                   "hashed": self._hashed, "arrays_passed": self._arrays_passed}
+        return tuple(made_by[part]())
 
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
