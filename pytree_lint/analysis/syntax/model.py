@@ -13,7 +13,7 @@ import copy
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import repeat
 from typing import TYPE_CHECKING, Union
 
@@ -619,13 +619,14 @@ class ModuleIndex:
         if names not in self._spellings:
             words = {name.rsplit(".", 1)[-1] for name in names if name.rsplit(".", 1)[0] in
                      self.aliases.star_modules}
+            below = _last_parts_below(names)
             for local, target in self.aliases.items():
                 resolved = self.project.resolve(target) if self.project is not None else target
                 for each in {target, resolved}:
                     if each in names:
                         words.add(local)
                     else:
-                        words.update(name.rsplit(".", 1)[-1] for name in names if name.startswith(each + "."))
+                        words.update(below.get(each, ()))
             self._spellings[names] = tuple(words)
         return self._spellings[names]
 
@@ -884,6 +885,19 @@ def _lines_of(statement: ast.stmt, text: str, matches: Iterator[re.Match]) -> se
         counted = start
         found.add(line)
     return found
+
+
+@cache
+def _last_parts_below(names: frozenset[str]) -> dict[str, frozenset[str]]:
+    """For each module above one of `names` (`jax`, `jax.tree_util` for `jax.tree_util.tree_map`), the last
+    parts of the names below it: the words a use through that module spells. Once per set of names (the
+    library knowledge's constant sets)."""
+    below: dict[str, set[str]] = {}
+    for name in names:
+        parts = name.split(".")
+        for cut in range(1, len(parts)):
+            below.setdefault(".".join(parts[:cut]), set()).add(parts[-1])
+    return {module: frozenset(last) for module, last in below.items()}
 
 
 def _calls_one(chain: str, names: tuple[str, ...]) -> bool:
