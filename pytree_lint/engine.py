@@ -12,7 +12,7 @@ import ast
 import gc
 from bisect import bisect_right
 from contextlib import contextmanager
-from functools import total_ordering
+from functools import lru_cache, total_ordering
 from typing import TYPE_CHECKING, NamedTuple
 
 from .analysis.record import record
@@ -100,13 +100,15 @@ def load_analysis() -> None:
     ModuleSummary.make_uses = Summarizer.uses_of
 
 
-def selected_rules(config: Config) -> list[Rule]:
+@lru_cache(maxsize=16)
+def selected_rules(config: Config) -> tuple[Rule, ...]:
+    """The rules `config` enables, once per configuration (a rule keeps no state between files)."""
     from .rules import ALL_RULES  # here: a run that lints no file (all recalled from the cache) never loads them
 
-    return [rule() for rule in ALL_RULES if config.enabled(rule.code)]
+    return tuple(rule() for rule in ALL_RULES if config.enabled(rule.code))
 
 
-def prefilter(text: str, rules: list[Rule], config: Config) -> list[Rule]:
+def prefilter(text: str, rules: tuple[Rule, ...], config: Config) -> list[Rule]:
     """The rules whose words the file contains (see Rule.triggers and .requires; the project's static-field
     helpers count for the rules that read registrations). A file that concerns no rule is never parsed.
     Each word is searched for once, however many rules share it."""
