@@ -12,11 +12,14 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from pytree_lint import cachedir
 from pytree_lint.analysis.project.modules import Project, imported_first
 from pytree_lint.analysis.project.summarizer import Summarizer
 from pytree_lint.analysis.project.summary import SummaryStore
@@ -241,6 +244,30 @@ def test_returns_and_uses_made_on_demand_are_kept_with_the_summary(tmp_path, mon
     monkeypatch.setattr(Project, "_instances", {})  # a new process: summaries from the store
     assert main(["--jobs", "1", "--format", "json", "."]) == 1
     assert json.loads(capsys.readouterr().out) == first
+
+
+def test_a_run_in_one_process_writes_its_caches_on_a_thread_and_waits_for_them(tmp_path, monkeypatch, capsys):
+    """A one-process run defers its cache writes to a thread (cachedir.defer_writes) and has made them all
+    when it returns: the next run recalls every file from them."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(project)
+    writers: list[str] = []
+    write_text = cachedir._write_text
+    monkeypatch.setattr(cachedir, "_write_text", lambda path, text: (
+        writers.append(threading.current_thread().name), time.sleep(0.01), write_text(path, text)))
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    lint_writes = len(writers) - 1  # the manifest is written after the lint, by the run itself
+    assert lint_writes >= 4 and set(writers[:lint_writes]) == {"pytree-lint cache writes"}
+    assert writers[-1] == threading.current_thread().name
+    first = capsys.readouterr().out
+    shutil.rmtree(tmp_path / "cache" / "manifests")  # each file's own entry, then
+    monkeypatch.setattr(Summarizer, "run", classmethod(lambda *args: pytest.fail("linted again")))
+    monkeypatch.setattr(Project, "_instances", {})
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    assert capsys.readouterr().out == first
 
 
 def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, monkeypatch, capsys):

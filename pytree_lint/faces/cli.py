@@ -9,6 +9,7 @@ import sys
 
 from .. import __version__
 from ..cache import ResultCache
+from ..cachedir import defer_writes, finish_writes
 from ..config import Config, ConfigError, ConfigLoader
 from ..diskio import LintError, read_file, read_source, replace_atomically
 from ..engine import (
@@ -100,8 +101,12 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
             with ProcessPoolExecutor(max_workers=jobs, initializer=gc.set_threshold,
                                      initargs=RUN_COLLECTOR_THRESHOLDS) as pool:
                 linted = list(_progress(pool.map(_lint_one, pending, chunksize=8), len(pending)))
-        else:
-            linted = [_lint_one(job) for job in _progress(pending, len(pending))]
+        else:  # the cache writes on a thread of their own: the other core takes their system calls
+            defer_writes()
+            try:
+                linted = [_lint_one(job) for job in _progress(pending, len(pending))]
+            finally:
+                finish_writes()
     finally:
         gc.set_threshold(*thresholds)
         if pending:
