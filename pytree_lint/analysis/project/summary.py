@@ -269,7 +269,7 @@ class Uses(NamedTuple):
     """What a module does with other project modules' classes and functions: the objects it builds, changes
     and passes to transformations or as static arguments, the arrays it passes on. Each part is made when
     another module first asks for it (None until then): most modules are asked for one or two (netket: 98
-    modules asked, 24 for more than one part)."""
+    modules asked, 32 for more than one part)."""
 
     constructions: tuple[Construction, ...] | None = None
     # Classes imported from the project that reach a JAX transformation here, by the names this module
@@ -385,15 +385,16 @@ def _ready(maker: Callable | None) -> Callable:
 
 def _uses(data: list) -> Uses:
     constructions, transformed, changes, hashed, arrays_passed = data
-    return Uses(None if constructions is None else tuple(
-                    Construction(callee, line, tuple(Argument(position, keyword, Value(*value))
-                                                     for position, keyword, value in arguments), factory, per_call,
-                                 builder)
-                    for callee, line, arguments, factory, per_call, builder in constructions),
-                None if transformed is None else tuple(transformed),
-                None if changes is None else tuple(AttributeChange(*change) for change in changes),
-                None if hashed is None else tuple(HashedObject(*each) for each in hashed),
-                None if arrays_passed is None else tuple(ArrayPassed(*passed) for passed in arrays_passed))
+    return Uses(_made(constructions, lambda row: Construction(
+                    row[0], row[1], tuple(Argument(position, keyword, Value(*value))
+                                          for position, keyword, value in row[2]), *row[3:])),
+                _made(transformed, str), _made(changes, lambda row: AttributeChange(*row)),
+                _made(hashed, lambda row: HashedObject(*row)), _made(arrays_passed, lambda row: ArrayPassed(*row)))
+
+
+def _made(part: list | None, make: Callable) -> tuple | None:
+    """A part of Uses read back, each of its rows made again (None: the part is not made yet)."""
+    return None if part is None else tuple(map(make, part))
 
 
 class SummaryStore:
