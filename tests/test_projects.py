@@ -7,6 +7,7 @@ name the findings that need another module to be seen, `clean/` its twin that mu
 from __future__ import annotations
 
 import ast
+import gc
 import json
 import os
 import shutil
@@ -268,6 +269,22 @@ def test_a_run_in_one_process_writes_its_caches_on_a_thread_and_waits_for_them(t
     monkeypatch.setattr(Project, "_instances", {})
     assert main(["--jobs", "1", "--format", "json", "."]) == 1
     assert capsys.readouterr().out == first
+
+
+def test_a_run_keeps_what_it_linted_out_of_the_collectors_walks_and_gives_it_back(tmp_path, monkeypatch, capsys):
+    """After each file the run freezes what the process keeps (the collector would walk it again and again: a
+    lint leaves no cyclic garbage), and unfreezes it when it ends."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(project)
+    frozen: list[bool] = []
+    freeze = gc.freeze
+    monkeypatch.setattr(gc, "freeze", lambda: (frozen.append(True), freeze()))
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    assert len(frozen) == len(list(project.rglob("*.py"))) and gc.get_freeze_count() == 0
+    capsys.readouterr()
 
 
 def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, monkeypatch, capsys):

@@ -66,6 +66,15 @@ def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
     return path, findings, error, entry
 
 
+def _lint_kept_unwalked(job: tuple[str, Config, bool, ResultCache | None]):
+    """`_lint_one`, then what the process keeps from it (summaries, the text index, the recent analyses) moved
+    out of the cyclic collector's sight (`gc.freeze`; the run unfreezes it at its end): a lint leaves no
+    cyclic garbage (ModuleAnalysis.close), and the collector would walk what the run keeps again and again."""
+    result = _lint_one(job)
+    gc.freeze()
+    return result
+
+
 def _from_row(path: str, row: list) -> Finding:
     *fields, fix, cell = row
     if fix is not None:
@@ -100,14 +109,15 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
 
             with ProcessPoolExecutor(max_workers=jobs, initializer=gc.set_threshold,
                                      initargs=RUN_COLLECTOR_THRESHOLDS) as pool:
-                linted = list(_progress(pool.map(_lint_one, pending, chunksize=8), len(pending)))
+                linted = list(_progress(pool.map(_lint_kept_unwalked, pending, chunksize=8), len(pending)))
         else:  # the cache writes on a thread of their own: the other core takes their system calls
             defer_writes()
             try:
-                linted = [_lint_one(job) for job in _progress(pending, len(pending))]
+                linted = [_lint_kept_unwalked(job) for job in _progress(pending, len(pending))]
             finally:
                 finish_writes()
     finally:
+        gc.unfreeze()
         gc.set_threshold(*thresholds)
         if pending:
             Project.settled = None
