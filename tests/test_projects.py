@@ -247,14 +247,21 @@ def test_returns_and_uses_made_on_demand_are_kept_with_the_summary(tmp_path, mon
     assert json.loads(capsys.readouterr().out) == first
 
 
-def test_a_run_in_one_process_writes_its_caches_on_a_thread_and_waits_for_them(tmp_path, monkeypatch, capsys):
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    """A copy of the helper_array flow's bad project, the current folder, with its own cache: for runs of the
+    CLI in this process."""
+    root = tmp_path / "project"
+    shutil.copytree(PROJECTS / "helper_array" / "bad", root)
+    (root / "pyproject.toml").write_text("")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(root)
+    return root
+
+
+def test_a_run_in_one_process_writes_its_caches_on_a_thread_and_waits_for_them(project, tmp_path, monkeypatch, capsys):
     """A one-process run defers its cache writes to a thread (cachedir.defer_writes) and has made them all
     when it returns: the next run recalls every file from them."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
-    (project / "pyproject.toml").write_text("")
-    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(project)
     writers: list[str] = []
     write_text = cachedir._write_text
     monkeypatch.setattr(cachedir, "_write_text", lambda path, text: (
@@ -271,14 +278,9 @@ def test_a_run_in_one_process_writes_its_caches_on_a_thread_and_waits_for_them(t
     assert capsys.readouterr().out == first
 
 
-def test_a_run_keeps_what_it_linted_out_of_the_collectors_walks_and_gives_it_back(tmp_path, monkeypatch, capsys):
+def test_a_run_keeps_what_it_linted_out_of_the_collectors_walks_and_gives_it_back(project, monkeypatch, capsys):
     """After each file the run freezes what the process keeps (the collector would walk it again and again: a
     lint leaves no cyclic garbage), and unfreezes it when it ends."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
-    (project / "pyproject.toml").write_text("")
-    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(project)
     frozen: list[bool] = []
     freeze = gc.freeze
     monkeypatch.setattr(gc, "freeze", lambda: (frozen.append(True), freeze()))
@@ -302,15 +304,10 @@ def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, mon
 
 
 @pytest.mark.parametrize("cache", [[], ["--no-cache"]], ids=["cached", "no cache"])
-def test_a_later_run_in_one_process_sees_an_imported_module_changed(cache, tmp_path, monkeypatch, capsys):
+def test_a_later_run_in_one_process_sees_an_imported_module_changed(cache, project, capsys):
     """The result cache keeps a file's findings with the content of the modules they were read from; a
     later run in the same process hashes those modules again (one changed in between). A run checks each
     module once (Project.settled): the next run checks it again."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
-    (project / "pyproject.toml").write_text("")
-    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(project)
     for _ in range(2):  # the second run finds the findings in the cache, the modules they depend on unchanged
         assert main(["--jobs", "1", "--format", "json", *cache, "."]) == 1
         assert [f["code"] for f in json.loads(capsys.readouterr().out)] == ["PTL101"]
