@@ -28,11 +28,6 @@ from .formats import FORMATS, HUMAN_FORMATS, full, write_report
 PARALLEL_THRESHOLD = 16
 # Above this many files a terminal shows a progress bar.
 PROGRESS_THRESHOLD = 50
-# Python's cyclic collector over a run of many files (the engine pauses it within each file): a young
-# collection every 100 files' survivors and a full one every 1,000 files at most, not every 10 and 100. The
-# full collections walk every summary and cache the run keeps (linting all of tfp: 24 of them, 4.6 of its
-# 14.9 s; 2 with these, peak memory 113 to 125 MB). mypy runs its collector less often for the same reason.
-RUN_COLLECTOR_THRESHOLDS = (700, 100, 10)
 
 
 def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
@@ -69,7 +64,8 @@ def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
 def _lint_kept_unwalked(job: tuple[str, Config, bool, ResultCache | None]):
     """`_lint_one`, then what the process keeps from it (summaries, the text index, the recent analyses) moved
     out of the cyclic collector's sight (`gc.freeze`; the run unfreezes it at its end): a lint leaves no
-    cyclic garbage (ModuleAnalysis.close), and the collector would walk what the run keeps again and again."""
+    cyclic garbage (ModuleAnalysis.close), and the collector would walk what the run keeps again and again (a
+    run over all of tfp: 24 full collections took 4.6 of its 14.9 s before a lint was closed and frozen)."""
     result = _lint_one(job)
     gc.freeze()
     return result
@@ -89,26 +85,23 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
     work = [(path, loader.for_file(path), fixes, cache) for path in files]
     recalled = cache.recall([(path, config) for path, config, _, _ in work]) if cache is not None else {}
     pending = [job for job in work if job[0] not in recalled]
-    if len(pending) > 1:
-        load_analysis()
-        from ..analysis.project.modules import Project, imported_first, resolved_path
-
-        jobs_of = {job[0]: job for job in pending}
-        order, Project.adopted_files = imported_first(list(jobs_of))
-        Project.linted_files = frozenset(resolved_path(path) for path in order)
-        pending = [jobs_of[path] for path in order]
-    thresholds = gc.get_threshold()
-    gc.set_threshold(*RUN_COLLECTOR_THRESHOLDS)
     if pending:  # the files stay as they are while the run lints them (forked workers inherit it)
         from ..analysis.project.modules import Project
 
         Project.settled = object()
     try:
+        if len(pending) > 1:
+            load_analysis()
+            from ..analysis.project.modules import imported_first, resolved_path
+
+            jobs_of = {job[0]: job for job in pending}
+            order, Project.adopted_files = imported_first(list(jobs_of))
+            Project.linted_files = frozenset(resolved_path(path) for path in order)
+            pending = [jobs_of[path] for path in order]
         if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD:
             from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=jobs, initializer=gc.set_threshold,
-                                     initargs=RUN_COLLECTOR_THRESHOLDS) as pool:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
                 linted = list(_progress(pool.map(_lint_kept_unwalked, pending, chunksize=8), len(pending)))
         else:  # the cache writes on a thread of their own: the other core takes their system calls
             defer_writes()
@@ -118,7 +111,6 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
                 finish_writes()
     finally:
         gc.unfreeze()
-        gc.set_threshold(*thresholds)
         if pending:
             Project.settled = None
     results = {path: (path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry)
