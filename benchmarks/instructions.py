@@ -76,9 +76,8 @@ def main() -> int:
             two_jobs = max(workers) + main_process - before_the_pool
         else:  # too few files for a pool
             two_jobs = main_process
-        runs = [one_job, two_jobs]
-        print(f"{package:24} {floor / 1e9:8.2f} {runs[0] / 1e9:8.2f} {runs[0] / floor:8.1f} {runs[1] / 1e9:9.2f}"
-              f" {runs[1] / floor:8.1f}")
+        print(f"{package:24} {floor / 1e9:8.2f} {one_job / 1e9:8.2f} {one_job / floor:8.1f} {two_jobs / 1e9:9.2f}"
+              f" {two_jobs / floor:8.1f}")
     return 0
 
 
