@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from pytree_lint import cachedir
-from pytree_lint.analysis.project.modules import Project, imported_first
+from pytree_lint.analysis.project.modules import Project, file_text, imported_first
 from pytree_lint.analysis.project.summarizer import Summarizer
 from pytree_lint.analysis.project.summary import SummaryStore
 from pytree_lint.engine import lint_file
@@ -157,6 +157,27 @@ def test_the_project_text_index_is_kept_for_the_next_process(tmp_path):
     assert user.registers and list(user.from_imports) == [".params"] and "Params" in user.from_imports[".params"]
     assert user.mentions == []  # it imports the name by name: its mentions are not searched for
     assert not index[str((project / "pkg" / "params.py").resolve())].registers
+
+
+def test_the_text_index_reads_imported_names_and_renames_from_import_statements_only():
+    """What a file imports is read from its import statements: a name after a comment in a parenthesised
+    import is imported, and a class imported by another name is called by that name; `as` in prose, a
+    comment or a doctest (`Recast as Error`) renames nothing."""
+    text = file_text(b"""from .mesh import (  # the meshes
+    Grid,
+    Mesh as M,
+)
+import numpy as np
+
+
+def build():
+    \"\"\"Recast as Error: `>>> from .grid import Grid as G`.\"\"\"
+    # Recast as Error
+    return M(), Error(), np.ones(3)
+""", 0, 0)
+    assert text.from_imports == {".mesh": ("Grid", "Mesh")}
+    assert text.imports == (".mesh", "numpy")
+    assert text.calls == ("Error", "M", "Mesh")
 
 
 def test_a_class_registered_by_a_module_that_imports_star_from_its_module(tmp_path):
@@ -452,6 +473,30 @@ def test_a_name_followed_for_one_file_is_followed_anew_when_a_module_on_its_way_
     (package / "api.py").write_text("from .tuple_masks import make_mask  # now a tuple\n")
     assert lint_file(str(twin)) == []
     assert lint_file(str(model)) == []
+
+
+def test_a_module_imported_whole_is_not_summarised_but_its_lint_depends_on_it(tmp_path, monkeypatch):
+    """`from . import notes` names a module, not a definition in it: following the name reads only that the
+    module is there (its content hash, a dependency of the lint), not a summary of it; a second module asking
+    the same has the kept answer checked, again without summarising it."""
+    from pytree_lint.digest import content_digest
+
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    package = project / "pkg"
+    notes = package / "notes.py"
+    notes.write_text("def remark():\n    return 'noted'\n")
+    model = package / "model.py"
+    model.write_text("from . import notes\n" + model.read_text())
+    twin = package / "twin.py"
+    twin.write_text(model.read_text())
+    for linted in (model, twin):
+        assert [f.code for f in lint_file(str(linted))] == ["PTL101"]
+        state = Project.for_file(str(linted))
+        assert state is not None and not state.summarised(notes.resolve())
+        assert state.consulted[notes.resolve()] == content_digest(notes.read_bytes())
 
 
 def test_changes_through_a_holder_are_answered_alike_each_time(tmp_path):

@@ -70,6 +70,9 @@ MAX_SEARCHED_FILES = 3000
 FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]*(\([^)]*\)|(?:[^\n#\\]|\\\r?\n)*)",
                          re.MULTILINE)
 IMPORTED_MODULE = re.compile(r"^[ \t]*(?:from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import|import[ \t]+([\w.]+))", re.MULTILINE)
+# Either statement at once, for the text index: `from module import names` (FROM_IMPORT's groups) or `import module`.
+IMPORT_STATEMENT = re.compile(FROM_IMPORT.pattern + r"|^[ \t]*import[ \t]+([\w.]+)", re.MULTILINE)
+COMMENT = re.compile(r"#[^\n]*")  # inside a parenthesised `from module import (...)`
 INSTALLED = frozenset({"site-packages", "dist-packages"})
 # A call of a capitalised name (which classes a module may build), matched on the reversed text: a
 # pattern that starts with "(" is searched for as a literal, four times faster than `\b([A-Z]\w*)\s*\(`
@@ -86,12 +89,7 @@ REGISTERS = re.compile("|".join(re.escape(mechanism.value) for mechanism in Mech
 # What every registering function's name starts with: a file without it is not searched (twice as fast).
 REGISTERING_PREFIX = os.path.commonprefix([mechanism.value for mechanism in Mechanism]).encode()  # noqa: RUF071 - names
 DEFINED_CLASS = re.compile(r"^class\s+(\w+)", re.MULTILINE)  # a module-level class
-# Another name for a capitalised one: `import Mesh as M`, `from .mesh import Mesh as M`, `M = Mesh`.
-IMPORTED_AS = re.compile(rb"(?<![\w.])([A-Z]\w*)[ \t]+as[ \t]+(\w+)")
-# Where IMPORTED_AS may match (its own scan starts anywhere, slowly): a pattern starting with a literal is
-# searched for as one, several times faster than `[ \t]as[ \t]`; a tab before `as` is looked for apart.
-AS_WORD = re.compile(rb" as[ \t]")
-AS_WORD_AFTER_TAB = re.compile(rb"\tas[ \t]")
+# Another name for a capitalised one at module level: `M = Mesh` (`from .mesh import Mesh as M`: the imports).
 ASSIGNED_AS = re.compile(rb"^(\w+)[ \t]*=[ \t]*([A-Z]\w*)[ \t]*$", re.MULTILINE)
 ASSIGNED_NAME = re.compile(rb"=[ \t]*[A-Z]\w*[ \t]*$", re.MULTILINE)  # where ASSIGNED_AS may match
 # What decoding and parsing a project module's source may raise: the module is then unknown.
@@ -208,38 +206,45 @@ def _imports_among(path: str, location: tuple[Path, str, bool] | None, modules: 
     return found
 
 
-def _renamed(data: bytes) -> list[tuple[bytes, bytes]]:
-    """(original, other name) for each capitalised name the text gives another name (IMPORTED_AS and
-    ASSIGNED_AS, each searched only in the lines where it may match)."""
-    found = [pair for start, end in _lines_matching(data, AS_WORD, AS_WORD_AFTER_TAB)
-             for pair in IMPORTED_AS.findall(data, start, end)]
-    found.extend((original, alias) for start, end in _lines_matching(data, ASSIGNED_NAME)
-                 for alias, original in ASSIGNED_AS.findall(data, start, end))
-    return found
+def _assigned_as(data: bytes) -> list[tuple[str, str]]:
+    """(original, other name) for each capitalised name a module-level assignment gives another name
+    (ASSIGNED_AS, searched only in the lines where it may match)."""
+    return [(original.decode(), alias.decode()) for start, end in _lines_matching(data, ASSIGNED_NAME)
+            for alias, original in ASSIGNED_AS.findall(data, start, end)]
 
 
 def file_text(data: bytes, mtime: int, size: int) -> FileText:
     """What the text index keeps of a file's text (`data`, of that version). Each pattern is searched once
-    over the whole text, and only the distinct names found are decoded."""
+    over the whole text (the import statements only where a line spells `import`), and only the distinct
+    names found are decoded."""
     called = {name[::-1].decode() for name in set(CONSTRUCTED_REVERSED.findall(data[::-1]))}
     annotated = {name.decode() for name in set(MENTIONED.findall(b" ".join(ANNOTATION.findall(data))))}
-    # A class called or annotated by another name is: `M(...)` after `from .mesh import Mesh as M`.
-    for original, alias in _renamed(data):
-        for named in (called, annotated):
-            if alias.decode() in named:
-                named.add(original.decode())
     text = data.decode("utf-8", "replace")
     from_imports: dict[str, list[str]] = {}
-    for match in import_matches(FROM_IMPORT, text):
-        from_imports.setdefault(match.group(1), []).extend(
-            words[0] for item in match.group(2).strip("()").replace("\\", " ").split(",")
-            if (words := item.split()) and (words[0].isidentifier() or words[0] == "*"))
+    imports: set[str] = set()
+    renamed: list[tuple[str, str]] = []  # (original, other name): the imports', then the assignments'
+    for match in import_matches(IMPORT_STATEMENT, text):
+        module, names = match.group(1), match.group(2)
+        if module is None:  # `import module`
+            imports.add(match.group(3))
+            continue
+        imports.add(module)
+        taken = from_imports.setdefault(module, [])
+        for item in COMMENT.sub("", names).strip("()").replace("\\", " ").split(","):
+            words = item.split()
+            if words and (words[0].isidentifier() or words[0] == "*"):
+                taken.append(words[0])
+                if len(words) == 3 and words[1] == "as" and "A" <= words[0][0] <= "Z":
+                    renamed.append((words[0], words[2]))
+    # A class called or annotated by another name is: `M(...)` after `from .mesh import Mesh as M`.
+    for original, alias in [*renamed, *_assigned_as(data)]:
+        for named in (called, annotated):
+            if alias in named:
+                named.add(original)
     # A file importing a name by name mentions it there: only one importing `*` is searched for the names it
     # mentions (a third of the index's cost when every file was).
     stars = any("*" in names for names in from_imports.values())
-    return FileText(mtime, size, tuple(sorted(called)),
-                    tuple(sorted({match.group(1) or match.group(2)
-                                  for match in import_matches(IMPORTED_MODULE, text)})),
+    return FileText(mtime, size, tuple(sorted(called)), tuple(sorted(imports)),
                     tuple(sorted({name.decode() for name in set(MENTIONED.findall(data))})) if stars else (),
                     REGISTERING_PREFIX in data and REGISTERS.search(data) is not None, tuple(sorted(annotated)),
                     {module: tuple(names) for module, names in from_imports.items()})
@@ -413,6 +418,7 @@ class Project:
         self._remembered: dict[tuple, tuple[Any, dict[Path, str]]] = {}
         self._reading: list[dict[Path, str]] = []  # the summaries each question being answered has read
         self._digests: dict[tuple[Path, int, int], str] = {}
+        self._present: dict[Path, tuple[str, object | None]] = {}  # file -> (content hash, settled run): presence
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
         self._foreign: dict[tuple[str, str, str], ClassInfo | None] = {}  # (path, digest, class): read once
         self._calls: dict[tuple[str, str, str], tuple[Construction, ...]] = {}  # (path, digest, function)
@@ -517,10 +523,10 @@ class Project:
         self._remembered[key] = (found, read)
         return found
 
-    def read(self, file: Path, summary: ModuleSummary | None) -> None:
-        """A summary read (None: none, the file absent or unreadable) for each question being answered."""
+    def read(self, file: Path, digest: str) -> None:
+        """A project file read (its summary's content hash, ABSENT: none) for each question being answered."""
         for reading in self._reading:
-            reading[file] = summary.digest if summary is not None else ABSENT
+            reading[file] = digest
 
     def _inside(self, path: str) -> bool:
         """A file or folder below the project's folder (a string test: `Path.parents` makes a path per level)."""
@@ -542,6 +548,19 @@ class Project:
             except OSError:
                 self.consulted[file] = ABSENT
         return summary
+
+    def presence(self, file: Path) -> str:
+        """The content hash of a project file read only for being there (ABSENT: it is not), not summarised:
+        a module a name stands for whole. Checked once per settled run; the lint that asked depends on it."""
+        known = self._present.get(file)
+        if known is None or Project.settled is None or known[1] is not Project.settled:
+            known = self._present[file] = (self._digest(file), Project.settled)
+        self.consulted[file] = known[0]
+        return known[0]
+
+    def summarised(self, file: Path) -> bool:
+        """Whether the process has made (or read) a summary of the file, current or not."""
+        return file in self._summaries
 
     def _current(self, file: Path, known: tuple | None) -> tuple:
         """What `_summaries` knows of a file as it is now: `known`'s summary when its size and time are the
@@ -1004,8 +1023,12 @@ class ModuleView:
         split = self._module_prefix(name)
         if split is None:
             return name
-        summary, rest = split
-        if not rest:
+        file, rest = split
+        if not rest:  # a module named whole (`from flax import errors`): only that it is there is read
+            self.presence_of(file)
+            return name
+        summary = self.summary_of(file)
+        if summary is None:
             return name
         head, _, tail = rest.partition(".")
         if head in summary.names:
@@ -1025,22 +1048,32 @@ class ModuleView:
         if file not in self._summaries:
             self._summaries[file] = self.project.summary_of(file)
         summary = self._summaries[file]
-        self.project.read(file, summary)
+        self.project.read(file, summary.digest if summary is not None else ABSENT)
         return summary
 
+    def presence_of(self, file: Path) -> str:
+        """The content hash of a project module read only for being there (see Project.presence), recorded as
+        a summary read is."""
+        digest = self.project.presence(file)
+        self.project.read(file, digest)
+        return digest
+
     def digest_of(self, file: Path) -> str:
-        """The content hash of a project file's summary (ABSENT: none)."""
+        """The content hash of a project file as an answer read it: its summary's (ABSENT: none) when the
+        process made one, else the file's (see presence_of): checking a remembered answer summarises
+        nothing new."""
+        if file not in self._summaries and not self.project.summarised(file):
+            return self.presence_of(file)
         summary = self.summary_of(file)
         return summary.digest if summary is not None else ABSENT
 
-    def _module_prefix(self, name: str) -> tuple[ModuleSummary, str] | None:
-        """The longest leading part of `name` that is a project module, its summary and the rest."""
+    def _module_prefix(self, name: str) -> tuple[Path, str] | None:
+        """The longest leading part of `name` that is a project module, its file and the rest."""
         parts = name.split(".")
         for cut in range(len(parts), 0, -1):
             file = self.project.locate(".".join(parts[:cut]), self.import_root)
             if file is not None:
-                summary = self.summary_of(file)
-                return (summary, ".".join(parts[cut:])) if summary is not None else None
+                return file, ".".join(parts[cut:])
         return None
 
     def definition(self, name: str | None) -> Definition | None:
