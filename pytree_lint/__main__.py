@@ -1,4 +1,4 @@
-from .faces.cli import main
+from .faces.cli import console
 
 if __name__ == "__main__":  # not when multiprocessing imports this module again in a child
-    raise SystemExit(main())
+    console()

@@ -41,6 +41,29 @@ def test_text_output_and_exit_status_1(project):
     assert "`self.table` is assigned `np.arange(3)` at line 9" in lines[0]
 
 
+def test_the_command_ends_with_mains_status_once_its_output_is_flushed(monkeypatch, capsys):
+    """`pytree-lint` ends its process at once after `main` (no teardown of what the run built), with main's
+    exit status and what it printed written out."""
+    from pytree_lint.faces import cli
+
+    class Ended(Exception):
+        pass
+
+    def end(code):
+        raise Ended(code)
+
+    def printing_main():
+        print("pkg/box.py:13:28: PTL101 ...", end="")
+        return 1
+
+    monkeypatch.setattr(cli, "main", printing_main)
+    monkeypatch.setattr(cli.os, "_exit", end)
+    with pytest.raises(Ended) as ended:
+        cli.console()
+    assert ended.value.args == (1,)
+    assert capsys.readouterr().out == "pkg/box.py:13:28: PTL101 ..."
+
+
 def test_clean_project_exits_0(tmp_path):
     (tmp_path / "ok.py").write_text("import jax\n")
     result = pytree_lint(".", cwd=tmp_path)

@@ -6,6 +6,7 @@ import argparse
 import gc
 import os
 import sys
+from typing import NoReturn
 
 from .. import __version__
 from ..cache import ResultCache
@@ -328,6 +329,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pytree-lint: error: internal error ({type(error).__name__}: {error}); please report it",
               file=sys.stderr)
         return 2
+
+
+def console() -> NoReturn:
+    """The `pytree-lint` command (and `python -m pytree_lint`): `main`, then the process ends once what it
+    printed is flushed, without freeing one by one what the run built (a whole-project run in one process
+    keeps every module's summary: netket's teardown took 0.3 of its 4.7 s), as pool workers end."""
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # the reader is gone (`| head`), or the server closed it at `exit`
+            pass
+    os._exit(code)
 
 
 def _main(argv: list[str]) -> int:
