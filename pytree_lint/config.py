@@ -6,8 +6,8 @@ import fnmatch
 import os
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
 
+from .analysis.record import NamedTuple
 from .diskio import read_regular
 
 

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 
 def test_linting_neither_imports_jax_nor_runs_the_module(tmp_path):
     marker = tmp_path / "module-was-executed"
@@ -79,6 +81,48 @@ def test_libcst_is_loaded_only_when_a_fix_is_asked_for(tmp_path):
 
 # The one cycle by design: the engine hands a notebook to notebooks.py, which lints its cells through the engine.
 ALLOWED_CYCLES = [{"pytree_lint.engine", "pytree_lint.notebooks"}]
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_analysis_is_imported_once_out_of_the_collectors_sight(collecting):
+    """The first lint imports the analysis and the rules with the cyclic collector paused, then freezes what
+    the process holds (modules live as long as it does): the collector never walks them; the host's setting
+    of the collector is left as it was."""
+    probe = textwrap.dedent(f"""\
+        import gc
+        {"" if collecting else "gc.disable()"}
+        from pytree_lint.engine import lint_source
+        lint_source("import jax\\nx = jax.tree_util.tree_map(abs, [1])\\n")
+        import pytree_lint.rules as rules
+        walked = any(item is rules.__dict__ for item in gc.get_objects())
+        print(gc.get_freeze_count() > 10000, walked, gc.isenabled())
+        """)
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.stdout.split() == ["True", "False", str(collecting)], result.stderr
+
+
+def test_the_analysis_facts_are_named_tuples_made_without_forward_references():
+    """`record.NamedTuple` makes what typing's does (fields, defaults, methods, docstring, the order of
+    defaults checked), its string annotations left as written."""
+    from pytree_lint.analysis.record import NamedTuple
+
+    class Hop(NamedTuple):
+        """One step of a value's way."""
+
+        relation: Relation  # noqa: F821 - a string under the module's annotations future
+        line: int = 0
+
+        def shown(self) -> str:
+            return f"{self.relation} at {self.line}"
+
+    hop = Hop("assigned")
+    assert (hop, hop._replace(line=3).shown(), Hop._fields) == (("assigned", 0), "assigned at 3", ("relation", "line"))
+    assert isinstance(hop, tuple) and Hop.__doc__ == "One step of a value's way." and Hop.__module__ == __name__
+    assert Hop.__annotations__ == {"relation": "Relation", "line": "int"}
+    with pytest.raises(TypeError):
+        class Unordered(NamedTuple):
+            line: int = 0
+            relation: str
 
 
 def test_the_package_has_no_import_cycle():

@@ -2,12 +2,14 @@
 fields (defaults and this module's `field(default_factory=...)` as a dataclass reads `dataclasses.field`'s,
 base records' fields first), compared by identity. Made here rather than by `dataclasses.dataclass`, whose
 field processing took 20 ms of the plugin's import, paid on each keystroke's flake8 run: one `exec` per
-class; and importing `dataclasses` imports `inspect`, 40 M instructions of every run's start (the
-analysis's immutable facts are `NamedTuple`s).
+class; and importing `dataclasses` imports `inspect`, 40 M instructions of every run's start. The immutable
+facts are `NamedTuple`s, this module's: typing's to a type checker, made at run time without compiling each
+string annotation into a `ForwardRef` no one reads (13 M instructions of every run's start).
 One shared `__repr__` prints a fact readably in a failing test or a debugger: its fields, a syntax node as
 its source text and line, a nested fact by its kind and name."""
 
 import ast
+import collections
 import reprlib
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -110,3 +112,28 @@ def remade(fact: T, **changes) -> T:
     """A copy of a record with some fields changed (what `dataclasses.replace` does for a dataclass)."""
     names = type(fact).__record_fields__  # type: ignore[attr-defined]
     return type(fact)(**{name: changes.get(name, getattr(fact, name)) for name in names})
+
+
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    class _NamedTupleMaker(type):
+        """Makes `class Fact(NamedTuple): ...` with `collections.namedtuple` over its annotated fields and
+        defaults, the rest of its body (methods, docstring) set on it, as typing does."""
+
+        def __new__(cls, name, bases, namespace):
+            if not bases:  # NamedTuple itself
+                return super().__new__(cls, name, bases, namespace)
+            fields = namespace.get("__annotations__", {})
+            defaults = [namespace[field] for field in fields if field in namespace]
+            if any(field not in namespace for field in list(fields)[len(fields) - len(defaults):]):
+                raise TypeError(f"{name}: a field without a default follows one with a default")
+            made = collections.namedtuple(name, fields, defaults=defaults, module=namespace["__module__"])
+            made.__annotations__ = dict(fields)
+            for key, value in namespace.items():
+                if key not in fields and key not in ("__module__", "__annotations__"):
+                    setattr(made, key, value)
+            return made
+
+    class NamedTuple(metaclass=_NamedTupleMaker):
+        """The base of an immutable fact: `class Hop(NamedTuple): ...`."""

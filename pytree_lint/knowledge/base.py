@@ -5,7 +5,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+
+from ..analysis.record import NamedTuple
 
 
 class Convention(enum.Enum):

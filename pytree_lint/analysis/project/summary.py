@@ -15,12 +15,12 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 from ...cachedir import code_fingerprint, default_directory, entry_path, write_json
 from ...digest import content_digest
 from ...shapes import conforms
-from ..record import field, record
+from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
 SUMMARY_VERSION = 33

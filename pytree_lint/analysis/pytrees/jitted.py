@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from ...knowledge.jax import JIT
 from ...knowledge.python import PARTIAL
 from ..project.summary import JitFactory
-from ..record import field, record
+from ..record import NamedTuple, field, record
 from ..syntax.model import (
     FUNCTIONS,
     AttributeAssignment,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from ...knowledge import jax as jax_knowledge
 from ...knowledge import numpy as np_knowledge
@@ -21,7 +21,7 @@ from ...knowledge import scipy as scipy_knowledge
 from ...knowledge.genjax import PYTREE_MAKING_DECORATORS
 from ...knowledge.jax_dataclasses import LIBRARY as JAX_DATACLASSES
 from ..pytrees.fields import Frameworks, declared_fields, memoizes, parse_string_annotation
-from ..record import field, record
+from ..record import NamedTuple, field, record
 from ..syntax.model import (
     PROPERTY_DECORATORS,
     ClassInfo,
