@@ -204,7 +204,7 @@ def test_fixture_folder_through_the_cli():
 
 def test_result_cache(project, private_cache):
     cold = pytree_lint(cwd=project)
-    entries = list(private_cache.glob("??/*.json"))  # results; summaries and manifests apart
+    entries = list(private_cache.glob("?/*.json"))  # results; summaries and manifests apart
     assert len(entries) == 2  # box.py and clean.py (each file's result, whatever it is)
     assert len(list((private_cache / "manifests").glob("*.json"))) == 1  # the run's files, by their stat
     warm = pytree_lint(cwd=project)
@@ -220,7 +220,7 @@ def test_the_manifest_answers_for_unchanged_files_and_not_for_changed_ones(proje
     for path in project.rglob("*.py"):
         os.utime(path, (past, past))
     cold = pytree_lint(cwd=project)
-    for entry in private_cache.glob("??/*.json"):  # the content cache now says "no findings"; the manifest does not
+    for entry in private_cache.glob("?/*.json"):  # the content cache now says "no findings"; the manifest does not
         entry.write_text(json.dumps({"findings": [], "error": None, "dependencies": {}}))
     warm = pytree_lint(cwd=project)
     assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout) and "PTL102" in warm.stdout
