@@ -97,7 +97,7 @@ def load_analysis() -> None:
     each full collection after (39 M of the 483 M instructions of importing flake8 and the analysis)."""
     global _analysis_loaded
     if not _analysis_loaded:
-        with _collector_paused():
+        with collector_paused():
             from .analysis.project import summarizer  # noqa: F401
             from .rules import ALL_RULES  # noqa: F401
         gc.freeze()
@@ -143,7 +143,7 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
     Names the module imports from its project (the project of `path`) are followed into their modules.
     """
     load_analysis()
-    with _collector_paused():
+    with collector_paused():
         return _lint_source(text, path, config, tree, fixes)
 
 
@@ -171,7 +171,7 @@ def _lint_source(text: str, path: str, config: Config, tree: ast.Module | None, 
     return _check(tree, Source(text), rules, others, path, config, fixes, view)
 
 @contextmanager
-def _collector_paused():
+def collector_paused():
     """Python's cyclic garbage collector, off while one file is analysed: the analysis makes many small
     objects that die with the file, and the collector would walk them again and again while they live."""
     paused = gc.isenabled()
