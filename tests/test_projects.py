@@ -310,6 +310,32 @@ def test_a_run_keeps_what_it_linted_out_of_the_collectors_walks_and_gives_it_bac
     capsys.readouterr()
 
 
+def test_a_pool_worker_lints_next_a_file_it_parsed_for_a_summary(project, monkeypatch):
+    """In a pool run, a worker that parses a file of the run for a summary another lint asks for takes that
+    file: it lints it right after, from that tree, and the file's own job, wherever it lands, gives nothing:
+    each file is parsed once."""
+    from pytree_lint.analysis.project.modules import resolved_path
+    from pytree_lint.config import ConfigLoader
+    from pytree_lint.engine import load_analysis
+    from pytree_lint.faces import cli
+
+    load_analysis()
+    loader = ConfigLoader()
+    jobs = [(path, loader.for_file(path), False, None) for path in ("pkg/model.py", "pkg/masks.py")]
+    monkeypatch.setattr(Project, "linted_files", frozenset(resolved_path(job[0]) for job in jobs))
+    monkeypatch.setattr(Project, "takes", None)  # restored after the test: a worker's start sets it
+    monkeypatch.setattr(cli, "_shares", None)
+    parsed: Counter[str] = Counter()
+    real_parse = ast.parse
+    monkeypatch.setattr(ast, "parse", lambda source, *a, **k: (parsed.update([source]), real_parse(source, *a, **k))[1])
+    cli._share(cli._Shares(jobs))
+    model = cli._lint_shared(jobs[0])
+    assert [(path, [f.code for f in found]) for path, found, _, _ in model] == [
+        ("pkg/model.py", ["PTL101"]), ("pkg/masks.py", [])]
+    assert cli._lint_shared(jobs[1]) == []
+    assert sorted(parsed.values()) == [1, 1]
+
+
 def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, monkeypatch, capsys):
     """Two runs in one process (a test suite, an editor's tool calling the CLI), each from its project's
     folder: a relative path names the file of the current folder (both projects have `pkg/schedule.py`)."""

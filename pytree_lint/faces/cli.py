@@ -6,6 +6,7 @@ import argparse
 import gc
 import os
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 from .. import __version__
@@ -28,11 +29,13 @@ from .formats import FORMATS, HUMAN_FORMATS, full, write_report
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 16
+# A file to lint: its path, configuration, whether fixes are made, the result cache (None: none).
+Job = tuple[str, Config, bool, ResultCache | None]
 # Above this many files a terminal shows a progress bar.
 PROGRESS_THRESHOLD = 50
 
 
-def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
+def _lint_one(job: Job):
     """(path, findings, error, cache entry) for one file, from the cache when its content was linted before."""
     path, config, fixes, cache = job
     try:
@@ -63,7 +66,7 @@ def _lint_one(job: tuple[str, Config, bool, ResultCache | None]):
     return path, findings, error, entry
 
 
-def _lint_kept_unwalked(job: tuple[str, Config, bool, ResultCache | None]):
+def _lint_kept_unwalked(job: Job):
     """`_lint_one`, then what the process keeps from it (summaries, the text index, the recent analyses) moved
     out of the cyclic collector's sight (`gc.freeze`; the run unfreezes it at its end): a lint leaves no
     cyclic garbage (ModuleAnalysis.close), and the collector would walk what the run keeps again and again (a
@@ -74,6 +77,63 @@ def _lint_kept_unwalked(job: tuple[str, Config, bool, ResultCache | None]):
         result = _lint_one(job)
         gc.freeze()
     return result
+
+
+class _Shares:
+    """Which files of a pool run the workers have taken: each is linted once, by the first worker to take it,
+    when its job reaches the worker or when the worker parses the file for a summary another lint asks for
+    (it lints it next, from that tree, and the file's job is skipped wherever it lands). Before, the worker
+    the job reached parsed the file again (netket: 31% more text parsed with 2 jobs than with 1)."""
+
+    def __init__(self, jobs: list[Job]) -> None:
+        from multiprocessing import Array
+
+        from ..analysis.project.modules import resolved_path
+
+        self.taken = Array("b", len(jobs))  # shared by the workers, with its lock
+        self.jobs = {resolved_path(job[0]): (number, job) for number, job in enumerate(jobs)}
+        self.next: list[Job] = []  # taken by this worker while it linted another file
+
+    def take(self, file: Path) -> bool:
+        """Take a file parsed for a summary: True when it was free (this worker lints it next)."""
+        known = self.jobs.get(file)
+        if known is None or not self._take(known[0]):
+            return False
+        self.next.append(known[1])
+        return True
+
+    def _take(self, number: int) -> bool:
+        with self.taken.get_lock():
+            if self.taken[number]:
+                return False
+            self.taken[number] = 1
+            return True
+
+
+_shares: _Shares | None = None  # in a pool worker: the run's
+
+
+def _share(shares: _Shares) -> None:
+    """A pool worker's start: it takes its files from the run's shares."""
+    from ..analysis.project.modules import Project
+
+    global _shares
+    _shares = shares
+    Project.takes = shares.take
+
+
+def _lint_shared(job: Job) -> list:
+    """A pool job's results: none when another worker has taken its file; else its file's, then those of the
+    files the worker took meanwhile."""
+    from ..analysis.project.modules import resolved_path
+
+    assert _shares is not None
+    if not _shares._take(_shares.jobs[resolved_path(job[0])][0]):
+        return []
+    results = [_lint_kept_unwalked(job)]
+    while _shares.next:
+        results.append(_lint_kept_unwalked(_shares.next.pop(0)))
+    return results
 
 
 def _from_row(path: str, row: list) -> Finding:
@@ -106,8 +166,9 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
         if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD:
             from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                linted = list(_progress(pool.map(_lint_kept_unwalked, pending, chunksize=8), len(pending)))
+            with ProcessPoolExecutor(max_workers=jobs, initializer=_share, initargs=(_Shares(pending),)) as pool:
+                linted = [result for results in _progress(pool.map(_lint_shared, pending, chunksize=8), len(pending))
+                          for result in results]
         else:  # the cache writes on a thread of their own: the other core takes their system calls
             defer_writes()
             try:

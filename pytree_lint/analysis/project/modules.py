@@ -389,6 +389,9 @@ class Project:
     adopted_files: ClassVar[frozenset[Path]] = frozenset()
     # The files the process will lint (the CLI's run): one summarised before its lint keeps its tree for it.
     linted_files: ClassVar[frozenset[Path]] = frozenset()
+    # In a pool worker of the CLI's run: whether this process takes the lint of a file it parses for a
+    # summary (it then lints it next, from that tree; False: another worker has it). None: no pool.
+    takes: ClassVar[Callable[[Path], bool] | None] = None
     # The CLI's run under way (a token per run; None: none): the project's files stay as they are while it
     # lints them, so each is checked for a change once per run, not by each lint that reads it (netket: 14,000
     # checks of 432 files). A language server, which sees edits, checks a file each time a lint reads it.
@@ -617,8 +620,8 @@ class Project:
             return cached
         if Project.summarize is None:
             raise RuntimeError("no summarizer: call engine.load_analysis() first")
-        summary = Project.summarize(data, str(file), module, is_package, digest, parsed,
-                                    parsed is None and file in Project.linted_files)
+        keep = parsed is None and file in Project.linted_files and (Project.takes is None or Project.takes(file))
+        summary = Project.summarize(data, str(file), module, is_package, digest, parsed, keep)
         if summary is not None:
             summary.kept_in = self.store
             self.store.put(summary)
