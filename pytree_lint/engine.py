@@ -170,6 +170,7 @@ def _lint_source(text: str, path: str, config: Config, tree: ast.Module | None, 
     others = [rule for rule in selected if rule not in rules] if follows else []
     return _check(tree, Source(text), rules, others, path, config, fixes, view)
 
+
 @contextmanager
 def collector_paused():
     """Python's cyclic garbage collector, off while one file is analysed: the analysis makes many small

@@ -29,10 +29,10 @@ from .formats import FORMATS, HUMAN_FORMATS, full, write_report
 
 # Below this many files a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 16
-# A file to lint: its path, configuration, whether fixes are made, the result cache (None: none).
-Job = tuple[str, Config, bool, ResultCache | None]
 # Above this many files a terminal shows a progress bar.
 PROGRESS_THRESHOLD = 50
+# A file to lint: its path, configuration, whether fixes are made, the result cache (None: none).
+Job = tuple[str, Config, bool, ResultCache | None]
 
 
 def _lint_one(job: Job):
@@ -94,20 +94,23 @@ class _Shares:
         self.jobs = {resolved_path(job[0]): (number, job) for number, job in enumerate(jobs)}
         self.next: list[Job] = []  # taken by this worker while it linted another file
 
-    def take(self, file: Path) -> bool:
-        """Take a file parsed for a summary: True when it was free (this worker lints it next)."""
+    def claims(self, file: Path) -> bool:
+        """Whether this worker takes a file of the run: the first worker to ask does."""
         known = self.jobs.get(file)
-        if known is None or not self._take(known[0]):
+        if known is None:
             return False
-        self.next.append(known[1])
-        return True
-
-    def _take(self, number: int) -> bool:
         with self.taken.get_lock():
-            if self.taken[number]:
+            if self.taken[known[0]]:
                 return False
-            self.taken[number] = 1
+            self.taken[known[0]] = 1
             return True
+
+    def take(self, file: Path) -> bool:
+        """Take a file parsed for a summary when it is free (True): this worker lints it next."""
+        if not self.claims(file):
+            return False
+        self.next.append(self.jobs[file][1])
+        return True
 
 
 _shares: _Shares | None = None  # in a pool worker: the run's
@@ -127,12 +130,14 @@ def _lint_shared(job: Job) -> list:
     files the worker took meanwhile."""
     from ..analysis.project.modules import resolved_path
 
-    assert _shares is not None
-    if not _shares._take(_shares.jobs[resolved_path(job[0])][0]):
+    shares = _shares
+    if shares is None:  # not started by _share
+        return [_lint_kept_unwalked(job)]
+    if not shares.claims(resolved_path(job[0])):
         return []
     results = [_lint_kept_unwalked(job)]
-    while _shares.next:
-        results.append(_lint_kept_unwalked(_shares.next.pop(0)))
+    while shares.next:
+        results.append(_lint_kept_unwalked(shares.next.pop(0)))
     return results
 
 

@@ -527,7 +527,8 @@ class Project:
         return found
 
     def read(self, file: Path, digest: str) -> None:
-        """A project file read (its summary's content hash, ABSENT: none) for each question being answered."""
+        """A project file read (the content hash it was read with, ABSENT: none) for each question being
+        answered."""
         for reading in self._reading:
             reading[file] = digest
 
