@@ -151,13 +151,17 @@ def test_missing_path_is_an_error(project):
 
 
 def test_output_is_sorted_and_identical_in_parallel(tmp_path):
+    """Every file is reported, in path order, alike with one job and with a pool; a second path to a file (a
+    link) is a file of its own."""
     for number in range(40):
         (tmp_path / f"m{number:02}.py").write_text(BAD)
+    (tmp_path / "link.py").symlink_to("m00.py")
     serial = pytree_lint("--jobs", "1", cwd=tmp_path)
     parallel = pytree_lint("--jobs", "2", cwd=tmp_path)
+    assert (serial.stderr, parallel.stderr) == ("", "")
     assert serial.stdout == parallel.stdout
     assert serial.stdout.splitlines() == sorted(serial.stdout.splitlines(), key=lambda line: line.split(":")[0])
-    assert len(serial.stdout.splitlines()) == 80
+    assert len(serial.stdout.splitlines()) == 82
 
 
 @pytest.mark.parametrize("name, content", [

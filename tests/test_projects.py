@@ -313,15 +313,17 @@ def test_a_run_keeps_what_it_linted_out_of_the_collectors_walks_and_gives_it_bac
 def test_a_pool_worker_lints_next_a_file_it_parsed_for_a_summary(project, monkeypatch):
     """In a pool run, a worker that parses a file of the run for a summary another lint asks for takes that
     file: it lints it right after, from that tree, and the file's own job, wherever it lands, gives nothing:
-    each file is parsed once."""
+    each file is parsed once. A second path to a file (a link) is a job of its own."""
     from pytree_lint.analysis.project.modules import resolved_path
     from pytree_lint.config import ConfigLoader
     from pytree_lint.engine import load_analysis
     from pytree_lint.faces import cli
 
     load_analysis()
+    (project / "pkg" / "masks_link.py").symlink_to("masks.py")
     loader = ConfigLoader()
-    jobs = [(path, loader.for_file(path), False, None) for path in ("pkg/model.py", "pkg/masks.py")]
+    jobs = [(path, loader.for_file(path), False, None)
+            for path in ("pkg/model.py", "pkg/masks.py", "pkg/masks_link.py")]
     monkeypatch.setattr(Project, "linted_files", frozenset(resolved_path(job[0]) for job in jobs))
     monkeypatch.setattr(Project, "takes", None)  # restored after the test: a worker's start sets it
     monkeypatch.setattr(cli, "_shares", None)
@@ -329,11 +331,11 @@ def test_a_pool_worker_lints_next_a_file_it_parsed_for_a_summary(project, monkey
     real_parse = ast.parse
     monkeypatch.setattr(ast, "parse", lambda source, *a, **k: (parsed.update([source]), real_parse(source, *a, **k))[1])
     cli._share(cli._Shares(jobs))
-    model = cli._lint_shared(jobs[0])
+    model, masks, link = (cli._lint_shared(numbered) for numbered in enumerate(jobs))
     assert [(path, [f.code for f in found]) for path, found, _, _ in model] == [
         ("pkg/model.py", ["PTL101"]), ("pkg/masks.py", [])]
-    assert cli._lint_shared(jobs[1]) == []
-    assert sorted(parsed.values()) == [1, 1]
+    assert masks == [] and [(path, found) for path, found, _, _ in link] == [("pkg/masks_link.py", [])]
+    assert parsed[(project / "pkg" / "model.py").read_text()] == 1 and len(parsed) == 2
 
 
 def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, monkeypatch, capsys):
