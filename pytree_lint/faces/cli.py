@@ -114,7 +114,7 @@ class _Shares:
         return True
 
 
-_shares: _Shares | None = None  # in a pool worker: the run's
+_shares: _Shares  # in a pool worker: the run's (set by _share, the worker's start)
 
 
 def _share(shares: _Shares) -> None:
@@ -130,14 +130,11 @@ def _lint_shared(numbered: tuple[int, Job]) -> list:
     """The results of a pool's job (its number in the run's shares, the job): none when another worker has
     taken it; else its file's, then those of the files the worker took meanwhile."""
     number, job = numbered
-    shares = _shares
-    if shares is None:  # not started by _share
-        return [_lint_kept_unwalked(job)]
-    if not shares.claims(number):
+    if not _shares.claims(number):
         return []
     results = [_lint_kept_unwalked(job)]
-    while shares.next:
-        results.append(_lint_kept_unwalked(shares.next.pop(0)))
+    while _shares.next:
+        results.append(_lint_kept_unwalked(_shares.next.pop(0)))
     return results
 
 

@@ -208,9 +208,9 @@ def _imports_among(path: str, location: tuple[Path, str, bool] | None, modules: 
 
 def _assigned_as(data: bytes) -> list[tuple[str, str]]:
     """(original, other name) for each capitalised name a module-level assignment gives another name
-    (ASSIGNED_AS, searched only in the lines where it may match)."""
-    return [(original.decode(), alias.decode()) for start, end in _lines_matching(data, ASSIGNED_NAME)
-            for alias, original in ASSIGNED_AS.findall(data, start, end)]
+    (ASSIGNED_AS, tried only on the lines ASSIGNED_NAME ends)."""
+    return [(original.decode(), alias.decode()) for match in ASSIGNED_NAME.finditer(data)
+            for alias, original in ASSIGNED_AS.findall(data, data.rfind(b"\n", 0, match.start()) + 1, match.end())]
 
 
 def file_text(data: bytes, mtime: int, size: int) -> FileText:
@@ -263,16 +263,6 @@ def import_matches(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
             if match is not None:
                 yield match
         at = text.find("import", at + 6)
-
-
-def _lines_matching(data: bytes, *patterns: re.Pattern) -> list[tuple[int, int]]:
-    """(start, end) of each line of `data` where one of `patterns` matches, in order, each once."""
-    lines = set()
-    for pattern in patterns:
-        for match in pattern.finditer(data):
-            end = data.find(b"\n", match.end())
-            lines.add((data.rfind(b"\n", 0, match.start()) + 1, len(data) if end < 0 else end))
-    return sorted(lines)
 
 
 def _inside_package(folder: Path) -> bool:
