@@ -21,9 +21,11 @@ from pathlib import Path
 import pytest
 
 from pytree_lint import cachedir
+from pytree_lint.analysis.project import summarizer
 from pytree_lint.analysis.project.modules import Project, file_text, imported_first
 from pytree_lint.analysis.project.summarizer import Summarizer
 from pytree_lint.analysis.project.summary import SummaryStore
+from pytree_lint.digest import content_digest
 from pytree_lint.engine import lint_file
 from pytree_lint.faces.cli import main
 
@@ -266,6 +268,33 @@ def test_returns_and_uses_made_on_demand_are_kept_with_the_summary(tmp_path, mon
     monkeypatch.setattr(Project, "_instances", {})  # a new process: summaries from the store
     assert main(["--jobs", "1", "--format", "json", "."]) == 1
     assert json.loads(capsys.readouterr().out) == first
+
+
+def test_recent_analyses_are_kept_by_the_size_of_their_texts_least_recently_used_first_out(tmp_path, monkeypatch):
+    """The analyses of the modules summarised last are kept for the returns and uses other modules ask of
+    them: a whole project's worth of small modules stays (eight, the limit before, made netket's run parse a
+    fifth of its text again), and beyond the character limit the least recently asked is read again."""
+    monkeypatch.setattr(summarizer, "_RECENT", {})
+    monkeypatch.setattr(summarizer, "_recent_characters", 0)
+    summaries = []
+    for number in range(20):
+        path = tmp_path / f"m{number}.py"
+        path.write_text(f"class C{number}:\n    pass\n\n\ndef make():\n    return C{number}()\n")
+        data = path.read_bytes()
+        summaries.append(Summarizer.run(data, str(path), f"m{number}", False, content_digest(data)))
+    kept = [Summarizer.of_summary(summary) for summary in summaries]
+    read_again = []
+    source_of = summarizer.summarised_source
+    monkeypatch.setattr(summarizer, "summarised_source", lambda path, digest: (read_again.append(path),
+                                                                               source_of(path, digest))[1])
+    assert [Summarizer.of_summary(summary) for summary in summaries] == kept and read_again == []
+
+    monkeypatch.setattr(summarizer, "RECENT_CHARACTERS", 3 * len((tmp_path / "m0.py").read_text()))
+    Summarizer.of_summary(summaries[17])  # asked last: the most recently used of the three left
+    Summarizer.run(b"x = 1\n", str(tmp_path / "x.py"), "x", False, content_digest(b"x = 1\n"))
+    assert [path for path, _ in summarizer._RECENT] == [str(tmp_path / name) for name in ("m19.py", "m17.py", "x.py")]
+    assert Summarizer.of_summary(summaries[17]) is kept[17] and read_again == []
+    assert Summarizer.of_summary(summaries[18]) is not kept[18] and read_again == [str(tmp_path / "m18.py")]
 
 
 @pytest.fixture

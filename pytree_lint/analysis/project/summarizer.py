@@ -46,10 +46,14 @@ from .summary import (
 # A word of a module's text: a name it spells (in code, or in a string annotation).
 WORD = re.compile(r"\w+")
 
-# The analyses of the last modules summarised, by (path, digest), are kept for their returns and uses: the
-# modules that ask are mostly linted right after the module (the CLI lints a module before those importing it).
-RECENT_SUMMARIZERS = 8
+# The analyses of the last modules summarised, by (path, digest), are kept for their returns and uses (the
+# modules that ask are mostly linted soon after the module: the CLI lints a module before those importing it),
+# the least recently used dropped beyond this many characters of their texts (an analysis takes about 25 bytes
+# per character: at most about 100 MB). Eight analyses, the limit before, made a cold netket run parse a fifth of
+# its text again, for the uses of modules summarised earlier.
+RECENT_CHARACTERS = 4_000_000
 _RECENT: dict[tuple[str, str], Summarizer] = {}
+_recent_characters = 0
 
 
 def _analysed(data: bytes, parsed: tuple[ast.Module, str] | None = None, keep: bool = False) -> ModuleAnalysis:
@@ -60,14 +64,20 @@ def _analysed(data: bytes, parsed: tuple[ast.Module, str] | None = None, keep: b
 
 
 def _keep_recent(key: tuple[str, str], summarizer: Summarizer) -> None:
-    """Keep a summarizer among the recent ones; the one it replaces and the oldest beyond the limit are
-    closed (nothing else holds them: an analysis alone reads no other module, so none is in use)."""
+    """Keep a summarizer among the recent ones; the one it replaces and the least recently used beyond the
+    limit are closed (nothing else holds them: an analysis alone reads no other module, so none is in use)."""
+    global _recent_characters
     replaced = _RECENT.pop(key, None)
-    if replaced is not None and replaced is not summarizer:
-        replaced.analysis.close()
+    if replaced is not None:
+        _recent_characters -= len(replaced.analysis.source.text)
+        if replaced is not summarizer:
+            replaced.analysis.close()
     _RECENT[key] = summarizer
-    while len(_RECENT) > RECENT_SUMMARIZERS:
-        _RECENT.pop(next(iter(_RECENT))).analysis.close()
+    _recent_characters += len(summarizer.analysis.source.text)
+    while _recent_characters > RECENT_CHARACTERS and len(_RECENT) > 1:
+        oldest = _RECENT.pop(next(iter(_RECENT)))
+        _recent_characters -= len(oldest.analysis.source.text)
+        oldest.analysis.close()
 
 
 class Summarizer:
@@ -113,7 +123,9 @@ class Summarizer:
         summary is made)."""
         key = (summary.path, summary.digest)
         summarizer = _RECENT.get(key)
-        if summarizer is None:
+        if summarizer is not None:
+            _keep_recent(key, summarizer)  # the most recently used now
+        else:
             data = summarised_source(summary.path, summary.digest)
             if data is None:
                 return None
