@@ -6,9 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import queue
 import sys
-import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -60,57 +58,14 @@ _WRITES = itertools.count()
 _FOLDERS_MADE: set[Path] = set()  # made (or found) by this process: a cold run writes hundreds of files
 
 
-class _DeferredWrites:
-    """Writes made by a thread of their own while the process goes on linting (the file system calls release
-    the interpreter): a cold CLI run writes a thousand cache files (netket: 1,003), 10 to 25% of the time of
-    a run in one process on this project's VM. (Pool workers keep writing themselves: with every core
-    linting, a thread of theirs saved nothing.)"""
-
-    def __init__(self) -> None:
-        self.owner = os.getpid()  # a forked child has a copy of the queue, not the thread
-        self.pending: queue.SimpleQueue[tuple[Path, str] | None] = queue.SimpleQueue()
-        self.thread = threading.Thread(target=self._write_pending, name="pytree-lint cache writes", daemon=True)
-        self.thread.start()
-
-    def _write_pending(self) -> None:
-        while (write := self.pending.get()) is not None:
-            _write_text(*write)
-
-    def finish(self) -> None:
-        self.pending.put(None)
-        self.thread.join()
-
-
-_deferred: _DeferredWrites | None = None
-
-
-def defer_writes() -> None:
-    """Make this process's cache writes on a thread of their own until `finish_writes` (a CLI run's in one
-    process)."""
-    global _deferred
-    _deferred = _DeferredWrites()
-
-
-def finish_writes() -> None:
-    """Wait for the deferred writes to be made; the next ones are made at once."""
-    global _deferred
-    if _deferred is not None and _deferred.owner == os.getpid():
-        _deferred.finish()
-    _deferred = None
-
-
 def write_json(path: Path, data) -> None:
     """Write JSON atomically (a temporary file renamed): parallel runs and flake8's workers never read half
-    a file; deferred (see defer_writes) once the text is made. A failure is ignored: the caches only ever
-    save time."""
+    a file. A failure is ignored: the caches only ever save time."""
     try:
         text = json.dumps(data)  # `json.dump` would stream through the pure-Python encoder
     except (TypeError, ValueError):
         return
-    if _deferred is not None and _deferred.owner == os.getpid():
-        _deferred.pending.put((path, text))
-    else:
-        _write_text(path, text)
+    _write_text(path, text)
 
 
 def _write_text(path: Path, text: str) -> None:

@@ -13,14 +13,11 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from pytree_lint import cachedir
 from pytree_lint.analysis.project import summarizer
 from pytree_lint.analysis.project.modules import Project, file_text, imported_first
 from pytree_lint.analysis.project.summarizer import Summarizer
@@ -309,17 +306,11 @@ def project(tmp_path, monkeypatch) -> Path:
     return root
 
 
-def test_a_run_in_one_process_writes_its_caches_on_a_thread_and_waits_for_them(project, tmp_path, monkeypatch, capsys):
-    """A one-process run defers its cache writes to a thread (cachedir.defer_writes) and has made them all
-    when it returns: the next run recalls every file from them."""
-    writers: list[str] = []
-    write_text = cachedir._write_text
-    monkeypatch.setattr(cachedir, "_write_text", lambda path, text: (
-        writers.append(threading.current_thread().name), time.sleep(0.01), write_text(path, text)))
+def test_a_run_in_one_process_has_written_its_caches_when_it_returns(project, tmp_path, monkeypatch, capsys):
+    """A one-process run writes each cache file as it is made (a thread of its own for the writes cost more
+    in the interpreter lock's hand-overs than it saved: a cold netket run 0.84x by the clock without it): the
+    next run recalls every file from them."""
     assert main(["--jobs", "1", "--format", "json", "."]) == 1
-    lint_writes = len(writers) - 1  # the manifest is written after the lint, by the run itself
-    assert lint_writes >= 4 and set(writers[:lint_writes]) == {"pytree-lint cache writes"}
-    assert writers[-1] == threading.current_thread().name
     first = capsys.readouterr().out
     shutil.rmtree(tmp_path / "cache" / "manifests")  # each file's own entry, then
     monkeypatch.setattr(Summarizer, "run", classmethod(lambda *args: pytest.fail("linted again")))

@@ -11,7 +11,6 @@ from typing import NoReturn
 
 from .. import __version__
 from ..cache import ResultCache
-from ..cachedir import defer_writes, finish_writes
 from ..config import Config, ConfigError, ConfigLoader
 from ..diskio import LintError, read_file, read_source, replace_atomically
 from ..engine import (
@@ -171,12 +170,8 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
             with ProcessPoolExecutor(max_workers=jobs, initializer=_share, initargs=(_Shares(pending),)) as pool:
                 done = pool.map(_lint_shared, enumerate(pending), chunksize=8)
                 linted = [result for results in _progress(done, len(pending)) for result in results]
-        else:  # the cache writes on a thread of their own: the other core takes their system calls
-            defer_writes()
-            try:
-                linted = [_lint_kept_unwalked(job) for job in _progress(pending, len(pending))]
-            finally:
-                finish_writes()
+        else:
+            linted = [_lint_kept_unwalked(job) for job in _progress(pending, len(pending))]
     finally:
         gc.unfreeze()
         if pending:
