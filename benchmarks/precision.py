@@ -1,20 +1,24 @@
 """The precision table's raw half: lint installed JAX projects whole, with default settings, and list every
 default finding to judge (README's "Precision on real code" holds the verdicts).
 
-    python benchmarks/precision.py SITE_PACKAGES flax equinox netket ...
+    python benchmarks/precision.py [--repeat N] SITE_PACKAGES flax equinox netket ...
 
 Each project is a package folder under SITE_PACKAGES, linted as the CLI lints it (`pytree-lint --format
 json PKG` run from SITE_PACKAGES, with an empty cache as on a first run), in this interpreter, from bytecode.
 Prints one row per project (files, lines, seconds, the time over the `ast.parse` time of its files, the peak
 memory of the largest process, findings) and then each finding, for reading; install the projects into a
-scratch venv.
+scratch venv. `--repeat N` lints each project N times, each run followed by a parse of its files, and prints
+the medians of the seconds and of the runs' ratios (this machine's speed moves by up to 2x from one second to
+the next: one run's ratio is a sample, not a measure); the findings must be the same each time.
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,9 +40,8 @@ def parse_time(files: list[Path]) -> float:
     return time.perf_counter() - started
 
 
-def lint(site_packages: Path, package: str) -> tuple[int, int, float, float, float, list[dict]]:
-    files = sorted((site_packages / package).rglob("*.py"))
-    lines = sum(len(path.read_bytes().splitlines()) for path in files)
+def lint(site_packages: Path, package: str, files: list[Path]) -> tuple[float, float, float, list[dict]]:
+    """One cold run's seconds, the parse time of the files right after, its peak memory, its findings."""
     env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryFile("w+") as output, tempfile.TemporaryDirectory() as cache:
         env["PYTREE_LINT_CACHE_DIR"] = cache
@@ -53,21 +56,34 @@ def lint(site_packages: Path, package: str) -> tuple[int, int, float, float, flo
         output.seek(0)
         findings = json.load(output)
     # ru_maxrss (kilobytes on Linux) is the largest of the process and the workers it waited for.
-    return len(files), lines, elapsed, parse_time(files), usage.ru_maxrss / 1024, findings
+    return elapsed, parse_time(files), usage.ru_maxrss / 1024, findings
+
+
+def measured(site_packages: Path, package: str, repeat: int) -> tuple[int, int, float, float, float, list[dict]]:
+    """Files, lines, the median seconds and ratio over `repeat` runs, the largest peak memory, the findings."""
+    files = sorted((site_packages / package).rglob("*.py"))
+    lines = sum(len(path.read_bytes().splitlines()) for path in files)
+    runs = [lint(site_packages, package, files) for _ in range(repeat)]
+    findings = runs[0][3]
+    if any(run[3] != findings for run in runs):
+        sys.exit(f"{package}: the runs' findings differ")
+    return (len(files), lines, statistics.median(run[0] for run in runs),
+            statistics.median(run[0] / run[1] for run in runs), max(run[2] for run in runs), findings)
 
 
 def main() -> None:
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    site_packages, packages = Path(sys.argv[1]), sys.argv[2:]
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("site_packages", type=Path)
+    parser.add_argument("packages", nargs="+")
+    arguments = parser.parse_args()
     found, totals = [], [0, 0, 0.0, 0.0, 0]
     print(f"{'project':32} {'files':>6} {'lines':>8} {'seconds':>8} {'x parse':>8} {'peak MB':>8} {'findings':>9}")
-    for package in packages:
-        files, lines, elapsed, floor, memory, findings = lint(site_packages, package)
-        print(f"{package:32} {files:6} {lines:8} {elapsed:8.1f} {elapsed / floor:8.1f} {memory:8.0f} "
-              f"{len(findings):9}")
+    for package in arguments.packages:
+        files, lines, elapsed, ratio, memory, findings = measured(arguments.site_packages, package, arguments.repeat)
+        print(f"{package:32} {files:6} {lines:8} {elapsed:8.1f} {ratio:8.1f} {memory:8.0f} {len(findings):9}")
         found.extend(findings)
-        totals = [totals[0] + files, totals[1] + lines, totals[2] + elapsed, totals[3] + floor,
+        totals = [totals[0] + files, totals[1] + lines, totals[2] + elapsed, totals[3] + elapsed / ratio,
                   totals[4] + len(findings)]
     print(f"{'total':32} {totals[0]:6} {totals[1]:8} {totals[2]:8.1f} {totals[2] / totals[3]:8.1f} {'':8} "
           f"{totals[4]:9}\n")
