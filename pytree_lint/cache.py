@@ -10,7 +10,6 @@ ignored: the cache only ever saves time.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import TypeGuard
 
-from .cachedir import code_fingerprint, default_directory, entry_path, write_json
+from .cachedir import code_fingerprint, default_directory, entry_path, read_json, write_json
 from .config import Config
 from .digest import ABSENT, content_digest
 from .diskio import read_regular
@@ -79,8 +78,7 @@ class ResultCache:
         then, under the same configuration. Files changed within a second of that run are read again (a
         second change in the same tick would keep the time)."""
         try:
-            with open(self._manifest_path(), encoding="utf-8") as handle:
-                manifest = json.load(handle)
+            manifest = read_json(self._manifest_path())
             written, files = manifest["written"], manifest["files"]
         except (OSError, ValueError, KeyError, TypeError, RecursionError):
             return {}
@@ -110,8 +108,7 @@ class ResultCache:
         """A file's cached entry; None when there is none or it is not of the shape `put` writes (a
         damaged file is then linted again and its entry rewritten)."""
         try:
-            with open(self._path(key), encoding="utf-8") as handle:
-                entry = json.load(handle)
+            entry = read_json(self._path(key))
         except (OSError, ValueError, RecursionError):
             return None
         return entry if valid_entry(entry) else None

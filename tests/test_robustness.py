@@ -192,3 +192,26 @@ def test_a_cache_folder_removed_while_running_is_made_again(tmp_path):
     write_json(path, {"n": 2})  # the folder is gone: this write is lost
     write_json(path, {"n": 3})
     assert json.loads(path.read_text()) == {"n": 3}
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_worker_names_its_temporary_files_its_own_way(tmp_path):
+    """Cache files are written through a temporary name made of the process's tag and a count: a forked
+    pool worker starts with its parent's count, so its tag must be its own, or two workers writing at once
+    would fail each other's writes (`O_EXCL`) and lose them."""
+    from pytree_lint import cachedir
+
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # the worker: its tag, then its write
+        os.write(writer, cachedir._tag.encode())
+        cachedir.write_json(tmp_path / "child.json", [1])
+        os._exit(0)
+    os.close(writer)
+    child_tag = os.read(reader, 100).decode()
+    os.waitpid(child, 0)
+    os.close(reader)
+    assert child_tag and child_tag != cachedir._tag and child_tag.startswith(f"{child}.")
+    cachedir.write_json(tmp_path / "parent.json", [2])
+    assert cachedir.read_json(tmp_path / "child.json") == [1] and cachedir.read_json(tmp_path / "parent.json") == [2]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["child.json", "parent.json"]

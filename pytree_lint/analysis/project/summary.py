@@ -11,13 +11,12 @@ module's text, and is cached by content hash: a changed module invalidates only 
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
-from ...cachedir import code_fingerprint, default_directory, entry_path, write_json
+from ...cachedir import code_fingerprint, default_directory, entry_path, read_json, write_json
 from ...digest import content_digest
 from ...shapes import conforms
 from ..record import NamedTuple, field, record
@@ -415,8 +414,7 @@ class SummaryStore:
         if not self.enabled:
             return None
         try:
-            with open(self._path(digest, module, is_package), encoding="utf-8") as handle:
-                data = json.load(handle)
+            data = read_json(self._path(digest, module, is_package))
         except (OSError, ValueError, RecursionError):
             return None
         # A damaged summary is read as none: the module is summarised again and the file rewritten.
@@ -434,8 +432,7 @@ class SummaryStore:
         if not self.enabled:
             return {}
         try:
-            with open(self._index_path(root), encoding="utf-8") as handle:
-                index = json.load(handle)
+            index = read_json(self._index_path(root))
         except (OSError, ValueError, RecursionError):
             return {}
         # A damaged row (or one of another version's shape) is dropped: the file is read again.
