@@ -22,6 +22,9 @@ from pytree_lint.analysis.project import summarizer
 from pytree_lint.analysis.project.modules import Project, file_text, imported_first
 from pytree_lint.analysis.project.summarizer import Summarizer
 from pytree_lint.analysis.project.summary import SummaryStore
+from pytree_lint.analysis.syntax import model, source
+from pytree_lint.analysis.syntax.model import ModuleIndex
+from pytree_lint.analysis.syntax.source import Source
 from pytree_lint.digest import content_digest
 from pytree_lint.engine import lint_file
 from pytree_lint.faces.cli import main
@@ -294,6 +297,36 @@ def test_recent_analyses_are_kept_by_the_size_of_their_texts_least_recently_used
     assert Summarizer.of_summary(summaries[18]) is not kept[18] and read_again == [str(tmp_path / "m18.py")]
 
 
+def test_a_lint_reads_the_index_the_summary_of_its_tree_made(project, monkeypatch, capsys):
+    """A module summarised from the tree its own lint parsed (Project.adopt, or a module summarised before
+    its lint) is indexed once: the lint's index reads the summary's classes and functions, which stay whole
+    until both indexes are closed, whichever closes first; a whole-project run indexes each file once."""
+    text = "class Box:\n    def get(self):\n        return 1\n"
+    tree = ast.parse(text)
+    view = object()  # any project: the lint's index finds the names it imports there
+    for lint_first in (True, False):
+        summarised = summarizer._analysed(text.encode(), (tree, text))
+        linted = ModuleIndex.build(tree, Source(text), project=view)  # type: ignore[arg-type]
+        box = summarised.index.classes["Box"]
+        assert linted.classes["Box"] is box and linted.owner is summarised.index and linted.project is view
+        first, then = (linted, summarised) if lint_first else (summarised, linted)
+        first.close()
+        assert list(box.methods) == ["get"]  # the other still reads it
+        then.close()
+        assert box.methods == {}
+    assert ModuleIndex.build(ast.parse(text), Source(text), project=view).owner is None  # another tree  # type: ignore[arg-type]
+
+    monkeypatch.setattr(source, "_kept", {})  # the trees the run keeps for lints to come stay with it
+    indexed: list[str] = []  # the texts of the modules indexed whole
+    statements = model._Indexer.statements
+    monkeypatch.setattr(model._Indexer, "statements", lambda self, body, *rest: (
+        indexed.append(self.index.source.text) if body is self.index.tree.body else None,
+        statements(self, body, *rest))[1])
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    capsys.readouterr()
+    assert len(indexed) == 2 and len(set(indexed)) == 2  # model.py and masks.py (`__init__.py` is empty)
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
     """A copy of the helper_array flow's bad project, the current folder, with its own cache: for runs of the
@@ -347,6 +380,7 @@ def test_a_pool_worker_lints_next_a_file_it_parsed_for_a_summary(project, monkey
     monkeypatch.setattr(Project, "linted_files", frozenset(resolved_path(job[0]) for job in jobs))
     monkeypatch.setattr(Project, "takes", None)  # restored after the test: a worker's start sets it
     monkeypatch.setattr(cli, "_shares", None, raising=False)  # removed after the test, as in a main process
+    monkeypatch.setattr(source, "_kept", {})  # no tree another test's run kept for a lint to come
     parsed: Counter[str] = Counter()
     real_parse = ast.parse
     monkeypatch.setattr(ast, "parse", lambda source, *a, **k: (parsed.update([source]), real_parse(source, *a, **k))[1])

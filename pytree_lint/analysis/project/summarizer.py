@@ -60,7 +60,9 @@ def _analysed(data: bytes, parsed: tuple[ast.Module, str] | None = None, keep: b
     """A module's source analysed alone (raises one of UNREADABLE); `parsed` and `keep` as Summarizer.run's."""
     text = python_text(data)
     tree = parsed[0] if parsed is not None and parsed[1] == text else parse(text, keep)
-    return ModuleAnalysis(tree, Source(text))
+    analysis = ModuleAnalysis(tree, Source(text))
+    analysis.index.lend()  # to the module's own lint, when the tree is its (see ModuleIndex.build)
+    return analysis
 
 
 def _keep_recent(key: tuple[str, str], summarizer: Summarizer) -> None:
