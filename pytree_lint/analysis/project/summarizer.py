@@ -120,9 +120,9 @@ class Summarizer:
 
     @classmethod
     def of_summary(cls, summary: ModuleSummary) -> Summarizer | None:
-        """The analysis that made a summary when it was one of the last few, else the module's file read
-        again and kept among them (None when the file is gone or no longer the one summarised: a new
-        summary is made)."""
+        """The analysis that made a summary when it is among those kept (see RECENT_CHARACTERS), else the
+        module's file read again and kept among them (None when the file is gone or no longer the one
+        summarised: a new summary is made)."""
         key = (summary.path, summary.digest)
         summarizer = _RECENT.get(key)
         if summarizer is not None:
