@@ -306,7 +306,7 @@ def test_a_lint_reads_the_index_the_summary_of_its_tree_made(project, monkeypatc
     view = object()  # any project: the lint's index finds the names it imports there
     for lint_first in (True, False):
         summarised = summarizer._analysed(text.encode(), (tree, text))
-        linted = ModuleIndex.build(tree, Source(text), project=view)  # type: ignore[arg-type]
+        linted = ModuleIndex.build(tree, Source(text), project=view)
         box = summarised.index.classes["Box"]
         assert linted.classes["Box"] is box and linted.owner is summarised.index and linted.project is view
         first, then = (linted, summarised) if lint_first else (summarised, linted)
@@ -314,7 +314,7 @@ def test_a_lint_reads_the_index_the_summary_of_its_tree_made(project, monkeypatc
         assert list(box.methods) == ["get"]  # the other still reads it
         then.close()
         assert box.methods == {}
-    assert ModuleIndex.build(ast.parse(text), Source(text), project=view).owner is None  # another tree  # type: ignore[arg-type]
+    assert ModuleIndex.build(ast.parse(text), Source(text), project=view).owner is None  # another tree
 
     monkeypatch.setattr(source, "_kept", {})  # the trees the run keeps for lints to come stay with it
     indexed: list[str] = []  # the texts of the modules indexed whole

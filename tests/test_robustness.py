@@ -203,10 +203,12 @@ def test_a_forked_worker_names_its_temporary_files_its_own_way(tmp_path):
 
     reader, writer = os.pipe()
     child = os.fork()
-    if child == 0:  # the worker: its tag, then its write
-        os.write(writer, cachedir._tag.encode())
-        cachedir.write_json(tmp_path / "child.json", [1])
-        os._exit(0)
+    if child == 0:  # the worker: its tag, then its write; it never returns into the test run
+        try:
+            os.write(writer, cachedir._tag.encode())
+            cachedir.write_json(tmp_path / "child.json", [1])
+        finally:
+            os._exit(0)
     os.close(writer)
     child_tag = os.read(reader, 100).decode()
     os.waitpid(child, 0)
