@@ -18,7 +18,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Union
 
 from ...knowledge.python import SETATTR_CALLS
-from ..record import field, record
+from ..record import field, record, remade
 from .names import MEANT, AliasTable, dotted_name
 from .source import Source, home_of
 
@@ -429,9 +429,8 @@ class ModuleIndex:
         lent = _LENT.get(id(tree)) if project is not None else None
         if lent is not None and lent.tree is tree:
             lent.readers += 1
-            return cls(tree, source, lent.aliases, lent.classes, lent.functions, lent.bindings, lent.calls,
-                       lent.decorated_classes, lent.all_classes, project, lent._mentioning, lent._calls_spelling,
-                       lent._passing, owner=lent)
+            # Its syntax is shared; what depends on the project (inlined helpers, spellings through imports) is not.
+            return remade(lent, source=source, project=project, _inlined={}, _spellings={}, owner=lent, readers=0)
         index = cls(tree, source, project=project)
         _Indexer(index).statements(tree.body)
         return index
