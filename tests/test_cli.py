@@ -206,11 +206,17 @@ def test_fixture_folder_through_the_cli():
     assert {row["code"] for row in json.loads(result.stdout)} == set(RULES_BY_CODE)  # every rule has a bad fixture
 
 
+def _manifest(private_cache: Path) -> tuple[Path, dict]:
+    """The only manifest of the cache (one per folder the CLI ran from) and its data."""
+    [path] = (private_cache / "manifests").glob("*.json")
+    return path, json.loads(path.read_text())
+
+
 def test_result_cache(project, private_cache):
     cold = pytree_lint(cwd=project)
-    entries = list(private_cache.glob("?/*.json"))  # results; summaries and manifests apart
-    assert len(entries) == 2  # box.py and clean.py (each file's result, whatever it is)
-    assert len(list((private_cache / "manifests").glob("*.json"))) == 1  # the run's files, by their stat
+    assert list(private_cache.glob("?/*.json")) == []  # no file per result: the run's manifest holds them
+    _, manifest = _manifest(private_cache)
+    assert sorted(Path(path).name for path in manifest["files"]) == ["box.py", "clean.py"]
     warm = pytree_lint(cwd=project)
     assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout)
     (project / "pkg" / "box.py").write_text(BAD.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)"))
@@ -219,17 +225,61 @@ def test_result_cache(project, private_cache):
     assert [line.split(" ")[1] for line in pytree_lint("--select", "PTL102", cwd=project).stdout.splitlines()] == []
 
 
-def test_the_manifest_answers_for_unchanged_files_and_not_for_changed_ones(project, private_cache):
+def test_a_touched_file_is_answered_by_its_content_and_a_changed_one_is_linted(project, private_cache):
     past = time.time() - 60
     for path in project.rglob("*.py"):
         os.utime(path, (past, past))
     cold = pytree_lint(cwd=project)
-    for entry in private_cache.glob("?/*.json"):  # the content cache now says "no findings"; the manifest does not
-        entry.write_text(json.dumps({"findings": [], "error": None, "dependencies": {}}))
-    warm = pytree_lint(cwd=project)
-    assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout) and "PTL102" in warm.stdout
+    assert "PTL102" in cold.stdout
+    path, manifest = _manifest(private_cache)
+    [box] = [key for key in manifest["files"] if key.endswith("box.py")]
+    manifest["files"][box][3]["findings"] = []  # the manifest now says "no findings"; a lint would not
+    path.write_text(json.dumps(manifest))
+    assert pytree_lint(cwd=project).stdout == ""  # recalled by its stat
+    os.utime(project / "pkg" / "box.py", (past + 30, past + 30))
+    assert pytree_lint(cwd=project).stdout == ""  # by its content, under another stat
     (project / "pkg" / "box.py").write_text(BAD.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)"))
     assert [line.split(" ")[1] for line in pytree_lint(cwd=project).stdout.splitlines()] == ["PTL101"]
+
+
+def test_a_run_over_some_files_keeps_the_records_of_the_others(project, private_cache):
+    """A pre-commit run over the changed files leaves the others' results recallable by the next whole run."""
+    past = time.time() - 60
+    for path in project.rglob("*.py"):
+        os.utime(path, (past, past))
+    pytree_lint(cwd=project)
+    (project / "pkg" / "box.py").write_text(BAD.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)"))
+    os.utime(project / "pkg" / "box.py", (past, past))
+    assert pytree_lint("pkg/box.py", cwd=project).returncode == 1
+    _, manifest = _manifest(private_cache)
+    assert sorted(Path(path).name for path in manifest["files"]) == ["box.py", "clean.py"]
+    (project / "pkg" / "clean.py").unlink()
+    (project / "pkg" / "box.py").write_text(BAD)
+    pytree_lint("pkg/box.py", cwd=project)
+    _, manifest = _manifest(private_cache)
+    assert [Path(path).name for path in manifest["files"]] == ["box.py"]  # a deleted file's record goes
+
+
+def test_a_result_read_from_an_absent_module_is_recalled(tmp_path, private_cache):
+    """`from .masks import make_mask` asks whether `masks/make_mask.py` exists: the finding depends on its
+    absence, recorded as such (the record was dropped, and with it the file's cached result)."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "masks.py").write_text("import numpy as np\n\n\ndef make_mask():\n"
+                                               "    return np.arange(4) > 1\n")
+    (tmp_path / "pkg" / "model.py").write_text(BAD.replace("import numpy as np", "from .masks import make_mask")
+                                               .replace("np.arange(3)", "make_mask()"))
+    past = time.time() - 60
+    for path in tmp_path.rglob("*.py"):
+        os.utime(path, (past, past))
+    cold = pytree_lint(cwd=tmp_path)
+    assert "pkg/model.py" in cold.stdout and "masks.py" in cold.stdout
+    path, manifest = _manifest(private_cache)
+    [model] = [key for key in manifest["files"] if key.endswith("model.py")]
+    assert None in manifest["files"][model][4].values()  # masks/make_mask.py: absent
+    manifest["files"][model][3]["findings"] = []
+    path.write_text(json.dumps(manifest))
+    assert "pkg/model.py" not in pytree_lint(cwd=tmp_path).stdout  # recalled, not linted
 
 
 def test_no_cache_writes_nothing(project, private_cache):

@@ -130,11 +130,14 @@ DAMAGE = [b"", b"[]", b"null", b"3", b'"x"', b"{}", b'{"findings": 3, "error": n
           b'{"findings": [[1, 2]], "error": null}', b'{"findings": [], "error": 5}',
           b'{"findings": [], "error": null, "dependencies": []}', b'{"written": "x", "files": []}',
           b'{"written": 1, "files": {"a": [1]}}', b'{"module": "m", "functions": []}',
+          b'{"written": 1, "files": {"a": [1, 2, "c", {"findings": [], "error": null, "dependencies": {}}, {}]}}',
+          b'{"written": 1, "files": {"a": [1, 2, "c", {"key": 5, "findings": [], "error": null, "dependencies": {}},'
+          b' {}]}}',
           b"[" * 100000 + b"]" * 100000]
 
 
 def test_a_damaged_cache_is_ignored_and_rewritten(tmp_path):
-    """Every cache file (results, the run's manifest, module summaries, the project's call index) damaged
+    """Every cache file (the run's manifest of results, module summaries, the project's call index) damaged
     in every shape, a different shape per file in each round: the findings are those of the first run."""
     write(tmp_path, {
         "pyproject.toml": "",
@@ -146,7 +149,7 @@ def test_a_damaged_cache_is_ignored_and_rewritten(tmp_path):
     first = run(".", cwd=tmp_path)
     assert first.returncode == 1, first.stderr
     cached = sorted((tmp_path / ".cache").rglob("*.json"))
-    assert len(cached) >= 4
+    assert {path.relative_to(tmp_path / ".cache").parts[0] for path in cached} == {"manifests", "summaries"}, cached
     for start in range(0, len(DAMAGE), len(cached)):
         damaged = {}
         for number, path in enumerate(cached):

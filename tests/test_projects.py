@@ -21,7 +21,7 @@ import pytest
 from pytree_lint.analysis.project import summarizer
 from pytree_lint.analysis.project.modules import Project, file_text, imported_first
 from pytree_lint.analysis.project.summarizer import Summarizer
-from pytree_lint.analysis.project.summary import SummaryStore
+from pytree_lint.analysis.project.summary import NO_SUMMARY_CACHE, SummaryStore
 from pytree_lint.analysis.syntax import model, source
 from pytree_lint.analysis.syntax.model import ModuleIndex
 from pytree_lint.analysis.syntax.source import Source
@@ -257,8 +257,7 @@ def test_returns_and_uses_made_on_demand_are_kept_with_the_summary(tmp_path, mon
     assert any(any(part is not None for part in summary["uses"]) for summary in stored)
     assert any(summary["returns"] is not None for summary in stored)
     assert any(summary["uses"] == [None] * 5 and summary["returns"] is None for summary in stored)  # never asked
-    for entry in [*cache.glob("?"), cache / "manifests"]:  # the findings themselves are linted again
-        shutil.rmtree(entry)
+    shutil.rmtree(cache / "manifests")  # the findings themselves are linted again
 
     def never(cls, summary):
         raise AssertionError(f"{summary.module} read again")
@@ -342,14 +341,27 @@ def project(tmp_path, monkeypatch) -> Path:
 def test_a_run_in_one_process_has_written_its_caches_when_it_returns(project, tmp_path, monkeypatch, capsys):
     """A one-process run writes each cache file as it is made (a thread of its own for the writes cost more
     in the interpreter lock's hand-overs than it saved: a cold netket run 0.84x by the clock without it): the
-    next run recalls every file from them."""
+    next run, its manifest of results gone, summarises no module again."""
     assert main(["--jobs", "1", "--format", "json", "."]) == 1
     first = capsys.readouterr().out
-    shutil.rmtree(tmp_path / "cache" / "manifests")  # each file's own entry, then
+    assert (tmp_path / "cache" / "manifests").is_dir()
+    shutil.rmtree(tmp_path / "cache" / "manifests")  # the summaries, then
     monkeypatch.setattr(Summarizer, "run", classmethod(lambda *args: pytest.fail("linted again")))
     monkeypatch.setattr(Project, "_instances", {})
     assert main(["--jobs", "1", "--format", "json", "."]) == 1
     assert capsys.readouterr().out == first
+
+
+def test_no_cache_holds_for_its_run_only(project, tmp_path, monkeypatch, capsys):
+    """`--no-cache` turns the summaries' store off for its own run: a later run in the process, and the
+    commands it starts, cache them again (the environment was left changed: a test's command then wrote no
+    summary, depending on which tests its pytest worker had run before)."""
+    assert main(["--jobs", "1", "--no-cache", "--format", "json", "."]) == 1
+    assert not (tmp_path / "cache").exists() and NO_SUMMARY_CACHE not in os.environ
+    monkeypatch.setattr(Project, "_instances", {})  # the modules summarised again, as in a new process
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    assert list((tmp_path / "cache" / "summaries").glob("?/*.json"))
+    capsys.readouterr()
 
 
 def test_a_run_keeps_what_it_linted_out_of_the_collectors_walks_and_gives_it_back(project, monkeypatch, capsys):

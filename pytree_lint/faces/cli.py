@@ -6,6 +6,7 @@ import argparse
 import gc
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn
 
@@ -41,9 +42,11 @@ def _lint_one(job: Job):
         data = read_file(path)
     except LintError as error:
         return path, [], str(error), None
-    key = cache.key(data, config, path) if cache is not None else None
-    entry = cache.get(key) if cache is not None else None
-    if entry is not None and cache.unchanged(entry.get("dependencies", {})):
+    key = entry = None
+    if cache is not None:
+        key = cache.key(data, config, path)
+        entry = cache.get(key, path)
+    if entry is not None and cache is not None and cache.unchanged(entry["dependencies"]):
         return path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry
     from ..analysis.project.modules import Project  # imported when a file is linted, not for a cached run
 
@@ -55,14 +58,13 @@ def _lint_one(job: Job):
         findings = lint_bytes(data, path, config, fixes)
     except LintError as failure:
         error = str(failure)
-    if cache is not None:
-        rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.target, f.member,
-                 None if f.fix is None else [f.fix.description, f.fix.safe, f.fix.edits], f.cell] for f in findings]
-        # The other modules the findings were read from: a change to one of them relints this file.
-        dependencies = {str(file): digest for file, digest in project.consulted.items()} if project else {}
-        entry = {"findings": rows, "error": error, "dependencies": dependencies}
-        cache.put(key, entry)
-    return path, findings, error, entry
+    if key is None:
+        return path, findings, error, None
+    rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.target, f.member,
+             None if f.fix is None else [f.fix.description, f.fix.safe, f.fix.edits], f.cell] for f in findings]
+    # The other modules the findings were read from: a change to one of them relints this file.
+    dependencies = {str(file): digest for file, digest in project.consulted.items()} if project else {}
+    return path, findings, error, {"key": key, "findings": rows, "error": error, "dependencies": dependencies}
 
 
 def _lint_kept_unwalked(job: Job):
@@ -146,8 +148,8 @@ def _from_row(path: str, row: list) -> Finding:
 
 
 def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | None, fixes: bool = False):
-    """(path, findings, error) for each file: unchanged files from the last run's manifest, the others
-    linted (in a process pool when there are many)."""
+    """(path, findings, error) for each file: unchanged files from the cache's manifest of this folder, the
+    others linted (in a process pool when there are many)."""
     work = [(path, loader.for_file(path), fixes, cache) for path in files]
     recalled = cache.recall([(path, config) for path, config, _, _ in work]) if cache is not None else {}
     pending = [job for job in work if job[0] not in recalled]
@@ -184,6 +186,25 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
         cache.remember({path: (configs[path], entry) for path, (_, _, _, entry) in results.items()
                         if entry is not None})
     return [results[path][:3] for path, _, _, _ in work]
+
+
+@contextmanager
+def _summaries_uncached(uncached: bool):
+    """With `--no-cache`, the project summaries are neither read nor written either, in this process and the
+    workers (which inherit the environment), for this run only: a later run in the process (a test calling
+    `main` again) caches them again."""
+    from ..analysis.project.summary import NO_SUMMARY_CACHE
+
+    before = os.environ.get(NO_SUMMARY_CACHE)
+    if uncached:
+        os.environ[NO_SUMMARY_CACHE] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(NO_SUMMARY_CACHE, None)
+        else:
+            os.environ[NO_SUMMARY_CACHE] = before
 
 
 def _progress(results, total: int):
@@ -441,14 +462,11 @@ def _main(argv: list[str]) -> int:
                           file=sys.stderr)
             findings = []
             cache = None if options.no_cache else ResultCache(fixes)
-            if options.no_cache:  # the project summaries too (the worker processes inherit it)
-                from ..analysis.project.summary import NO_SUMMARY_CACHE
-
-                os.environ[NO_SUMMARY_CACHE] = "1"
-            for path, found, error in run(files, loader, jobs, cache, fixes):
-                findings.extend(found)
-                if error is not None:
-                    problems.append((path, error))
+            with _summaries_uncached(options.no_cache):
+                for path, found, error in run(files, loader, jobs, cache, fixes):
+                    findings.extend(found)
+                    if error is not None:
+                        problems.append((path, error))
     except ConfigError as error:
         print(f"pytree-lint: error: {error}", file=sys.stderr)
         return 2

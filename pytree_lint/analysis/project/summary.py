@@ -401,10 +401,15 @@ class SummaryStore:
     atomic (a temporary file renamed), so parallel flake8 workers and `--jobs` share them safely. Any
     failure to read or write is ignored: the store only ever saves time."""
 
-    def __init__(self, directory: Path | None = None, enabled: bool = True) -> None:
+    def __init__(self, directory: Path | None = None) -> None:
         self.directory = (directory if directory is not None else default_directory()) / "summaries"
-        self.enabled = enabled and os.environ.get(NO_SUMMARY_CACHE) is None
         self._salt = f"{SUMMARY_VERSION}|{code_fingerprint()}".encode()
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the store reads and writes: asked at each use, since a process's projects outlive the run
+        (`--no-cache` sets NO_SUMMARY_CACHE for its run only)."""
+        return NO_SUMMARY_CACHE not in os.environ
 
     def _path(self, digest: str, module: str, is_package: bool) -> Path:
         key = content_digest(self._salt + f"|{module}|{is_package}|{digest}".encode())
