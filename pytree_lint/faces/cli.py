@@ -192,12 +192,15 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
 def _summaries_uncached(uncached: bool):
     """With `--no-cache`, the project summaries are neither read nor written either, in this process and the
     workers (which inherit the environment), for this run only: a later run in the process (a test calling
-    `main` again) caches them again."""
+    `main` again) caches them again. Without it, nothing is imported: a run that recalls every file from
+    its manifest loads no analysis."""
+    if not uncached:
+        yield
+        return
     from ..analysis.project.summary import NO_SUMMARY_CACHE
 
     before = os.environ.get(NO_SUMMARY_CACHE)
-    if uncached:
-        os.environ[NO_SUMMARY_CACHE] = "1"
+    os.environ[NO_SUMMARY_CACHE] = "1"
     try:
         yield
     finally:
