@@ -7,7 +7,7 @@ configuration and a fingerprint of pytree-lint's own code, so an edited file, an
 another version of the linter never sees a stale result; each entry also lists the project modules its
 findings were read from, with their hashes, so a change to one of those relints the file. One file per
 result made a cold run create a file per linted file besides the summaries' (netket: 432 of 972 files, on
-a disk where each creation cost 0.1-0.6 ms). The manifests live in the user cache directory
+a disk where each creation cost 0.05-0.6 ms). The manifests live in the user cache directory
 (`PYTREE_LINT_CACHE_DIR` overrides it); any failure to read or write one is ignored: the cache only ever
 saves time.
 """

@@ -42,12 +42,12 @@ def _lint_one(job: Job):
         data = read_file(path)
     except LintError as error:
         return path, [], str(error), None
-    key = entry = None
+    key = None
     if cache is not None:
         key = cache.key(data, config, path)
         entry = cache.get(key, path)
-    if entry is not None and cache is not None and cache.unchanged(entry["dependencies"]):
-        return path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry
+        if entry is not None and cache.unchanged(entry["dependencies"]):
+            return path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry
     from ..analysis.project.modules import Project  # imported when a file is linted, not for a cached run
 
     findings, error = [], None
