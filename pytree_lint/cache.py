@@ -97,6 +97,23 @@ class ResultCache:
                 recalled[path] = record[3]
         return recalled
 
+    def recall_by_content(self, jobs: list[tuple[str, Config]]) -> dict[str, dict]:
+        """The cached entries of the files `recall` did not answer for whose content, not their stat, is what
+        the manifest recorded (a checkout or a branch switch touches every file): each read and hashed here,
+        so a run over a touched tree lints nothing, loads no analysis and starts no worker."""
+        found = {}
+        for path, config in jobs:
+            if os.path.abspath(path) not in self._records:
+                continue  # never linted from here (every file of a first run): nothing to read for
+            try:
+                data = read_regular(path)
+            except OSError:
+                continue
+            entry = self.get(self.key(data, config, path), path)
+            if entry is not None and self.unchanged(entry["dependencies"]):
+                found[path] = entry
+        return found
+
     def get(self, key: str, path: str) -> dict | None:
         """The entry the manifest holds for the file at `path` when its key is `key` (the content is what was
         linted, the stat is not: a checkout or a touch)."""

@@ -249,7 +249,7 @@ def test_a_run_over_some_files_keeps_the_records_of_the_others(project, private_
         os.utime(path, (past, past))
     pytree_lint(cwd=project)
     (project / "pkg" / "box.py").write_text(BAD.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)"))
-    os.utime(project / "pkg" / "box.py", (past, past))
+    os.utime(project / "pkg" / "box.py", (past + 10, past + 10))
     assert pytree_lint("pkg/box.py", cwd=project).returncode == 1
     _, manifest = _manifest(private_cache)
     assert sorted(Path(path).name for path in manifest["files"]) == ["box.py", "clean.py"]

@@ -27,6 +27,7 @@ from pytree_lint.analysis.syntax.model import ModuleIndex
 from pytree_lint.analysis.syntax.source import Source
 from pytree_lint.digest import content_digest
 from pytree_lint.engine import lint_file
+from pytree_lint.faces import cli
 from pytree_lint.faces.cli import main
 
 from conftest import expected_findings
@@ -350,6 +351,24 @@ def test_a_run_in_one_process_has_written_its_caches_when_it_returns(project, tm
     monkeypatch.setattr(Project, "_instances", {})
     assert main(["--jobs", "1", "--format", "json", "."]) == 1
     assert capsys.readouterr().out == first
+
+
+def test_a_touched_tree_is_answered_by_its_content_without_a_lint(project, tmp_path, monkeypatch, capsys):
+    """A checkout or a branch switch gives every file a new modification time and the same content: the
+    run reads and hashes them and answers from its manifest; none is linted (a run over a touched tree
+    used to load the analysis and start the workers to find that out, file by file)."""
+    files = sorted(project.rglob("*.py"))
+    for number, stamp in enumerate((1e9, 2e9)):
+        for path in files:
+            os.utime(path, (stamp, stamp))
+        if number:
+            monkeypatch.setattr(cli, "lint_bytes", lambda *args: pytest.fail("linted again"))
+            monkeypatch.setattr(cli, "load_analysis", lambda: pytest.fail("the analysis loaded"))
+        assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    first, again = capsys.readouterr().out.split("]\n[")
+    assert json.loads(first + "]") == json.loads("[" + again)
+    [manifest] = (tmp_path / "cache" / "manifests").glob("*.json")  # the new times recorded: next, a stat
+    assert {record[0] for record in json.loads(manifest.read_text())["files"].values()} == {2 * 10**18}
 
 
 def test_no_cache_holds_for_its_run_only(project, tmp_path, monkeypatch, capsys):

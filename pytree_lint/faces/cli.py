@@ -36,18 +36,14 @@ Job = tuple[str, Config, bool, ResultCache | None]
 
 
 def _lint_one(job: Job):
-    """(path, findings, error, cache entry) for one file, from the cache when its content was linted before."""
+    """(path, findings, error, cache entry) for one file the cache has no current result for (see
+    ResultCache.recall and recall_by_content)."""
     path, config, fixes, cache = job
     try:
         data = read_file(path)
     except LintError as error:
         return path, [], str(error), None
-    key = None
-    if cache is not None:
-        key = cache.key(data, config, path)
-        entry = cache.get(key, path)
-        if entry is not None and cache.unchanged(entry["dependencies"]):
-            return path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry
+    key = cache.key(data, config, path) if cache is not None else None
     from ..analysis.project.modules import Project  # imported when a file is linted, not for a cached run
 
     findings, error = [], None
@@ -152,6 +148,9 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
     others linted (in a process pool when there are many)."""
     work = [(path, loader.for_file(path), fixes, cache) for path in files]
     recalled = cache.recall([(path, config) for path, config, _, _ in work]) if cache is not None else {}
+    by_content = cache.recall_by_content([(path, config) for path, config, _, _ in work if path not in recalled]
+                                         ) if cache is not None else {}
+    recalled.update(by_content)
     pending = [job for job in work if job[0] not in recalled]
     if pending:  # the files stay as they are while the run lints them (forked workers inherit it)
         from ..analysis.project.modules import Project
@@ -181,7 +180,7 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
     results = {path: (path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry)
                for path, entry in recalled.items()}
     results.update((result[0], result) for result in linted)
-    if cache is not None and pending:  # a run that recalled every file leaves the manifest as it is
+    if cache is not None and (pending or by_content):  # all recalled by their stat: the manifest stays
         configs = {path: config for path, config, _, _ in work}
         cache.remember({path: (configs[path], entry) for path, (_, _, _, entry) in results.items()
                         if entry is not None})
