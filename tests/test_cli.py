@@ -242,46 +242,6 @@ def test_a_touched_file_is_answered_by_its_content_and_a_changed_one_is_linted(p
     assert [line.split(" ")[1] for line in pytree_lint(cwd=project).stdout.splitlines()] == ["PTL101"]
 
 
-def test_a_run_over_some_files_keeps_the_records_of_the_others(project, private_cache):
-    """A pre-commit run over the changed files leaves the others' results recallable by the next whole run."""
-    past = time.time() - 60
-    for path in project.rglob("*.py"):
-        os.utime(path, (past, past))
-    pytree_lint(cwd=project)
-    (project / "pkg" / "box.py").write_text(BAD.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)"))
-    os.utime(project / "pkg" / "box.py", (past + 10, past + 10))
-    assert pytree_lint("pkg/box.py", cwd=project).returncode == 1
-    _, manifest = _manifest(private_cache)
-    assert sorted(Path(path).name for path in manifest["files"]) == ["box.py", "clean.py"]
-    (project / "pkg" / "clean.py").unlink()
-    (project / "pkg" / "box.py").write_text(BAD)
-    pytree_lint("pkg/box.py", cwd=project)
-    _, manifest = _manifest(private_cache)
-    assert [Path(path).name for path in manifest["files"]] == ["box.py"]  # a deleted file's record goes
-
-
-def test_a_result_read_from_an_absent_module_is_recalled(tmp_path, private_cache):
-    """`from .masks import make_mask` asks whether `masks/make_mask.py` exists: the finding depends on its
-    absence, recorded as such (the record was dropped, and with it the file's cached result)."""
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("")
-    (tmp_path / "pkg" / "masks.py").write_text("import numpy as np\n\n\ndef make_mask():\n"
-                                               "    return np.arange(4) > 1\n")
-    (tmp_path / "pkg" / "model.py").write_text(BAD.replace("import numpy as np", "from .masks import make_mask")
-                                               .replace("np.arange(3)", "make_mask()"))
-    past = time.time() - 60
-    for path in tmp_path.rglob("*.py"):
-        os.utime(path, (past, past))
-    cold = pytree_lint(cwd=tmp_path)
-    assert "pkg/model.py" in cold.stdout and "masks.py" in cold.stdout
-    path, manifest = _manifest(private_cache)
-    [model] = [key for key in manifest["files"] if key.endswith("model.py")]
-    assert None in manifest["files"][model][4].values()  # masks/make_mask.py: absent
-    manifest["files"][model][3]["findings"] = []
-    path.write_text(json.dumps(manifest))
-    assert "pkg/model.py" not in pytree_lint(cwd=tmp_path).stdout  # recalled, not linted
-
-
 def test_no_cache_writes_nothing(project, private_cache):
     assert pytree_lint("--no-cache", cwd=project).returncode == 1
     assert list(private_cache.rglob("*.json")) == []

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from pytree_lint.engine import lint_file
 from pytree_lint.faces import cli
 from pytree_lint.faces.cli import main
 
-from conftest import expected_findings
+from conftest import MISUSE_MODULE, expected_findings
 
 PROJECTS = Path(__file__).parent / "projects"
 FLOWS = sorted(folder.name for folder in PROJECTS.iterdir() if folder.is_dir())
@@ -369,6 +370,59 @@ def test_a_touched_tree_is_answered_by_its_content_without_a_lint(project, tmp_p
     assert json.loads(first + "]") == json.loads("[" + again)
     [manifest] = (tmp_path / "cache" / "manifests").glob("*.json")  # the new times recorded: next, a stat
     assert {record[0] for record in json.loads(manifest.read_text())["files"].values()} == {2 * 10**18}
+
+
+def _manifest_files(cache: Path) -> dict[str, list]:
+    """The records of the cache's only manifest, by the files' names."""
+    [manifest] = (cache / "manifests").glob("*.json")
+    return {Path(path).name: record for path, record in json.loads(manifest.read_text())["files"].items()}
+
+
+def test_a_run_over_some_files_keeps_the_records_of_the_others(tmp_path, monkeypatch, capsys):
+    """A pre-commit run over the changed files leaves the others' results recallable by the next whole run;
+    a deleted file's record goes."""
+    (tmp_path / "pkg").mkdir()
+    box, clean = tmp_path / "pkg" / "box.py", tmp_path / "pkg" / "clean.py"
+    box.write_text(MISUSE_MODULE)
+    clean.write_text("import jax\nx = jax.numpy.ones(3)\n")
+    past = time.time() - 60
+    for path in (box, clean):
+        os.utime(path, (past, past))
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    main(["--jobs", "1", "."])
+    box.write_text(MISUSE_MODULE.replace("self.sizes = [1, 2]", "self.sizes = (1, 2)"))
+    os.utime(box, (past + 10, past + 10))
+    assert main(["--jobs", "1", "pkg/box.py"]) == 1
+    assert sorted(_manifest_files(tmp_path / "cache")) == ["box.py", "clean.py"]
+    clean.unlink()
+    box.write_text(MISUSE_MODULE)
+    main(["--jobs", "1", "pkg/box.py"])
+    assert list(_manifest_files(tmp_path / "cache")) == ["box.py"]
+    capsys.readouterr()
+
+
+def test_a_result_read_from_an_absent_module_is_recalled(tmp_path, monkeypatch, capsys):
+    """`from .masks import make_mask` asks whether `masks/make_mask.py` exists: the finding depends on its
+    absence, recorded as such (the record was dropped, and with it the file's cached result)."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "masks.py").write_text("import numpy as np\n\n\ndef make_mask():\n"
+                                               "    return np.arange(4) > 1\n")
+    (tmp_path / "pkg" / "model.py").write_text(MISUSE_MODULE.replace("import numpy as np",
+                                                                     "from .masks import make_mask")
+                                               .replace("np.arange(3)", "make_mask()"))
+    past = time.time() - 60
+    for path in tmp_path.rglob("*.py"):
+        os.utime(path, (past, past))
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["--jobs", "1", "."]) == 1
+    assert "pkg/model.py" in capsys.readouterr().out
+    assert None in _manifest_files(tmp_path / "cache")["model.py"][4].values()  # masks/make_mask.py: absent
+    monkeypatch.setattr(cli, "lint_bytes", lambda *args: pytest.fail("linted again"))
+    assert main(["--jobs", "1", "."]) == 1
+    assert "pkg/model.py" in capsys.readouterr().out  # recalled, not linted
 
 
 def test_no_cache_holds_for_its_run_only(project, tmp_path, monkeypatch, capsys):
