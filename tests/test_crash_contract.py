@@ -3,6 +3,7 @@ through the real CLI and real flake8 in subprocesses (each under a time bound)."
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -125,14 +126,18 @@ class Masked:
 MASKS = "import numpy as np\n\n\ndef make_mask():\n    return np.arange(4) > 1\n"
 
 
+def _record(**entry) -> list:
+    """A manifest record (mtime, size, configuration, entry, dependencies) whose entry has these fields."""
+    return [1, 2, "c", {"key": "k", "findings": [], "error": None, "dependencies": {}, **entry}, {}]
+
+
+# A manifest's records, each damaged in its own way: each is dropped (its file linted again).
+DAMAGED_RECORDS = {"short": [1], "key of null": _record(key=None), "key of a number": _record(key=5),
+                   "findings of a number": _record(findings=3), "a short finding": _record(findings=[[1, 2]]),
+                   "error of a number": _record(error=5), "dependencies of a list": _record(dependencies=[])}
 # Shapes a damaged cache file may have: each is ignored (the file linted again) and rewritten.
-DAMAGE = [b"", b"[]", b"null", b"3", b'"x"', b"{}", b'{"findings": 3, "error": null}',
-          b'{"findings": [[1, 2]], "error": null}', b'{"findings": [], "error": 5}',
-          b'{"findings": [], "error": null, "dependencies": []}', b'{"written": "x", "files": []}',
-          b'{"written": 1, "files": {"a": [1]}}', b'{"module": "m", "functions": []}',
-          b'{"written": 1, "files": {"a": [1, 2, "c", {"findings": [], "error": null, "dependencies": {}}, {}]}}',
-          b'{"written": 1, "files": {"a": [1, 2, "c", {"key": 5, "findings": [], "error": null, "dependencies": {}},'
-          b' {}]}}',
+DAMAGE = [b"", b"[]", b"null", b"3", b'"x"', b"{}", b'{"written": "x", "files": []}',
+          json.dumps({"written": 1, "files": DAMAGED_RECORDS}).encode(), b'{"module": "m", "functions": []}',
           b"[" * 100000 + b"]" * 100000]
 
 
