@@ -43,14 +43,14 @@ def test_linting_neither_imports_jax_nor_runs_the_module(tmp_path):
 def test_a_run_that_recalls_every_file_loads_neither_the_rules_nor_the_analysis(tmp_path):
     """A warm run answers from its manifest: importing the rules and the analysis (beyond the source
     reading the engine's own imports need) would be most of its time (once, `--no-cache`'s handling
-    imported the summaries' module on every run)."""
+    imported the summaries' module on every run, and JSON output the rules to name no finding)."""
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "box.py").write_text("import jax\n\n\n@jax.tree_util.register_pytree_node_class\nclass Box:\n"
                                      "    pass\n")
     probe = textwrap.dedent("""\
         import sys
         from pytree_lint.faces.cli import main
-        status = main(["."])
+        status = main([*sys.argv[1:], "."])
         analysis = ("pytree_lint.rules", *(f"pytree_lint.analysis.{part}" for part in
                                            ("project", "values", "pytrees", "module")))
         print("LOADED", sorted(name for name in sys.modules if name.startswith(analysis)))
@@ -58,10 +58,13 @@ def test_a_run_that_recalls_every_file_loads_neither_the_rules_nor_the_analysis(
         """)
     os.utime(tmp_path / "box.py", (1e9, 1e9))  # changed long before the run (see ResultCache.recall)
     environment = {**os.environ, "PYTREE_LINT_CACHE_DIR": str(tmp_path / "cache")}
-    cold, warm = (subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path,
-                                 env=environment) for _ in range(2))
+    json = ["--format", "json"]  # results with their fixes: a cache of their own
+    cold, warm, _, as_json = (subprocess.run([sys.executable, "-c", probe, *options], capture_output=True,
+                                             text=True, cwd=tmp_path, env=environment)
+                              for options in ([], [], json, json))
     assert "pytree_lint.rules" in cold.stdout, cold.stderr
     assert "LOADED []" in warm.stdout, warm.stderr
+    assert as_json.stdout.startswith("[]") and "LOADED []" in as_json.stdout  # no finding to name
 
 
 def test_libcst_is_loaded_only_when_a_fix_is_asked_for(tmp_path):

@@ -153,8 +153,8 @@ def source_lines(path: str, cell: int | None = None) -> list[str]:
         return []
 
 
-def as_json(findings) -> str:
-    names = {rule.code: rule.name for rule in _rules()}
+def as_json(findings: list) -> str:
+    names = {rule.code: rule.name for rule in _rules()} if findings else {}  # none to name: no rule loaded
     rows = []
     for f in findings:
         end_line, end_column = f.end
