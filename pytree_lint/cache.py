@@ -78,7 +78,7 @@ class ResultCache:
         """The cached entries of the files the runs from this folder linted, for those whose size and
         modification time (and those of the modules their findings were read from) are what they were
         then, under the same configuration. Files changed within a second of that run are read again (a
-        second change in the same tick would keep the time): `get` answers for them by their content."""
+        second change in the same tick would keep the time): `recall_by_content` answers for them."""
         try:
             manifest = read_json(self._manifest_path())
             written, files = manifest["written"], manifest["files"]
@@ -103,22 +103,17 @@ class ResultCache:
         so a run over a touched tree lints nothing, loads no analysis and starts no worker."""
         found = {}
         for path, config in jobs:
-            if os.path.abspath(path) not in self._records:
+            record = self._records.get(os.path.abspath(path))
+            if record is None:
                 continue  # never linted from here (every file of a first run): nothing to read for
             try:
                 data = read_regular(path)
             except OSError:
                 continue
-            entry = self.get(self.key(data, config, path), path)
-            if entry is not None and self.unchanged(entry["dependencies"]):
+            entry = record[3]
+            if entry["key"] == self.key(data, config, path) and self.unchanged(entry["dependencies"]):
                 found[path] = entry
         return found
-
-    def get(self, key: str, path: str) -> dict | None:
-        """The entry the manifest holds for the file at `path` when its key is `key` (the content is what was
-        linted, the stat is not: a checkout or a touch)."""
-        record = self._records.get(os.path.abspath(path))
-        return record[3] if record is not None and record[3]["key"] == key else None
 
     def remember(self, entries: dict[str, tuple[Config, dict]]) -> None:
         """Record each file's entry with its stat and its dependencies' (see recall), beside the records of
