@@ -93,9 +93,14 @@ class ResultCache:
         for path, config in jobs:
             record = self._records.get(os.path.abspath(path))
             if record is not None and record[2] == repr(config) and stat(path) == record[:2] \
-                    and record[0] < written - 10**9 and all(stat(dep) == known for dep, known in record[4].items()):
+                    and self._settled(record) and all(stat(dep) == known for dep, known in record[4].items()):
                 recalled[path] = record[3]
         return recalled
+
+    def _settled(self, record: list) -> bool:
+        """Whether a record's file had its time for over a second when the manifest was written: a change
+        within the same tick would have kept it, so a younger record is not trusted by its stat."""
+        return record[0] < self._written - 10**9
 
     def recall_by_content(self, jobs: list[tuple[str, Config]]) -> dict[str, dict]:
         """The cached entries of the files `recall` did not answer for whose content, not their stat, is what
@@ -120,7 +125,7 @@ class ResultCache:
         the files earlier runs from this folder linted and this one did not (a pre-commit run over the
         changed files keeps the others'), while those files exist and their records can be recalled."""
         files = {path: record for path, record in self._records.items()
-                 if record[0] < self._written - 10**9 and os.path.exists(path)}
+                 if self._settled(record) and os.path.exists(path)}
         stat = _stats()
         for path, (config, entry) in entries.items():
             own = stat(path)
