@@ -164,6 +164,38 @@ def test_output_is_sorted_and_identical_in_parallel(tmp_path):
     assert len(serial.stdout.splitlines()) == 82
 
 
+# The CLI with the lint of its forked worker process failing: killed, or raising (the run's process lints on).
+FAILING_WORKER = """
+import os, signal, sys
+from pytree_lint.faces import cli
+run_process, lint_sent = os.getpid(), cli._lint_sent
+def failing(job):
+    if os.getpid() != run_process:
+        if sys.argv[1] == "killed":
+            os.kill(os.getpid(), signal.SIGKILL)
+        raise RuntimeError("a bug of ours")
+    return lint_sent(job)
+cli._lint_sent = failing
+sys.exit(cli.main(["--jobs", "2", "--no-cache", "."]))
+"""
+
+
+@pytest.mark.parametrize("how, reason", [("killed", "killed by signal 9"), ("raising", "RuntimeError: a bug of ours")])
+def test_a_worker_that_ends_loses_only_the_file_it_took(tmp_path, how, reason):
+    """A forked worker that dies (killed: out of memory) or fails takes no other file with it: the file it
+    took is reported as an error naming why, every other file is linted by the run's process, exit 2."""
+    for number in range(20):
+        (tmp_path / f"m{number:02}.py").write_text(BAD)
+    result = subprocess.run([sys.executable, "-c", FAILING_WORKER, how], capture_output=True, text=True,
+                            cwd=tmp_path)
+    errors = result.stderr.splitlines()
+    assert result.returncode == 2 and len(errors) == 1, result.stderr
+    lost = errors[0].split(":")[0]
+    assert errors[0] == f"{lost}: error: not linted: the worker process that took it ended ({reason})"
+    reported = {line.split(":")[0] for line in result.stdout.splitlines()}
+    assert reported == {f"m{number:02}.py" for number in range(20)} - {lost}
+
+
 @pytest.mark.parametrize("name, content", [
     ("pyproject.toml", '[tool.pytree-lint]\nignore = ["PTL102"]\n'),
     ("pyproject.toml", '[project]\nname = "pytree-lint-user"\n\n[tool]\npytree-lint = { ignore = ["PTL102"] }\n'),
@@ -462,7 +494,8 @@ def test_report_unused_noqa(project):
                                               "pkg/box.py:13:53: unused noqa: PTL203 silences no finding"]
 
 
-def test_a_progress_bar_only_on_a_terminal(tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_progress_bar_only_on_a_terminal(tmp_path, jobs):
     import fcntl
     import os
     import pty
@@ -471,11 +504,11 @@ def test_a_progress_bar_only_on_a_terminal(tmp_path):
 
     for number in range(60):
         (tmp_path / f"m{number}.py").write_text("import jax\n")
-    piped = pytree_lint("--jobs", "1", "--no-cache", ".", cwd=tmp_path)
+    piped = pytree_lint("--jobs", jobs, "--no-cache", ".", cwd=tmp_path)
     assert piped.returncode == 0 and piped.stderr == ""
     controller, terminal = pty.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a terminal's size
-    process = subprocess.Popen([sys.executable, "-m", "pytree_lint", "--jobs", "1", "--no-cache", "."],
+    process = subprocess.Popen([sys.executable, "-m", "pytree_lint", "--jobs", jobs, "--no-cache", "."],
                                cwd=tmp_path, stdout=terminal, stderr=terminal)
     os.close(terminal)
     shown = read_until_closed(controller)

@@ -448,32 +448,32 @@ def test_a_run_keeps_what_it_linted_out_of_the_collectors_walks_and_gives_it_bac
     capsys.readouterr()
 
 
-def test_a_pool_worker_lints_next_a_file_it_parsed_for_a_summary(project, monkeypatch):
-    """In a pool run, a worker that parses a file of the run for a summary another lint asks for takes that
-    file: it lints it right after, from that tree, and the file's own job, wherever it lands, gives nothing:
-    each file is parsed once. A second path to a file (a link) is a job of its own."""
+def test_a_worker_lints_next_a_file_it_parsed_for_a_summary(project, monkeypatch):
+    """In a run with worker processes, one that parses a file of the run for a summary another lint asks for
+    takes that file: it lints it right after, from that tree, and no process lints it again: each file is
+    parsed once. A second path to a file (a link) is a job of its own."""
     from pytree_lint.analysis.project.modules import resolved_path
     from pytree_lint.config import ConfigLoader
     from pytree_lint.engine import load_analysis
-    from pytree_lint.faces import cli
+    from pytree_lint.faces import cli, forks
 
     load_analysis()
     (project / "pkg" / "masks_link.py").symlink_to("masks.py")
     loader = ConfigLoader()
     jobs = [(path, loader.for_file(path), False, None)
             for path in ("pkg/model.py", "pkg/masks.py", "pkg/masks_link.py")]
-    monkeypatch.setattr(Project, "linted_files", frozenset(resolved_path(job[0]) for job in jobs))
-    monkeypatch.setattr(Project, "takes", None)  # restored after the test: a worker's start sets it
-    monkeypatch.setattr(cli, "_shares", None, raising=False)  # removed after the test, as in a main process
+    files = [resolved_path(job[0]) for job in jobs]
+    worker = forks._Worker(jobs, files, forks.Claims(len(jobs)))
+    monkeypatch.setattr(Project, "linted_files", frozenset(files))
+    monkeypatch.setattr(Project, "takes", worker.take)
     monkeypatch.setattr(source, "_kept", {})  # no tree another test's run kept for a lint to come
     parsed: Counter[str] = Counter()
     real_parse = ast.parse
     monkeypatch.setattr(ast, "parse", lambda source, *a, **k: (parsed.update([source]), real_parse(source, *a, **k))[1])
-    cli._share(cli._Shares(jobs))
-    model, masks, link = (cli._lint_shared(numbered) for numbered in enumerate(jobs))
-    assert [(path, [f.code for f in found]) for path, found, _, _ in model] == [
-        ("pkg/model.py", ["PTL101"]), ("pkg/masks.py", [])]
-    assert masks == [] and [(path, found) for path, found, _, _ in link] == [("pkg/masks_link.py", [])]
+    results: list = []
+    worker.work(cli._lint_kept_unwalked, lambda done: None, results)
+    assert [(job, path, [f.code for f in found]) for job, (path, found, _, _) in results] == [
+        (0, "pkg/model.py", ["PTL101"]), (1, "pkg/masks.py", []), (2, "pkg/masks_link.py", [])]
     assert parsed[(project / "pkg" / "model.py").read_text()] == 1 and len(parsed) == 2
 
 

@@ -7,7 +7,6 @@ import gc
 import os
 import sys
 from contextlib import contextmanager
-from pathlib import Path
 from typing import NoReturn
 
 from .. import __version__
@@ -56,11 +55,10 @@ def _lint_one(job: Job):
         error = str(failure)
     if key is None:
         return path, findings, error, None
-    rows = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.target, f.member,
-             None if f.fix is None else [f.fix.description, f.fix.safe, f.fix.edits], f.cell] for f in findings]
     # The other modules the findings were read from: a change to one of them relints this file.
     dependencies = {str(file): digest for file, digest in project.consulted.items()} if project else {}
-    return path, findings, error, {"key": key, "findings": rows, "error": error, "dependencies": dependencies}
+    return path, findings, error, {"key": key, "findings": _rows(findings), "error": error,
+                                   "dependencies": dependencies}
 
 
 def _lint_kept_unwalked(job: Job):
@@ -76,63 +74,28 @@ def _lint_kept_unwalked(job: Job):
     return result
 
 
-class _Shares:
-    """Which files of a pool run the workers have taken: each job is done once, by the first worker to take
-    it, when the job reaches the worker or when the worker parses the job's file for a summary another lint
-    asks for (it lints it next, from that tree, and the job is skipped wherever it lands). Before, the worker
-    the job reached parsed the file again (netket: 31% more text parsed with 2 jobs than with 1)."""
-
-    def __init__(self, jobs: list[Job]) -> None:
-        from multiprocessing import Array
-
-        from ..analysis.project.modules import resolved_path
-
-        self.taken = Array("b", len(jobs))  # shared by the workers, with its lock
-        self.jobs = jobs
-        self.numbers: dict[Path, int] = {}  # a file -> its job (the first, when two paths name the file)
-        for number, job in enumerate(jobs):
-            self.numbers.setdefault(resolved_path(job[0]), number)
-        self.next: list[Job] = []  # taken by this worker while it linted another file
-
-    def claims(self, number: int) -> bool:
-        """Whether this worker takes the job `number`: the first worker to ask does."""
-        with self.taken.get_lock():
-            if self.taken[number]:
-                return False
-            self.taken[number] = 1
-            return True
-
-    def take(self, file: Path) -> bool:
-        """Take the job of a file parsed for a summary when it is free (True): this worker lints it next."""
-        number = self.numbers.get(file)
-        if number is None or not self.claims(number):
-            return False
-        self.next.append(self.jobs[number])
-        return True
+def _lint_sent(job: Job):
+    """`_lint_kept_unwalked` in a worker process: its findings as rows, which go to the run's process."""
+    path, findings, error, entry = _lint_kept_unwalked(job)
+    return path, _rows(findings), error, entry
 
 
-_shares: _Shares  # in a pool worker: the run's (set by _share, the worker's start)
+def _not_linted(job: Job, reason: str):
+    """The result of a file whose worker process ended before it was linted."""
+    return job[0], [], reason, None
 
 
-def _share(shares: _Shares) -> None:
-    """A pool worker's start: it takes its files from the run's shares."""
+def _let_take(takes) -> None:
+    """Tell the analysis how a process of the run takes a file it parses for a summary (see Project.takes)."""
     from ..analysis.project.modules import Project
 
-    global _shares
-    _shares = shares
-    Project.takes = shares.take
+    Project.takes = takes
 
 
-def _lint_shared(numbered: tuple[int, Job]) -> list:
-    """The results of a pool's job (its number in the run's shares, the job): none when another worker has
-    taken it; else its file's, then those of the files the worker took meanwhile."""
-    number, job = numbered
-    if not _shares.claims(number):
-        return []
-    results = [_lint_kept_unwalked(job)]
-    while _shares.next:
-        results.append(_lint_kept_unwalked(_shares.next.pop(0)))
-    return results
+def _rows(findings: list[Finding]) -> list[list]:
+    """Findings as rows of plain values (the manifest's JSON, the worker processes' results)."""
+    return [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.target, f.member,
+             None if f.fix is None else [f.fix.description, f.fix.safe, f.fix.edits], f.cell] for f in findings]
 
 
 def _from_row(path: str, row: list) -> Finding:
@@ -145,7 +108,7 @@ def _from_row(path: str, row: list) -> Finding:
 
 def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | None, fixes: bool = False):
     """(path, findings, error) for each file: unchanged files from the cache's manifest of this folder, the
-    others linted (in a process pool when there are many)."""
+    others linted (by forked worker processes beside this one when there are many)."""
     work = [(path, loader.for_file(path), fixes, cache) for path in files]
     recalled = cache.recall([(path, config) for path, config, _, _ in work]) if cache is not None else {}
     by_content = cache.recall_by_content([(path, config) for path, config, _, _ in work if path not in recalled]
@@ -165,14 +128,20 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
             order, Project.adopted_files = imported_first(list(jobs_of))
             Project.linted_files = frozenset(resolved_path(path) for path in order)
             pending = [jobs_of[path] for path in order]
-        if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD:
-            from concurrent.futures import ProcessPoolExecutor
+        progress = _Progress(len(pending))
+        if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD and hasattr(os, "fork"):
+            from .forks import run_forked
 
-            with ProcessPoolExecutor(max_workers=jobs, initializer=_share, initargs=(_Shares(pending),)) as pool:
-                done = pool.map(_lint_shared, enumerate(pending), chunksize=8)
-                linted = [result for results in _progress(done, len(pending)) for result in results]
+            sent = run_forked(pending, [resolved_path(job[0]) for job in pending], jobs, _lint_sent, _let_take,
+                              _not_linted, progress)
+            linted = [(path, [_from_row(path, row) for row in rows], error, entry)
+                      for path, rows, error, entry in sent]
         else:
-            linted = [_lint_kept_unwalked(job) for job in _progress(pending, len(pending))]
+            linted = []
+            for done, job in enumerate(pending, 1):
+                linted.append(_lint_kept_unwalked(job))
+                progress(done)
+        progress.close()
     finally:
         gc.unfreeze()
         if pending:
@@ -209,12 +178,28 @@ def _summaries_uncached(uncached: bool):
             os.environ[NO_SUMMARY_CACHE] = before
 
 
-def _progress(results, total: int):
-    """A progress bar on the terminal (stderr) for long runs; nothing when the output is piped."""
-    if total < PROGRESS_THRESHOLD or not (sys.stdout.isatty() and sys.stderr.isatty()):
-        return results
-    from tqdm import tqdm
-    return tqdm(results, total=total, unit="file", file=sys.stderr, desc="pytree-lint")
+class _Progress:
+    """A progress bar on the terminal (stderr) for long runs, told how many files are done; nothing when the
+    output is piped."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.shown = total >= PROGRESS_THRESHOLD and sys.stdout.isatty() and sys.stderr.isatty()
+        self._bar = None
+
+    def __call__(self, done: int) -> None:
+        if not self.shown:
+            return
+        if self._bar is None:  # made once the workers are forked: tqdm may start a thread
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=self.total, unit="file", file=sys.stderr, desc="pytree-lint")
+        self._bar.update(done - self._bar.n)
+
+    def close(self) -> None:
+        if self.shown:
+            self(self.total)
+            self._bar.close()
 
 
 def _print_problems(problems: list[tuple[str, str]]) -> None:
