@@ -7,6 +7,7 @@ import gc
 import os
 import sys
 from contextlib import contextmanager
+from functools import partial
 from typing import NoReturn
 
 from .. import __version__
@@ -301,8 +302,25 @@ def _fix(findings: list[Finding], loader: ConfigLoader, problems: list[tuple[str
     return sorted(left, key=lambda f: f.order)
 
 
+def _terminal_columns() -> int:
+    """The terminal's width as `shutil.get_terminal_size` finds it ($COLUMNS, else the terminal's, else 80):
+    argparse's help formatter, made to check each argument, would import shutil to ask, and shutil imports
+    the compression modules: 3 ms of every run, for help that is seldom printed."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
+        formatter_class=partial(argparse.HelpFormatter, width=_terminal_columns() - 2),
         prog="pytree-lint",
         description="Find JAX pytree misuse: arrays, mutable or volatile values in aux_data and static fields.",
         epilog="Also: `pytree-lint verify PATH...` runs each finding under jax.jit to confirm it; "
