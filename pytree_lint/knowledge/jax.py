@@ -44,7 +44,8 @@ STATIC_FIELD = "jax.tree.static"  # `x: int = jax.tree.static()` in a register_d
 # Tree functions: qualified name -> (what it does, the position of its first tree argument).
 _TREE_NAMES = ("map", "map_with_path", "leaves", "leaves_with_path", "flatten", "flatten_with_path", "structure",
                "reduce", "all")
-_FUNCTION_FIRST = ("map", "map_with_path", "reduce")
+MAP_KINDS = ("map", "map_with_path")  # the tree functions that apply a function over trees (each name spells "map")
+_FUNCTION_FIRST = (*MAP_KINDS, "reduce")
 TREE_FUNCTIONS = {
     **{f"jax.tree.{name}": (name, 1 if name in _FUNCTION_FIRST else 0) for name in _TREE_NAMES},
     **{f"jax.tree_util.tree_{name}": (name, 1 if name in _FUNCTION_FIRST else 0) for name in _TREE_NAMES},

@@ -239,7 +239,7 @@ class Summarizer:
     def _tree_map(self, function: FunctionInfo) -> TreeMapFacts | None:
         """How a module function maps its own parameters as every tree of a multi-tree map (TreeCalls.forwarded):
         the parameters and the map it makes, in its body or through another function of the module."""
-        sink = self.analysis.map_forwarding.sinks.get(function.name)
+        sink = self.analysis.map_sinks.get(function.name)
         if sink is None or sink.scope is None or sink.scope.node is not function.node:
             return None
         mapped = sink.map_made

@@ -12,7 +12,7 @@ from bisect import bisect_left
 from functools import partial
 from itertools import repeat
 
-from ...knowledge.jax import TREE_FUNCTIONS
+from ...knowledge.jax import MAP_KINDS, TREE_FUNCTIONS
 from ...knowledge.python import MUTATING_METHODS
 from ..record import record
 from ..syntax.model import (
@@ -107,18 +107,26 @@ class TreeCalls:
         Only the top-level statements whose text spells a tree function are walked."""
         return self._find(self.spellings(), self._tree_call)
 
-    def _find(self, words: tuple[str, ...], recognise) -> list[TreeCall]:
+    def find_maps(self) -> list[TreeCall]:
+        """The tree calls outside the module's classes, on the lines that spell a tree map: those among which
+        a function mapping its own parameters makes its map (see maps_parameters)."""
+        local = [name for name, qualified in self.index.aliases.items()
+                 if TREE_FUNCTIONS.get(qualified, ("",))[0] in MAP_KINDS]
+        return self._find(("map", *local), self._tree_call, outside_classes=True)
+
+    def _find(self, words: tuple[str, ...], recognise, outside_classes: bool = False) -> list[TreeCall]:
         found: list[TreeCall] = []
-        for statement, lines in self.index.lines_spelling(words):
+        for statement, lines in self.index.lines_spelling(words, outside_classes):
             self._collect(statement, sorted(lines), found, recognise)
         return found
 
-    def forwarded(self, calls: list[TreeCall]) -> MapForwarding:
+    def forwarded(self, calls: list[TreeCall], outside_classes: bool = False) -> MapForwarding:
         """The calls of functions that pass their own parameters on as every tree of a multi-tree map
         (`def combine(a, b): return jax.tree.map(f, a, b)`), each as the map it makes with the trees it is
         given: a sink summary, so a None its caller puts in the first tree is seen where it is written.
         Such functions are this module's (`calls` holds their maps), those that pass their parameters on
-        to one in turn, and those another module of the project defines (from its summary)."""
+        to one in turn, and those another module of the project defines (from its summary).
+        `outside_classes`: the calls in the module's classes are not looked for (a method is never a sink)."""
         sinks: dict[str, TreeCall] = {}
         found: list[TreeCall] = []
         new = self._imported_sinks()
@@ -130,7 +138,7 @@ class TreeCalls:
             new.update((name, self._local_sink(call)) for name, call in local.items())
             if not new:
                 break
-            pending = self._find(tuple(new), partial(self._forwarding, sinks=new))
+            pending = self._find(tuple(new), partial(self._forwarding, sinks=new), outside_classes)
             found.extend(pending)
             new = {}
         return MapForwarding(sinks, found)
@@ -162,7 +170,7 @@ class TreeCalls:
         """A multi-tree map, with no `is_leaf`, in a module-level function that gives it its own positional
         parameters, untouched, as every tree."""
         scope = call.scope
-        if call.kind not in ("map", "map_with_path") or len(call.trees) < 2 or call.is_leaf is not None \
+        if call.kind not in MAP_KINDS or len(call.trees) < 2 or call.is_leaf is not None \
                 or scope is None or scope.is_lambda:
             return False
         own = self.index.functions.get(scope.name)
@@ -271,7 +279,7 @@ class TreeCalls:
         first tree not seen, a None test of the mapped function's first leaf parameter; when the call has
         no `is_leaf` (which may admit None). JAX takes the structure from the first tree, where None is an
         empty subtree, so the other trees no longer match it there."""
-        if call.kind not in ("map", "map_with_path") or len(call.trees) < 2 or call.is_leaf is not None:
+        if call.kind not in MAP_KINDS or len(call.trees) < 2 or call.is_leaf is not None:
             return None
         function = self.function_of(call.function, call)
         position = 1 if call.kind == "map_with_path" else 0

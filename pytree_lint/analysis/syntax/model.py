@@ -492,14 +492,17 @@ class ModuleIndex:
             self._calls_spelling[key] = found
         return self._calls_spelling[key]
 
-    def lines_spelling(self, words: tuple[str, ...]) -> list[tuple[ast.stmt, set[int]]]:
-        """Each top-level statement whose text holds one of `words`, with the lines of the module that do."""
+    def lines_spelling(self, words: tuple[str, ...], outside_classes: bool = False
+                       ) -> list[tuple[ast.stmt, set[int]]]:
+        """Each top-level statement whose text holds one of `words`, with the lines of the module that do
+        (`outside_classes`: not the class statements)."""
         if not words:
             return []
         pattern = re.compile("|".join(map(re.escape, sorted(words))))
         texts = self._texts
         return [(statement, _lines_of(statement, texts[id(statement)], pattern.finditer(texts[id(statement)])))
-                for statement in self.statements_mentioning(words)]
+                for statement in self.statements_mentioning(words)
+                if not (outside_classes and isinstance(statement, ast.ClassDef))]
 
     def calls_of(self, names: tuple[str, ...]) -> list[tuple[ast.Call, bool]]:
         """The calls whose callee is one of `names`, an attribute of one or one reached through a module

@@ -35,7 +35,7 @@ import ast
 from typing import Any
 
 from ...analysis.pytrees.treecalls import TreeCall
-from ...knowledge.jax import SHAPE_FUNCTIONS
+from ...knowledge.jax import MAP_KINDS, SHAPE_FUNCTIONS
 from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.observe import Outcome, TreeCallRecord, describe, jax_module
 from ...runtime.probes import TreeCallProbe
@@ -69,7 +69,7 @@ class ShapeTupleAsSubtree(Rule):
 
     def check(self, analysis):
         calls = analysis.tree_calls
-        producers = {id(call.node): call for call in analysis.tree_call_sites if call.kind in ("map", "map_with_path")}
+        producers = {id(call.node): call for call in analysis.tree_call_sites if call.kind in MAP_KINDS}
         for call in analysis.tree_call_sites:
             if call.is_leaf is not None or not call.trees:
                 continue

@@ -36,6 +36,7 @@ from typing import Any
 
 from ...analysis.pytrees.treecalls import TreeCall, none_test_of
 from ...analysis.syntax.model import FunctionInfo, is_name, nodes_of
+from ...knowledge.jax import MAP_KINDS
 from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.observe import Outcome, TreeCallRecord, jax_module
 from ...runtime.probes import TreeCallProbe
@@ -80,7 +81,7 @@ class NoneTestInTreeMap(Rule):
 def none_test(analysis, call: TreeCall) -> ast.Compare | None:
     """The None test of the leaf parameter of the function a tree map applies, when the call's `is_leaf`
     (if any) rejects None and nothing else calls the function (whose test may serve those calls)."""
-    if call.kind not in ("map", "map_with_path") or call.function is None:
+    if call.kind not in MAP_KINDS or call.function is None:
         return None
     if call.is_leaf is not None and not _rejects_none(analysis, call.is_leaf):
         return None
