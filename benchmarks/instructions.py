@@ -5,10 +5,10 @@ the count of instructions a run executes (valgrind's cachegrind, without its cac
 well under 1%. For each package of a `site-packages` folder it prints, in billions of instructions: the floor
 (`ast.parse` of every file, interpreter start-up taken off), a cold run with 1 job, and a cold run with 2
 jobs as its critical path, each also over the floor. A forked worker starts with a copy of its parent's
-counters, so the critical path is the busiest worker's count (the main process's work up to the pool's
-start included) plus what the main process did after it started the pool: its count less its count up to
-the pool's start, measured by a third run that stops there. Memory effects (page faults, cache misses) are
-not counted: check a change's wall time too, interleaved.
+counters, and the run's own process lints beside it: the critical path is the larger of the two processes'
+counts (the worker's misses what the run's process does once both are done: collecting the results and
+writing the report, a few millions). Memory effects (page faults, cache misses) are not counted: check a
+change's wall time too, interleaved.
 
     python benchmarks/instructions.py /path/to/site-packages equinox flax netket
 """
@@ -42,18 +42,10 @@ def counts(command: list[str], cwd: str, env: dict[str, str]) -> list[int]:
     return [number for _pid, number in sorted(found)]
 
 
-# The CLI, stopped where it would start its process pool: the main process's work before the workers fork.
-UP_TO_THE_POOL = """
-import concurrent.futures, os, runpy
-concurrent.futures.ProcessPoolExecutor.__init__ = lambda *args, **kwargs: os._exit(0)
-runpy.run_module("pytree_lint", run_name="__main__")
-"""
-
-
-def lint_counts(arguments: list[str], site_packages: str, env: dict[str, str], command: list[str] | None = None):
+def lint_counts(arguments: list[str], site_packages: str, env: dict[str, str]) -> list[int]:
     """`counts` of a cold CLI run (an empty cache of its own)."""
     with tempfile.TemporaryDirectory() as cache:
-        return counts([*(command or [sys.executable, "-m", "pytree_lint"]), *arguments], site_packages,
+        return counts([sys.executable, "-m", "pytree_lint", *arguments], site_packages,
                       {**env, "PYTREE_LINT_CACHE_DIR": cache})
 
 
@@ -69,13 +61,7 @@ def main() -> int:
     for package in packages:
         floor = counts([sys.executable, "-c", PARSE_ALL, package], site_packages, env)[0] - start_up
         one_job = lint_counts(["--jobs", "1", "--format", "json", package], site_packages, env)[0]
-        main_process, *workers = lint_counts(["--jobs", "2", "--format", "json", package], site_packages, env)
-        if workers:
-            before_the_pool = lint_counts(["--jobs", "2", "--format", "json", package], site_packages, env,
-                                          [sys.executable, "-c", UP_TO_THE_POOL])[0]
-            two_jobs = max(workers) + main_process - before_the_pool
-        else:  # too few files for a pool
-            two_jobs = main_process
+        two_jobs = max(lint_counts(["--jobs", "2", "--format", "json", package], site_packages, env))
         print(f"{package:24} {floor / 1e9:8.2f} {one_job / 1e9:8.2f} {one_job / floor:8.1f} {two_jobs / 1e9:9.2f}"
               f" {two_jobs / floor:8.1f}")
     return 0
