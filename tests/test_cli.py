@@ -164,6 +164,26 @@ def test_output_is_sorted_and_identical_in_parallel(tmp_path):
     assert len(serial.stdout.splitlines()) == 82
 
 
+def test_a_worker_takes_first_a_file_whose_imports_no_other_worker_is_on():
+    """The workers take the run's files in import order, but not one whose module imports (directly or
+    through others) the module another worker is on: it would summarise that module again. When every free
+    file waits so, the first is taken all the same."""
+    from pytree_lint.faces.forks import Claims
+
+    claims = Claims(4, 2)
+    waits_on = [0, 0b1, 0b11, 0]  # file 1 imports file 0, file 2 imports file 1 (and so file 0)
+    claims.process = 1
+    assert claims.next_free(waits_on) == 0
+    claims.process = 0
+    assert claims.next_free(waits_on) == 3  # 1 and 2 wait on 0, which the other worker is on
+    assert claims.finished(3) == 1
+    assert claims.next_free(waits_on) == 1  # none is left that does not wait: the first
+    claims.process = 1
+    assert claims.finished(0) == 2
+    assert claims.next_free(waits_on) == 2 and claims.next_free(waits_on) is None
+    assert [claims.taker(job) for job in range(4)] == [1, 0, 1, 0]
+
+
 # The CLI with the lint of its forked worker process failing: killed, or raising (the run's process lints on).
 FAILING_WORKER = """
 import os, signal, sys

@@ -463,7 +463,7 @@ def test_a_worker_lints_next_a_file_it_parsed_for_a_summary(project, monkeypatch
     jobs = [(path, loader.for_file(path), False, None)
             for path in ("pkg/model.py", "pkg/masks.py", "pkg/masks_link.py")]
     files = [resolved_path(job[0]) for job in jobs]
-    worker = forks._Worker(jobs, files, forks.Claims(len(jobs)))
+    worker = forks._Worker(jobs, files, forks.Claims(len(jobs), 1), [0 for _ in jobs])
     monkeypatch.setattr(Project, "linted_files", frozenset(files))
     monkeypatch.setattr(Project, "takes", worker.take)
     monkeypatch.setattr(source, "_kept", {})  # no tree another test's run kept for a lint to come
@@ -511,8 +511,10 @@ def test_imported_modules_come_first_and_cycles_end():
     package = PROJECTS / "helper_array" / "bad" / "pkg"
     init, masks, model = (str(package / name) for name in ("__init__.py", "masks.py", "model.py"))
     assert imported_first([model, masks, init]) == (
-        [init, masks, model], frozenset({Path(init).resolve(), Path(masks).resolve()}))
-    assert imported_first([masks, init]) == ([masks, init], frozenset())  # masks imports only jax
+        [init, masks, model], frozenset({Path(init).resolve(), Path(masks).resolve()}),
+        {model: [init, masks], init: [], masks: []})
+    assert imported_first([masks, init]).paths == [masks, init]  # masks imports only jax
+    assert imported_first([masks, init]).imported == frozenset()
 
 
 def test_an_import_cycle_is_ordered_once(tmp_path):
@@ -522,7 +524,7 @@ def test_an_import_cycle_is_ordered_once(tmp_path):
     (package / "a.py").write_text("from .b import g\n")
     (package / "b.py").write_text("from .a import f\n")
     a, b, init = str(package / "a.py"), str(package / "b.py"), str(package / "__init__.py")
-    assert imported_first([a, b, init])[0] == [init, b, a]
+    assert imported_first([a, b, init]).paths == [init, b, a]
 
 
 def test_a_second_checkout_sharing_the_cache_reads_its_own_files(tmp_path):

@@ -30,7 +30,7 @@ from ...knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
 from ...knowledge.jax import Mechanism
 from ...knowledge.python import MEMOIZERS
 from ..pytrees.jitted import factory_statics, through_signature
-from ..record import record
+from ..record import NamedTuple, record
 from ..syntax.model import ClassInfo, ModuleIndex, child_nodes, nodes_of
 from ..syntax.names import MEANT, canonical
 from ..syntax.source import HOME, Source, parse, python_lines
@@ -154,7 +154,15 @@ def _package_of(folder: Path) -> tuple[Path, tuple[str, ...]]:
     return folder, ()
 
 
-def imported_first(paths: list[str]) -> tuple[list[str], frozenset[Path]]:
+class RunOrder(NamedTuple):
+    """How a whole-project run takes its files (see imported_first)."""
+
+    paths: list[str]  # each after the files of the run it imports
+    imported: frozenset[Path]  # the files another file of the run imports
+    imports: dict[str, list[str]]  # a path -> the paths of the run its file imports
+
+
+def imported_first(paths: list[str]) -> RunOrder:
     """`paths` ordered so that a module comes after the modules of `paths` it imports (and their packages),
     cycles broken where met, the given order kept otherwise, and the files another of `paths` imports: each
     of those, linted, summarises itself (Project.adopt) before a module importing it asks, and is parsed
@@ -167,6 +175,7 @@ def imported_first(paths: list[str]) -> tuple[list[str], frozenset[Path]]:
     ordered: list[str] = []
     placed: set[str] = set()
     imported: set[Path] = set()
+    imports_of: dict[str, list[str]] = {}
     for first in paths:
         pending: list[tuple[str, bool]] = [(first, False)]
         while pending:  # depth-first, a module placed after its imports (post-order), without recursion
@@ -178,10 +187,10 @@ def imported_first(paths: list[str]) -> tuple[list[str], frozenset[Path]]:
                 continue
             placed.add(path)
             pending.append((path, True))
-            imports = _imports_among(path, located.get(path), modules)
+            imports = imports_of[path] = _imports_among(path, located.get(path), modules)
             imported.update(resolved[each] for each in imports)
             pending.extend((each, False) for each in reversed(imports) if each not in placed)
-    return ordered, frozenset(imported)
+    return RunOrder(ordered, frozenset(imported), imports_of)
 
 
 def _imports_among(path: str, location: tuple[Path, str, bool] | None, modules: dict[str, str]) -> list[str]:
