@@ -30,7 +30,7 @@ from .formats import FORMATS, HUMAN_FORMATS, full, write_report
 if TYPE_CHECKING:
     from ..analysis.project.modules import RunOrder
 
-# Below this many files a process pool costs more than it saves.
+# Below this many files, forking worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 16
 # Above this many files a terminal shows a progress bar.
 PROGRESS_THRESHOLD = 50
