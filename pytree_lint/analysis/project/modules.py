@@ -417,7 +417,7 @@ class Project:
         # (question, file, name) -> (what other modules answer, the files asked, by content hash): _asked
         self._answers: dict[tuple[str, Path, str], tuple[Any, dict[Path, str]]] = {}
         # (question, import folder, ...) -> (what it answers, the summaries read for it): see remembered
-        self._remembered: dict[tuple, tuple[Any, dict[Path, str]]] = {}
+        self._remembered: dict[tuple, tuple[Any, dict[Path, str], object | None]] = {}  # (answer, read, run)
         self._reading: list[dict[Path, str]] = []  # the summaries each question being answered has read
         self._digests: dict[tuple[Path, int, int], str] = {}
         self._present: dict[Path, tuple[str, object | None]] = {}  # file -> (content hash, settled run): presence
@@ -509,9 +509,17 @@ class Project:
         """What `answer` says, asked once per project for every module that asks the same question: `key`
         names the question and what its answer depends on besides summaries (the import folder, a summary's
         content hash). The summaries read for it are kept with it: each is read again for the next module
-        that asks (a changed one has the question answered anew, and each counts as consulted for its lint)."""
+        that asks (a changed one has the question answered anew, and each counts as consulted for its lint).
+        In a settled run an answer read again once is not checked again: its files stay as they are."""
         known = self._remembered.get(key)
-        if known is not None and all(view.digest_of(file) == digest for file, digest in known[1].items()):
+        if known is not None:
+            if Project.settled is not None and known[2] is Project.settled:
+                self.consulted.update(known[1])
+            elif all(view.digest_of(file) == digest for file, digest in known[1].items()):
+                self._remembered[key] = (*known[:2], Project.settled)
+            else:
+                known = None
+        if known is not None:
             for reading in self._reading:
                 reading.update(known[1])
             return known[0]
@@ -522,7 +530,7 @@ class Project:
             read = self._reading.pop()
         for reading in self._reading:
             reading.update(read)
-        self._remembered[key] = (found, read)
+        self._remembered[key] = (found, read, Project.settled)
         return found
 
     def read(self, file: Path, digest: str) -> None:
