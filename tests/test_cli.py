@@ -186,14 +186,16 @@ def test_a_worker_takes_first_a_file_whose_imports_no_other_worker_is_on():
 
 # The CLI with the lint of its forked worker process failing: killed, or raising (the run's process lints on).
 FAILING_WORKER = """
-import os, signal, sys
+import os, signal, sys, time
 from pytree_lint.faces import cli
-run_process, lint_sent = os.getpid(), cli._lint_sent
+run_process, lint_sent, waited = os.getpid(), cli._lint_sent, []
 def failing(job):
     if os.getpid() != run_process:
         if sys.argv[1] == "killed":
             os.kill(os.getpid(), signal.SIGKILL)
         raise RuntimeError("a bug of ours")
+    if not waited:  # the fork takes a file before the run's process could lint them all, however busy the machine
+        waited.append(time.sleep(0.3))
     return lint_sent(job)
 cli._lint_sent = failing
 sys.exit(cli.main(["--jobs", "2", "--no-cache", "."]))
