@@ -8,7 +8,7 @@ import os
 import sys
 from contextlib import contextmanager
 from functools import partial
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 from .. import __version__
 from ..cache import ResultCache
@@ -26,9 +26,6 @@ from ..engine import (
 )
 from ..files import collect_files
 from .formats import FORMATS, HUMAN_FORMATS, full, write_report
-
-if TYPE_CHECKING:
-    from ..analysis.project.modules import RunOrder
 
 # Below this many files, forking worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 16
@@ -131,14 +128,14 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
             jobs_of = {job[0]: job for job in pending}
             order = imported_first(list(jobs_of))
             Project.adopted_files = order.imported
-            Project.linted_files = frozenset(resolved_path(path) for path in order.paths)
+            resolved = [resolved_path(path) for path in order.paths]
+            Project.linted_files = frozenset(resolved)
             pending = [jobs_of[path] for path in order.paths]
         progress = _Progress(len(pending))
         if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD and hasattr(os, "fork"):
             from .forks import run_forked
 
-            sent = run_forked(pending, [resolved_path(job[0]) for job in pending], _imported_through(order), jobs,
-                              _lint_sent, _let_take, _not_linted, progress)
+            sent = run_forked(pending, resolved, order.waits_on(), jobs, _lint_sent, _let_take, _not_linted, progress)
             linted = [(path, [_from_row(path, row) for row in rows], error, entry)
                       for path, rows, error, entry in sent]
         else:
@@ -159,20 +156,6 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
         cache.remember({path: (configs[path], entry) for path, (_, _, _, entry) in results.items()
                         if entry is not None})
     return [results[path][:3] for path, _, _, _ in work]
-
-
-def _imported_through(order: RunOrder) -> list[int]:
-    """For each file of a run's order, the files it imports, directly or through others, as a set of their
-    places in the order (bits): a worker process lints first a file whose imports no other is linting."""
-    place = {path: number for number, path in enumerate(order.paths)}
-    imported: list[int] = []
-    for path in order.paths:  # the imported files first (but in a cycle)
-        bits = 0
-        for each in order.imports.get(path, ()):
-            other = place[each]
-            bits |= 1 << other | (imported[other] if other < len(imported) else 0)
-        imported.append(bits)
-    return imported
 
 
 @contextmanager

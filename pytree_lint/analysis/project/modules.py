@@ -161,6 +161,19 @@ class RunOrder(NamedTuple):
     imported: frozenset[Path]  # the files another file of the run imports
     imports: dict[str, list[str]]  # a path -> the paths of the run its file imports
 
+    def waits_on(self) -> list[int]:
+        """For each path, the paths it imports, directly or through others, as a set of their places in
+        `paths` (bits): a worker process lints first a file whose imports no other is linting."""
+        place = {path: number for number, path in enumerate(self.paths)}
+        imported: list[int] = []
+        for path in self.paths:  # the imported files first (but in a cycle)
+            bits = 0
+            for each in self.imports.get(path, ()):
+                other = place[each]
+                bits |= 1 << other | (imported[other] if other < len(imported) else 0)
+            imported.append(bits)
+        return imported
+
 
 def imported_first(paths: list[str]) -> RunOrder:
     """`paths` ordered so that a module comes after the modules of `paths` it imports (and their packages),
