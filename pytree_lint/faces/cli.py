@@ -76,9 +76,10 @@ def _lint_kept_unwalked(job: Job):
 
 
 def _lint_sent(job: Job):
-    """`_lint_kept_unwalked` in a worker process: its findings as rows, which go to the run's process."""
+    """`_lint_kept_unwalked` in a worker process: its findings as rows, which go to the run's process (the
+    cache entry's own when there is one: made, and marshalled, once)."""
     path, findings, error, entry = _lint_kept_unwalked(job)
-    return path, _rows(findings), error, entry
+    return path, entry["findings"] if entry is not None else _rows(findings), error, entry
 
 
 def _not_linted(job: Job, reason: str):
