@@ -110,6 +110,7 @@ def load_analysis() -> None:
     Project.read_calls = Summarizer.calls_in
     ModuleSummary.make_returns = Summarizer.returns_of
     ModuleSummary.make_uses = Summarizer.uses_of
+    ModuleSummary.make_functions = Summarizer.functions_of
 
 
 @lru_cache(maxsize=16)

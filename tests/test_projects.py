@@ -27,7 +27,7 @@ from pytree_lint.analysis.syntax import model, source
 from pytree_lint.analysis.syntax.model import ModuleIndex
 from pytree_lint.analysis.syntax.source import Source
 from pytree_lint.digest import content_digest
-from pytree_lint.engine import lint_file
+from pytree_lint.engine import lint_file, load_analysis
 from pytree_lint.faces import cli
 from pytree_lint.faces.cli import main
 
@@ -269,6 +269,67 @@ def test_returns_and_uses_made_on_demand_are_kept_with_the_summary(tmp_path, mon
     monkeypatch.setattr(Project, "_instances", {})  # a new process: summaries from the store
     assert main(["--jobs", "1", "--format", "json", "."]) == 1
     assert json.loads(capsys.readouterr().out) == first
+
+
+_PRIVATE_HELPER = (
+    "import dataclasses\n\n\n"
+    "def _static(**kwargs):\n    return dataclasses.field(metadata={'static': True}, **kwargs)\n\n\n"
+    "def _unused(x):\n    return dataclasses.field(default=x)\n\n\n"
+    "def public(x):\n    return x\n"
+)
+
+
+def test_a_private_functions_facts_are_made_when_another_module_asks(tmp_path, monkeypatch, capsys):
+    """A module's private functions (`_static`) are summarised when another module first asks about one,
+    from the analysis that made the summary, and kept with it: the next run reads them from the store."""
+    project = tmp_path / "project"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("")
+    (project / "pkg" / "__init__.py").write_text("")
+    (project / "pkg" / "fields.py").write_text(_PRIVATE_HELPER)
+    (project / "pkg" / "model.py").write_text(
+        "import dataclasses\n\nimport jax\n\nfrom .fields import _static\n\n\n"
+        "@jax.tree_util.register_dataclass\n@dataclasses.dataclass\nclass Embedding:\n"
+        "    table: jax.Array\n    mask: jax.Array = _static()\n")
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(cache))
+    monkeypatch.chdir(project)
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    first = json.loads(capsys.readouterr().out)
+    assert [(f["path"], f["line"], f["code"]) for f in first] == [("pkg/model.py", 12, "PTL101")]
+    stored = next(summary for path in (cache / "summaries").glob("?/*.json")
+                  if (summary := json.loads(path.read_text()))["module"] == "pkg.fields")
+    assert stored["functions"]["_static"] is not None and stored["functions"]["_unused"] is None
+    assert stored["functions"]["public"] is not None
+    shutil.rmtree(cache / "manifests")
+
+    def never(cls, summary, name):
+        raise AssertionError(f"{summary.module} read again for {name}")
+
+    monkeypatch.setattr(Summarizer, "functions_of", classmethod(never))
+    monkeypatch.setattr(Project, "_instances", {})  # a new process: summaries from the store
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    assert json.loads(capsys.readouterr().out) == first
+
+
+def test_private_functions_facts_read_again_are_made_all_at_once(tmp_path, monkeypatch):
+    """A private function asked of a summary whose analysis is no longer kept has its module read again, and
+    every private function's facts are made then: the same facts the analysis kept makes one at a time."""
+    load_analysis()  # how a summary makes its functions' facts (a test before may have replaced it)
+    monkeypatch.setattr(summarizer, "_RECENT", {})
+    monkeypatch.setattr(summarizer, "_recent_characters", 0)
+    path = tmp_path / "fields.py"
+    path.write_text(_PRIVATE_HELPER)
+    data = path.read_bytes()
+    kept = Summarizer.run(data, str(path), "fields", False, content_digest(data))
+    again = Summarizer.run(data, str(path), "fields", False, content_digest(data))
+    assert kept.functions["_static"] is None and kept.functions["public"] is not None
+    assert kept.function("_static") is not None and kept.functions["_unused"] is None  # kept: only the one asked
+    summarizer._RECENT.clear()
+    assert again.function("_static") == kept.function("_static")
+    assert again.functions["_unused"] is not None and again.functions == {**kept.functions, "_unused":
+                                                                          again.functions["_unused"]}
+    assert kept.function("missing") is None
 
 
 def test_recent_analyses_are_kept_by_the_size_of_their_texts_least_recently_used_first_out(tmp_path, monkeypatch):

@@ -376,7 +376,7 @@ class Definition:
 
     @property
     def function(self) -> FunctionFacts | None:
-        return self.summary.functions.get(self.name)
+        return self.summary.function(self.name)
 
     @property
     def cls(self) -> ClassFacts | None:

@@ -119,6 +119,19 @@ class Summarizer:
         return summarizer.uses(part) if summarizer is not None else ()
 
     @classmethod
+    def functions_of(cls, summary: ModuleSummary, name: str) -> dict[str, FunctionFacts]:
+        """The facts of the function `name` of the module a summary was made of (see ModuleSummary.functions):
+        alone when the analysis that made the summary is kept, else with every function's whose facts are not
+        made yet (the file is read again for them)."""
+        kept = (summary.path, summary.digest) in _RECENT
+        summarizer = cls.of_summary(summary)
+        if summarizer is None:
+            return {}
+        functions = summarizer.index.functions
+        missing = [name] if kept else [other for other, facts in summary.functions.items() if facts is None]
+        return {each: summarizer._function(functions[each]) for each in missing if each in functions}
+
+    @classmethod
     def of_summary(cls, summary: ModuleSummary) -> Summarizer | None:
         """The analysis that made a summary when it is among those kept (see RECENT_CHARACTERS), else the
         module's file read again and kept among them (None when the file is gone or no longer the one
@@ -177,7 +190,8 @@ class Summarizer:
         return ModuleSummary(
             self.module, self.is_package, path, digest, names,
             tuple(self.absolute(star) for star in index.aliases.star_modules), defined,
-            {name: self._function(function) for name, function in index.functions.items()},
+            {name: None if name.startswith("_") else self._function(function)
+             for name, function in index.functions.items()},
             {name: self._class(cls) for name, cls in index.classes.items()}, jitted, self._bindings(),
             tuple(RegistrationFinder(index, self.analysis.frameworks).imported_classes(self.project_name)))
 

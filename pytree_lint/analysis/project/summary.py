@@ -22,7 +22,7 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 33
+SUMMARY_VERSION = 34
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -289,7 +289,10 @@ class ModuleSummary:
     names: dict[str, str] = field(default_factory=dict)  # local name -> absolute name it was imported as
     stars: tuple[str, ...] = ()
     defined: frozenset[str] = frozenset()
-    functions: dict[str, FunctionFacts] = field(default_factory=dict)
+    # A private function's facts (`_helper`) are made when first asked (None until): another module rarely
+    # asks (equinox: 1 of its 196 private functions, 101 of its 113 public ones), and making them was a tenth
+    # of a cold run's work.
+    functions: dict[str, FunctionFacts | None] = field(default_factory=dict)
     classes: dict[str, ClassFacts] = field(default_factory=dict)
     jitted: dict[str, JitFacts] = field(default_factory=dict)
     # What each module-level name holds (only names whose value says something).
@@ -308,6 +311,18 @@ class ModuleSummary:
     # Summarizer.returns_of and .uses_of).
     make_returns: ClassVar[Callable[[ModuleSummary], dict[str, tuple[Value, ...]]] | None] = None
     make_uses: ClassVar[Callable[[ModuleSummary, str], tuple] | None] = None
+    make_functions: ClassVar[Callable[[ModuleSummary, str], dict[str, FunctionFacts]] | None] = None
+
+    def function(self, name: str) -> FunctionFacts | None:
+        """The facts of the module's function `name` (None: the module defines no such function)."""
+        if name not in self.functions:
+            return None
+        facts = self.functions[name]
+        if facts is None:
+            self.functions.update(_ready(ModuleSummary.make_functions)(self, name))
+            facts = self.functions[name]
+            self._keep()
+        return facts
 
     def returned_by(self, function: str) -> tuple[Value, ...]:
         """What the module's function `function` returns."""
@@ -346,18 +361,8 @@ class ModuleSummary:
 
     @classmethod
     def from_json(cls, data: dict) -> ModuleSummary:
-        functions = {name: FunctionFacts(line, FieldFacts(*field_facts) if field_facts else None, registers,
-                                         tuple(params), tuple(decorators), JitFactory(*factory) if factory else None,
-                                         tuple(DecoratorCall(callee, tuple(args), dict(keywords))
-                                               for callee, args, keywords in decorator_calls), tuple(arrays),
-                                         Inline(inline[0], tuple(inline[1]), tuple(inline[2]),
-                                                tuple((name, meant) for name, meant in inline[3])) if inline else None,
-                                         Forward(forward[0], tuple(tuple(a) for a in forward[1])) if forward else None,
-                                         TreeMapFacts(tuple(tree_map[0]), *tree_map[1:]) if tree_map else None,
-                                         rebuilds, dataclass, memoizes)
-                     for name, (line, field_facts, registers, params, decorators, factory, decorator_calls,
-                                arrays, inline, forward, tree_map, rebuilds, dataclass, memoizes)
-                     in data["functions"].items()}
+        functions = {name: None if facts is None else _function_facts(*facts)
+                     for name, facts in data["functions"].items()}
         classes = {name: ClassFacts(line, tuple(bases), library, host_state, SubclassRegistration(
                                         subclasses[0], subclasses[1], tuple(tuple(a) for a in subclasses[2]))
                                     if subclasses else None, metaclass, tuple(tuple(held) for held in holds),
@@ -374,6 +379,20 @@ class ModuleSummary:
                    None if data["returns"] is None else {name: tuple(Value(*value) for value in values)
                                                          for name, values in data["returns"].items()},
                    _uses(data["uses"]))
+
+
+def _function_facts(line, field_facts, registers, params, decorators, factory, decorator_calls, arrays, inline,
+                    forward, tree_map, rebuilds, dataclass, memoizes) -> FunctionFacts:
+    """A function's facts read back from their JSON array."""
+    return FunctionFacts(line, FieldFacts(*field_facts) if field_facts else None, registers, tuple(params),
+                         tuple(decorators), JitFactory(*factory) if factory else None,
+                         tuple(DecoratorCall(callee, tuple(args), dict(keywords))
+                               for callee, args, keywords in decorator_calls), tuple(arrays),
+                         Inline(inline[0], tuple(inline[1]), tuple(inline[2]),
+                                tuple((name, meant) for name, meant in inline[3])) if inline else None,
+                         Forward(forward[0], tuple(tuple(a) for a in forward[1])) if forward else None,
+                         TreeMapFacts(tuple(tree_map[0]), *tree_map[1:]) if tree_map else None,
+                         rebuilds, dataclass, memoizes)
 
 
 def _ready(maker: Callable | None) -> Callable:
@@ -457,7 +476,7 @@ def valid_summary(data) -> bool:
 
 _SUMMARY_SHAPE = {
     "module": str, "is_package": bool, "path": str, "digest": str, "names": dict[str, str],
-    "stars": tuple[str, ...], "defined": tuple[str, ...], "functions": dict[str, FunctionFacts],
+    "stars": tuple[str, ...], "defined": tuple[str, ...], "functions": dict[str, FunctionFacts | None],
     "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "bindings": dict[str, tuple[Value, ...]],
     "registered": tuple[RegisteredElsewhere, ...], "returns": dict[str, tuple[Value, ...]] | None,
     "uses": Uses,
