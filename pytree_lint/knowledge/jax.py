@@ -44,7 +44,7 @@ STATIC_FIELD = "jax.tree.static"  # `x: int = jax.tree.static()` in a register_d
 # Tree functions: qualified name -> (what it does, the position of its first tree argument).
 _TREE_NAMES = ("map", "map_with_path", "leaves", "leaves_with_path", "flatten", "flatten_with_path", "structure",
                "reduce", "all")
-MAP_KINDS = ("map", "map_with_path")  # the tree functions that apply a function over trees (each name spells "map")
+MAP_KINDS = ("map", "map_with_path")  # the tree functions that apply a function over trees
 _FUNCTION_FIRST = (*MAP_KINDS, "reduce")
 TREE_FUNCTIONS = {
     **{f"jax.tree.{name}": (name, 1 if name in _FUNCTION_FIRST else 0) for name in _TREE_NAMES},
@@ -52,6 +52,9 @@ TREE_FUNCTIONS = {
     "jax.tree_map": ("map", 1), "jax.tree_leaves": ("leaves", 0), "jax.tree_flatten": ("flatten", 0),
     "jax.tree_structure": ("structure", 0), "jax.tree_reduce": ("reduce", 1),
 }
+# The names of the tree maps in their modules (`tree_map` of `jtu.tree_map`): what a line calling one spells,
+# after a dot when called through its module, bare when imported by name (or through `*`).
+MAP_NAMES = tuple(sorted({name.rsplit(".", 1)[1] for name, (kind, _) in TREE_FUNCTIONS.items() if kind in MAP_KINDS}))
 SHAPE_FUNCTIONS = frozenset({"jax.numpy.shape", "numpy.shape"})
 
 # `eqx.filter_jit` is not jit: it treats non-array leaves as static.

@@ -12,7 +12,7 @@ from bisect import bisect_left
 from functools import partial
 from itertools import repeat
 
-from ...knowledge.jax import MAP_KINDS, TREE_FUNCTIONS
+from ...knowledge.jax import MAP_KINDS, MAP_NAMES, TREE_FUNCTIONS
 from ...knowledge.python import MUTATING_METHODS
 from ..record import record
 from ..syntax.model import (
@@ -108,11 +108,14 @@ class TreeCalls:
         return self._find(self.spellings(), self._tree_call)
 
     def find_maps(self) -> list[TreeCall]:
-        """The tree calls outside the module's classes, on the lines that spell a tree map: those among which
-        a function mapping its own parameters makes its map (see maps_parameters)."""
-        local = [name for name, qualified in self.index.aliases.items()
-                 if TREE_FUNCTIONS.get(qualified, ("",))[0] in MAP_KINDS]
-        return self._find(("map", *local), self._tree_call, outside_classes=True)
+        """The tree calls outside the module's classes, on the lines that spell a tree map (`.map`,
+        `.tree_map`; a name imported by itself or by `*`; not `vmap`): those among which a function mapping its
+        own parameters makes its map (see maps_parameters)."""
+        aliases = self.index.aliases
+        local = [name for name, qualified in aliases.items() if TREE_FUNCTIONS.get(qualified, ("",))[0] in MAP_KINDS]
+        bare = MAP_NAMES if aliases.star_modules else ()
+        return self._find((*(f".{name}" for name in MAP_NAMES), *local, *bare), self._tree_call,
+                          outside_classes=True)
 
     def _find(self, words: tuple[str, ...], recognise, outside_classes: bool = False) -> list[TreeCall]:
         found: list[TreeCall] = []
