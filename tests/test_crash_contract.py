@@ -253,3 +253,19 @@ def test_a_cached_result_follows_a_module_that_appears_or_is_mended(tmp_path, be
     result = run("pkg/model.py", cwd=tmp_path)
     assert result.returncode == 1
     assert "pkg/model.py:13:27: PTL101" in result.stdout
+
+
+def test_the_caches_checks_read_each_records_field_types_as_typing_does():
+    """The shape checks read a record's string annotations with one `eval` per record: the same types
+    `typing.get_type_hints` gives, for every record a cache file holds."""
+    from typing import get_type_hints
+
+    from pytree_lint import cache
+    from pytree_lint.analysis.project import summary
+    from pytree_lint.shapes import _field_types
+
+    records = [value for module in (summary, cache) for value in vars(module).values()
+               if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields")]
+    assert len(records) > 10
+    for record in records:
+        assert _field_types(record) == get_type_hints(record), record
