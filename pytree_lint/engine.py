@@ -144,8 +144,13 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
     Names the module imports from its project (the project of `path`) are followed into their modules.
     """
     load_analysis()
+    from .analysis.project.summary import write_pending
+
     with collector_paused():
-        return _lint_source(text, path, config, tree, fixes)
+        try:
+            return _lint_source(text, path, config, tree, fixes)
+        finally:
+            write_pending()  # the other modules' summaries it grew, once each
 
 
 def _lint_source(text: str, path: str, config: Config, tree: ast.Module | None, fixes: bool) -> list[Finding]:

@@ -244,6 +244,22 @@ def test_a_module_summarised_before_its_lint_is_parsed_once(name, tmp_path, monk
     assert parsed == dict.fromkeys(parsed, 1)
 
 
+def test_a_summary_made_and_grown_by_one_lint_is_written_once_after_it(tmp_path, monkeypatch):
+    """The lint of model.py summarises masks.py and then asks what its `make_mask` returns: the summary is
+    written once, whole, when the lint is over (twice before: made, then grown)."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(Project, "_instances", {})
+    written = []
+    put = SummaryStore.put
+    monkeypatch.setattr(SummaryStore, "put", lambda store, summary: (written.append(
+        (summary.module, summary.made_returns is not None)), put(store, summary)))
+    assert [f.code for f in lint_file(str(project / "pkg" / "model.py"))] == ["PTL101"]
+    assert written.count(("pkg.masks", True)) == 1 and ("pkg.masks", False) not in written
+
+
 def test_returns_and_uses_made_on_demand_are_kept_with_the_summary(tmp_path, monkeypatch, capsys):
     """What a module's functions return and what it does with other modules' classes are made when another
     module first asks, and put in the store with its summary: a later run reads them back, never the module."""

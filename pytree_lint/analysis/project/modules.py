@@ -686,7 +686,7 @@ class Project:
         summary = Project.summarize(data, str(file), module, is_package, digest, parsed, keep)
         if summary is not None:
             summary.kept_in = self.store
-            self.store.put(summary)
+            self.store.put_later(summary)
         return summary
 
     def _top(self, import_root: Path, package: str) -> Path:

@@ -342,7 +342,7 @@ class ModuleSummary:
 
     def _keep(self) -> None:
         if self.kept_in is not None:
-            self.kept_in.put(self)
+            self.kept_in.put_later(self)
 
     @property
     def display_path(self) -> str:
@@ -448,6 +448,11 @@ class SummaryStore:
         if self.enabled:
             write_json(self._path(summary.digest, summary.module, summary.is_package), summary.to_json())
 
+    def put_later(self, summary: ModuleSummary) -> None:
+        """Put a summary once the lint that made or grew it is over (see write_pending): a lint often makes
+        a summary and several parts of it (netket's whole run: 583 writes before, 464 after)."""
+        _PENDING.setdefault(id(summary), (self, summary))
+
     # what each file of a project calls and imports (Project._names_and_imports) -----------------------------
     def _index_path(self, root: Path) -> Path:
         return self.directory / "calls" / f"{content_digest(self._salt + str(root).encode())}.json"
@@ -466,6 +471,19 @@ class SummaryStore:
     def save_index(self, root: Path, index: dict[str, FileText]) -> None:
         if self.enabled:
             write_json(self._index_path(root), index)
+
+
+# The summaries made or grown (their returns, uses or functions made) during the current lint, by id, each with
+# its store.
+_PENDING: dict[int, tuple[SummaryStore, ModuleSummary]] = {}
+
+
+def write_pending() -> None:
+    """Write the summaries the lint just over has made or grown (engine.lint_source calls it after each
+    lint)."""
+    while _PENDING:
+        _, (store, summary) = _PENDING.popitem()
+        store.put(summary)
 
 
 def valid_summary(data) -> bool:
