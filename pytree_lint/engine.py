@@ -150,7 +150,7 @@ def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONF
         try:
             return _lint_source(text, path, config, tree, fixes)
         finally:
-            write_pending()  # the other modules' summaries it grew, once each
+            write_pending()  # the summaries it made or grew, each written once
 
 
 def _lint_source(text: str, path: str, config: Config, tree: ast.Module | None, fixes: bool) -> list[Finding]:

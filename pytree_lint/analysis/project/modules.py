@@ -531,8 +531,8 @@ class Project:
 
     def _holds(self, folder: str, within: list[str], name: str) -> bool:
         """Whether the folder `folder/within...` holds a file `name`, read from the folders' listings (each
-        listed once: most names looked for are not there, and each such look-up was a path walk in the
-        kernel, 4% of a cold equinox run)."""
+        listed once: most names looked for are not there, and each was a failed path walk in the kernel: a
+        cold equinox run's failed `stat` calls, 1,039 before, 326 after)."""
         for part in within:
             if part not in self._listing(folder)[1]:
                 return False

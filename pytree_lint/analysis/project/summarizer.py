@@ -121,8 +121,8 @@ class Summarizer:
     @classmethod
     def functions_of(cls, summary: ModuleSummary, name: str) -> dict[str, FunctionFacts]:
         """The facts of the function `name` of the module a summary was made of (see ModuleSummary.functions):
-        alone when the analysis that made the summary is kept, else with every function's whose facts are not
-        made yet (the file is read again for them)."""
+        alone when the analysis that made the summary is kept, else with those of every function whose facts
+        are not made yet (the file is read again for them)."""
         kept = (summary.path, summary.digest) in _RECENT
         summarizer = cls.of_summary(summary)
         if summarizer is None:
