@@ -17,6 +17,7 @@ from ...knowledge.python import MUTATING_METHODS
 from ..record import record
 from ..syntax.model import (
     FUNCTIONS,
+    WITHOUT_CALLS,
     FunctionInfo,
     ModuleIndex,
     bound_arguments,
@@ -31,6 +32,8 @@ from ..syntax.model import (
 from ..values.inference import Elsewhere
 
 TREE_MODULES = frozenset({"jax.tree", "jax.tree_util"})
+# The statements a call in them is made by (a def's and a class's body holds its own statements).
+_SIMPLE_STATEMENTS = frozenset(kind for kind in ast.stmt.__subclasses__() if kind not in (*FUNCTIONS, ast.ClassDef))
 
 
 @record
@@ -200,25 +203,31 @@ class TreeCalls:
 
     def _collect(self, node: ast.AST, lines: list[int], found: list[TreeCall], recognise) -> None:
         """The calls below `node` that `recognise` makes a TreeCall of, walking only the nodes whose lines
-        hold a spelling (`lines`)."""
+        hold a spelling (`lines`), never into a name or a constant (no call is below one)."""
         pending: list[tuple[ast.AST, FunctionInfo | None, ast.stmt | None]] = [(node, None, None)]
+        last = len(lines)
         while pending:
             node, scope, statement = pending.pop()
-            if getattr(node, "end_lineno", None) is not None:
+            end = getattr(node, "end_lineno", None)
+            if end is not None:
                 nearest = bisect_left(lines, node.lineno)
-                if nearest == len(lines) or lines[nearest] > node.end_lineno:
+                if nearest == last or lines[nearest] > end:
                     continue
-            if isinstance(node, ast.stmt) and not isinstance(node, (*FUNCTIONS, ast.ClassDef)):
-                statement = node
-            elif isinstance(node, FUNCTIONS):
-                scope, statement = FunctionInfo(node), None
-            elif isinstance(node, ast.Lambda):
-                scope = FunctionInfo(node)
-            if isinstance(node, ast.Call):
+            kind = type(node)
+            if kind is ast.Call:
                 call = recognise(node, scope, statement)
                 if call is not None:
                     found.append(call)
-            pending.extend(zip(reversed(child_nodes(node)), repeat(scope), repeat(statement)))
+            elif kind in _SIMPLE_STATEMENTS:
+                statement = node
+            elif kind in FUNCTIONS:
+                scope, statement = FunctionInfo(node), None
+            elif kind is ast.Lambda:
+                scope = FunctionInfo(node)
+            children = [child for child in child_nodes(node) if type(child) not in WITHOUT_CALLS]
+            if children:
+                children.reverse()
+                pending.extend(zip(children, repeat(scope), repeat(statement)))
 
     def _tree_call(self, call: ast.Call, scope: FunctionInfo | None, statement: ast.stmt | None) -> TreeCall | None:
         known = TREE_FUNCTIONS.get(self.index.qualify(call.func) or "")

@@ -905,7 +905,7 @@ def _calls_on_lines(statement: ast.stmt, lines: set[int], covering: bool = False
                 continue
             if isinstance(node, ast.Call) and (covering or start in lines):
                 found.append((node, in_function))
-        children = child_nodes(node)
+        children = [child for child in child_nodes(node) if type(child) not in WITHOUT_CALLS]
         if children:
             children.reverse()
             inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
@@ -952,6 +952,10 @@ def _node_fields(kind: type) -> tuple[str, ...]:
     fields = _NODE_FIELDS[kind] = () if kind is ast.Constant else tuple(
         name for name in kind._fields if name != "ctx")
     return fields
+
+
+# The nodes no call is below: a walk looking for calls never enters one (they are most of an expression's nodes).
+WITHOUT_CALLS = frozenset({ast.Name, ast.Constant})
 
 
 def child_nodes(node: ast.AST) -> list[ast.AST]:
