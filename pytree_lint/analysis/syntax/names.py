@@ -15,6 +15,8 @@ from ...knowledge.python import BUILTIN_NAMES
 
 def dotted_name(node: ast.AST) -> str | None:
     """`a.b.c` for a Name/Attribute chain, None for anything else (calls, subscripts, ...)."""
+    if type(node) is ast.Name:  # most are
+        return node.id
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -120,12 +122,16 @@ class AliasTable:
 
     def qualify(self, node: ast.AST) -> str | None:
         """The dotted library name `node` refers to, or None when it is not an imported name."""
-        dotted = dotted_name(node)
-        if dotted is None:
-            return None
-        head = node
-        while isinstance(head, ast.Attribute):
-            head = head.value
+        head: ast.AST = node
+        if isinstance(node, ast.Name):  # most are
+            dotted = node.id
+        else:
+            found = dotted_name(node)
+            if found is None:
+                return None
+            dotted = found
+            while isinstance(head, ast.Attribute):
+                head = head.value
         meant = getattr(head, MEANT, None)
         if meant is not None:  # copied from another module: what it stands for there
             rest = dotted.partition(".")[2]
