@@ -32,7 +32,13 @@ def dotted_name(node: ast.AST) -> str | None:
 MEANT = "pytree_lint_meant"
 
 
+# The top packages of the modules CANONICAL_MODULES renames: a name that does not start with one is kept at once.
+_RENAMED_PACKAGES = tuple(sorted({private.split(".", 1)[0] for private in CANONICAL_MODULES}))
+
+
 def canonical(qualified: str) -> str:
+    if not qualified.startswith(_RENAMED_PACKAGES):  # most names
+        return qualified
     for private, public in CANONICAL_MODULES.items():
         if qualified == private or qualified.startswith(private + "."):
             return public + qualified[len(private):]
