@@ -1240,9 +1240,14 @@ def walk_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[tuple[ast.
     blocks around each; nested defs and classes are yielded, not entered."""
     for statement in body:
         yield statement, depth
-        if not isinstance(statement, DEFINITIONS):
+        if type(statement) in _COMPOUND:
             for block in statement_blocks(statement):
                 yield from walk_statements(block, depth + 1)
+
+
+# The statements that hold blocks of statements (see statement_blocks), but defs and classes: most hold none.
+_COMPOUND = frozenset(kind for kind in ast.stmt.__subclasses__() if kind not in DEFINITIONS
+                      and {"body", "orelse", "finalbody", "handlers", "cases"} & set(kind._fields))
 
 
 def statement_blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
@@ -1291,7 +1296,7 @@ class _Indexer:
             elif isinstance(statement, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign,
                                         ast.Expr, ast.Return)):
                 self._simple(statement)
-            else:
+            elif type(statement) in _COMPOUND:
                 self.depth += 1
                 loop = isinstance(statement, (ast.For, ast.AsyncFor))
                 if loop:
