@@ -1245,6 +1245,8 @@ def walk_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[tuple[ast.
                 yield from walk_statements(block, depth + 1)
 
 
+# The statements the index reads (imports, assignments, and the calls of expression statements and returns).
+_INDEXED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return})
 # The statements that hold blocks of statements (see statement_blocks), but defs and classes: most hold none.
 _COMPOUND = frozenset(kind for kind in ast.stmt.__subclasses__() if kind not in DEFINITIONS
                       and {"body", "orelse", "finalbody", "handlers", "cases"} & set(kind._fields))
@@ -1289,14 +1291,14 @@ class _Indexer:
 
     def statements(self, statements: list[ast.stmt]) -> None:
         for statement in statements:
-            if isinstance(statement, ast.ClassDef):
+            kind = type(statement)
+            if kind in _INDEXED:  # most are
+                self._simple(statement)
+            elif isinstance(statement, ast.ClassDef):
                 self._class(statement)
             elif isinstance(statement, FUNCTIONS):
                 self._function(statement)
-            elif isinstance(statement, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign,
-                                        ast.Expr, ast.Return)):
-                self._simple(statement)
-            elif type(statement) in _COMPOUND:
+            elif kind in _COMPOUND:
                 self.depth += 1
                 loop = isinstance(statement, (ast.For, ast.AsyncFor))
                 if loop:
@@ -1386,19 +1388,19 @@ class _Indexer:
     def _call(self, node: ast.expr) -> None:
         """The call a statement makes (`register(...)`, `x = register(...)`, `object.__setattr__(...)`), or
         each call its value holds in a display or a choice (`return energy, Fns(update)`, `a if c else b`)."""
-        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-            for element in node.elts:
-                self._call(element.value if isinstance(element, ast.Starred) else element)
-        elif isinstance(node, ast.Dict):
-            for value in node.values:
-                self._call(value)
-        elif isinstance(node, ast.IfExp):
-            self._call(node.body)
-            self._call(node.orelse)
-        elif isinstance(node, ast.BoolOp):
-            for value in node.values:
-                self._call(value)
         if not isinstance(node, ast.Call):
+            if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+                for element in node.elts:
+                    self._call(element.value if isinstance(element, ast.Starred) else element)
+            elif isinstance(node, ast.Dict):
+                for value in node.values:
+                    self._call(value)
+            elif isinstance(node, ast.IfExp):
+                self._call(node.body)
+                self._call(node.orelse)
+            elif isinstance(node, ast.BoolOp):
+                for value in node.values:
+                    self._call(value)
             return
         dotted = dotted_name(node.func)
         if dotted is None:
