@@ -16,6 +16,7 @@ from ...knowledge.jax import MAP_KINDS, MAP_NAMES, TREE_FUNCTIONS
 from ...knowledge.python import MUTATING_METHODS
 from ..record import record
 from ..syntax.model import (
+    DEFINITIONS,
     FUNCTIONS,
     WITHOUT_CALLS,
     FunctionInfo,
@@ -32,8 +33,8 @@ from ..syntax.model import (
 from ..values.inference import Elsewhere
 
 TREE_MODULES = frozenset({"jax.tree", "jax.tree_util"})
-# The statements a call in them is made by (a def's and a class's body holds its own statements).
-_SIMPLE_STATEMENTS = frozenset(kind for kind in ast.stmt.__subclasses__() if kind not in (*FUNCTIONS, ast.ClassDef))
+# The statements a call in them is made by: all but defs and classes (their bodies hold their own statements).
+_NOT_DEFINITIONS = frozenset(kind for kind in ast.stmt.__subclasses__() if kind not in DEFINITIONS)
 
 
 @record
@@ -218,7 +219,7 @@ class TreeCalls:
                 call = recognise(node, scope, statement)
                 if call is not None:
                     found.append(call)
-            elif kind in _SIMPLE_STATEMENTS:
+            elif kind in _NOT_DEFINITIONS:
                 statement = node
             elif kind in FUNCTIONS:
                 scope, statement = FunctionInfo(node), None

@@ -1247,9 +1247,12 @@ def walk_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[tuple[ast.
 
 # The statements the index reads (imports, assignments, and the calls of expression statements and returns).
 _INDEXED = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return})
-# The statements that hold blocks of statements (see statement_blocks), but defs and classes: most hold none.
+# The fields of a compound statement holding a block of statements (see statement_blocks; a `try`'s handlers
+# and a `match`'s cases each hold one).
+_BLOCKS = ("body", "orelse", "finalbody")
+# The statements that hold blocks of statements, but defs and classes: most hold none.
 _COMPOUND = frozenset(kind for kind in ast.stmt.__subclasses__() if kind not in DEFINITIONS
-                      and {"body", "orelse", "finalbody", "handlers", "cases"} & set(kind._fields))
+                      and {*_BLOCKS, "handlers", "cases"} & set(kind._fields))
 
 
 def statement_blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
@@ -1258,7 +1261,7 @@ def statement_blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
         for case in statement.cases:
             yield case.body
         return
-    for name in ("body", "orelse", "finalbody"):
+    for name in _BLOCKS:
         block = getattr(statement, name, None)
         if isinstance(block, list) and block:
             yield block
