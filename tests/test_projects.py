@@ -260,6 +260,24 @@ def test_a_summary_made_and_grown_by_one_lint_is_written_once_after_it(tmp_path,
     assert written.count(("pkg.masks", True)) == 1 and ("pkg.masks", False) not in written
 
 
+def test_a_worker_of_a_parallel_run_writes_a_new_summary_at_once(tmp_path, monkeypatch):
+    """In a worker of a parallel run, the summary of masks.py is written when made (the sibling process may
+    need it during model.py's lint: equinox's run summarised 6-11 modules twice, 3-5 after), and again, grown,
+    when the lint is over."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(Project, "_instances", {})
+    monkeypatch.setattr(Project, "takes", lambda file: False)
+    written = []
+    put = SummaryStore.put
+    monkeypatch.setattr(SummaryStore, "put", lambda store, summary: (written.append(
+        (summary.module, summary.made_returns is not None)), put(store, summary)))
+    assert [f.code for f in lint_file(str(project / "pkg" / "model.py"))] == ["PTL101"]
+    assert written.index(("pkg.masks", False)) < written.index(("pkg.masks", True))
+
+
 def test_returns_and_uses_made_on_demand_are_kept_with_the_summary(tmp_path, monkeypatch, capsys):
     """What a module's functions return and what it does with other modules' classes are made when another
     module first asks, and put in the store with its summary: a later run reads them back, never the module."""

@@ -686,7 +686,10 @@ class Project:
         summary = Project.summarize(data, str(file), module, is_package, digest, parsed, keep)
         if summary is not None:
             summary.kept_in = self.store
-            self.store.put_later(summary)
+            if Project.takes is not None:
+                self.store.put(summary)  # at once: another process of the run may ask for it during this lint
+            else:
+                self.store.put_later(summary)
         return summary
 
     def _top(self, import_root: Path, package: str) -> Path:

@@ -450,7 +450,8 @@ class SummaryStore:
 
     def put_later(self, summary: ModuleSummary) -> None:
         """Put a summary once the lint that made or grew it is over (see write_pending): a lint often makes
-        a summary and several parts of it (netket's whole run: 583 writes before, 464 after)."""
+        a summary and several parts of it (netket's whole run: 583 writes before, 464 after). A worker of a
+        parallel run puts a new summary at once (Project._summarise): its sibling may need it meanwhile."""
         _PENDING.setdefault(id(summary), (self, summary))
 
     # what each file of a project calls and imports (Project._names_and_imports) -----------------------------
