@@ -572,6 +572,47 @@ def test_a_worker_lints_next_a_file_it_parsed_for_a_summary(project, monkeypatch
     assert parsed[(project / "pkg" / "model.py").read_text()] == 1 and len(parsed) == 2
 
 
+@pytest.mark.parametrize("own_made", [True, False], ids=["waits", "own summary to make first"])
+def test_a_worker_reads_the_summary_another_worker_is_making(own_made, project, monkeypatch):
+    """A worker that asks for the summary of a module another worker is linting now (a lint summarises such a
+    module first) reads it from the store once written, rather than making it again; but not while the
+    summary of the module it lints itself is still to be made (the other could be waiting on that one)."""
+    import threading
+
+    from pytree_lint.analysis.project.modules import resolved_path
+
+    load_analysis()
+    masks, model = resolved_path("pkg/masks.py"), resolved_path("pkg/model.py")
+    made_elsewhere = Project(project.resolve()).summary_of(masks)  # what the other worker writes
+    assert made_elsewhere is not None
+    store = SummaryStore()
+    monkeypatch.setattr(Project, "adopted_files", frozenset({masks, model}))
+    monkeypatch.setattr(Project, "settled", object())
+    on_masks = threading.Event()
+    on_masks.set()
+    monkeypatch.setattr(Project, "linted_elsewhere", lambda file: file == masks and on_masks.is_set())
+    made_here = []
+    summarize = Project.summarize
+    monkeypatch.setattr(Project, "summarize", lambda data, path, *rest: (made_here.append(Path(path).name),
+                                                                         summarize(data, path, *rest))[1])
+
+    def the_other_worker():  # writes the summary a moment later, then moves on
+        time.sleep(0.05)
+        store.put(made_elsewhere)
+        on_masks.clear()
+
+    here = Project(project.resolve())
+    if own_made:
+        here.summary_of(model)  # the module this worker lints: summarised first
+    here.view("pkg/model.py")
+    other = threading.Thread(target=the_other_worker)
+    other.start()
+    summary = here.summary_of(masks)
+    other.join()
+    assert summary is not None and summary.to_json() == made_elsewhere.to_json()
+    assert made_here == (["model.py"] if own_made else ["masks.py"])
+
+
 def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, monkeypatch, capsys):
     """Two runs in one process (a test suite, an editor's tool calling the CLI), each from its project's
     folder: a relative path names the file of the current folder (both projects have `pkg/schedule.py`)."""

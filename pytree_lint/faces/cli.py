@@ -87,11 +87,13 @@ def _not_linted(job: Job, reason: str):
     return job[0], [], reason, None
 
 
-def _let_take(takes) -> None:
-    """Tell the analysis how a process of the run takes a file it parses for a summary (see Project.takes)."""
+def _share_jobs(worker) -> None:
+    """Tell the analysis how a process of the run takes a file it parses for a summary (see Project.takes),
+    and whether another process is linting a file (see Project.linted_elsewhere); None: the run is over."""
     from ..analysis.project.modules import Project
 
-    Project.takes = takes
+    Project.takes = worker.take if worker is not None else None
+    Project.linted_elsewhere = worker.on_elsewhere if worker is not None else None
 
 
 def _rows(findings: list[Finding]) -> list[list]:
@@ -136,7 +138,7 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
         if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD and hasattr(os, "fork"):
             from .forks import run_forked
 
-            sent = run_forked(pending, resolved, order.waits_on(), jobs, _lint_sent, _let_take, _not_linted, progress)
+            sent = run_forked(pending, resolved, order.waits_on(), jobs, _lint_sent, _share_jobs, _not_linted, progress)
             linted = [(path, [_from_row(path, row) for row in rows], error, entry)
                       for path, rows, error, entry in sent]
         else:

@@ -87,6 +87,11 @@ class Claims:
             self._set(_ON + 4 * self.process, chosen + 1)
             return chosen
 
+    def on_elsewhere(self, job: int) -> bool:
+        """Whether another process is on the job now (read without the lock: a moment's answer)."""
+        return any(other != self.process and self._number(_ON + 4 * other) == job + 1
+                   for other in range(self.processes))
+
     def taker(self, job: int) -> int | None:
         """The number of the process that took the job (None: no process)."""
         return self._memory[self._takers + job] - 1 if self._memory[self._takers + job] else None
@@ -135,6 +140,11 @@ class _Worker(Generic[Job]):
         self.next.append(job)
         return True
 
+    def on_elsewhere(self, key: Hashable) -> bool:
+        """Whether another process is on the job of a key (a file) now."""
+        job = self.numbers.get(key)
+        return job is not None and self.claims.on_elsewhere(job)
+
     def work(self, do: Callable[[Job], Any], done: Callable[[int], None], results: list[tuple[int, Any]]) -> None:
         """Add (job, result) for each job this process takes to `results`, until none is left."""
         while (job := self.claims.next_free(self.waits_on)) is not None:
@@ -146,17 +156,18 @@ class _Worker(Generic[Job]):
 
 
 def run_forked(jobs: Sequence[Job], keys: Sequence[Hashable], waits_on: Sequence[int], processes: int,
-               do: Callable[[Job], Any], share: Callable[[Callable[[Hashable], bool] | None], None],
+               do: Callable[[Job], Any], share: Callable[[_Worker | None], None],
                gone: Callable[[Job, str], Any], done: Callable[[int], None] = lambda count: None) -> list:
     """Each job's result, done by this process and `processes - 1` forks of it, each job better after the
     jobs it `waits_on` (a set of job numbers as bits: the modules its module imports, through others too);
     a fork's results must be marshal's types.
-    `share` gives each process the way to take the job of a key (None once the run is over); `gone` makes
+    `share` gives each process its worker, which takes the job of a key and tells whether another process is
+    on it (None once the run is over); `gone` makes
     the result of a job whose fork ended before it was done; `done` is told how many jobs are done each time
     this process finishes one."""
     claims = Claims(len(jobs), processes)
     worker = _Worker(jobs, keys, claims, waits_on)
-    share(worker.take)
+    share(worker)
     forks: dict[int, tuple[int, int]] = {}  # process number -> (its id, the pipe its results come through)
     try:
         for process in range(1, processes):

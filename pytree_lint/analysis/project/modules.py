@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import time
 from collections import deque
 from collections.abc import Iterator
 from functools import lru_cache
@@ -65,6 +66,11 @@ MAX_HOPS = 16
 # How many of the project's files are searched for a class's constructor calls: a very large project is
 # searched in part rather than made slow (an unsearched call stays unknown, and unknown stays silent).
 MAX_SEARCHED_FILES = 3000
+# How long a worker process waits for the summary another is making (see Project._made_elsewhere), at most,
+# and how often it looks for it: a summary takes 1-30 ms; a process killed while making one is waited for no
+# longer than this.
+AWAIT_SECONDS = 2.0
+AWAIT_POLL_SECONDS = 0.0005
 # The modules a file imports, read from its text before it is parsed: `from .x import`, `import a.b`.
 # `from module import a, b as c` (parenthesised over lines too): the names it imports from the module.
 FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]*(\([^)]*\)|(?:[^\n#\\]|\\\r?\n)*)",
@@ -404,6 +410,8 @@ class Project:
     # In a pool worker of the CLI's run: whether this process takes the lint of a file it parses for a
     # summary (it then lints it next, from that tree; False: another worker has it). None: no pool.
     takes: ClassVar[Callable[[Path], bool] | None] = None
+    # In a pool worker: whether another worker is on the lint of a file now (see _made_elsewhere).
+    linted_elsewhere: ClassVar[Callable[[Path], bool] | None] = None
     # The CLI's run under way (a token per run; None: none): the project's files stay as they are while it
     # lints them, so each is checked for a change once per run, not by each lint that reads it (netket: 14,000
     # checks of 432 files). A language server, which sees edits, checks a file each time a lint reads it.
@@ -438,6 +446,8 @@ class Project:
         self._present: dict[Path, tuple[str, object | None]] = {}  # file -> (content hash, settled run): presence
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
         self._foreign: dict[tuple[str, str, str], ClassInfo | None] = {}  # (path, digest, class): read once
+        self._linting: Path | None = None  # the file of the lint under way (see view)
+        self._making = 0  # how many summaries the process is making now (one asks for others)
         self._calls: dict[tuple[str, str, str], tuple[Construction, ...]] = {}  # (path, digest, function)
         self._root_prefix = os.path.join(str(root), "")
 
@@ -483,7 +493,7 @@ class Project:
 
     def view(self, path: str) -> ModuleView:
         """What a file's analysis asks of the project, answered from that file's place in it."""
-        file = resolved_path(path)
+        file = self._linting = resolved_path(path)
         import_root, module, is_package = module_location(file)
         self._checked.clear()  # a new lint: each file's text is looked at once more (it may have changed)
         return ModuleView(self, file, import_root, module, is_package)
@@ -676,6 +686,8 @@ class Project:
         _, module, is_package = module_location(file)
         digest = content_digest(data)
         cached = self.store.get(digest, module, is_package)
+        if cached is None and parsed is None:
+            cached = self._made_elsewhere(file, digest, module, is_package)
         if cached is not None:
             # Kept by content: the same module in another checkout (or a moved project) made it there.
             cached.path, cached.kept_in = str(file), self.store
@@ -683,7 +695,11 @@ class Project:
         if Project.summarize is None:
             raise RuntimeError("no summarizer: call engine.load_analysis() first")
         keep = parsed is None and file in Project.linted_files and (Project.takes is None or Project.takes(file))
-        summary = Project.summarize(data, str(file), module, is_package, digest, parsed, keep)
+        self._making += 1
+        try:
+            summary = Project.summarize(data, str(file), module, is_package, digest, parsed, keep)
+        finally:
+            self._making -= 1
         if summary is not None:
             summary.kept_in = self.store
             if Project.takes is not None:
@@ -691,6 +707,24 @@ class Project:
             else:
                 self.store.put_later(summary)
         return summary
+
+    def _made_elsewhere(self, file: Path, digest: str, module: str, is_package: bool) -> ModuleSummary | None:
+        """The summary of a module another worker process is linting now, read from the store once that
+        process has written it (a lint summarises a module another imports before anything else: see adopt),
+        rather than made a second time here: in a cold run over lineax, its largest module was (24 ms). None
+        when no other process is on it. Only a process that is making no summary, and whose own module's
+        summary is made, waits: two processes never wait on each other. It waits while the other is on the
+        file, at most AWAIT_SECONDS (a process killed on it)."""
+        if (Project.linted_elsewhere is None or self._making or file not in Project.adopted_files
+                or not self.store.enabled or not Project.linted_elsewhere(file)
+                or (self._linting in Project.adopted_files and self._linting not in self._summaries)):
+            return None
+        deadline = time.monotonic() + AWAIT_SECONDS
+        while True:
+            time.sleep(AWAIT_POLL_SECONDS)
+            summary = self.store.get(digest, module, is_package)
+            if summary is not None or not Project.linted_elsewhere(file) or time.monotonic() > deadline:
+                return summary
 
     def _top(self, import_root: Path, package: str) -> Path:
         """The folder searched for the users of a module of the top package `package` imported from
