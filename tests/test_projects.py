@@ -572,6 +572,29 @@ def test_a_worker_lints_next_a_file_it_parsed_for_a_summary(project, monkeypatch
     assert parsed[(project / "pkg" / "model.py").read_text()] == 1 and len(parsed) == 2
 
 
+def test_a_name_a_module_only_imports_stands_for_no_rule_words(tmp_path, monkeypatch):
+    """A module whose text spells no rule's words is read when a name it imports from the project stands for
+    one (a jitted function with static arguments): when it uses the name, not when it only imports it to offer
+    it (a package's `__init__`), which is never resolved."""
+    from pytree_lint.analysis.module import ModuleAnalysis
+    from pytree_lint.analysis.project.modules import project_view
+
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "static_arguments" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(Project, "_instances", {})
+    load_analysis()
+    offered = "from .decay import learning_rate\n\n__all__ = ['learning_rate']\n"
+    used = "from .decay import learning_rate\n\n\ndef rate(step, schedule):\n    return learning_rate(step, schedule)\n"
+    words = {}
+    for name, text in (("offers", offered), ("uses", used)):
+        path = project / "pkg" / f"{name}.py"
+        path.write_text(text)
+        words[name] = ModuleAnalysis(ast.parse(text), Source(text), project=project_view(str(path))).project_words
+    assert words == {"offers": set(), "uses": {"static_argnums", "jit"}}
+
+
 @pytest.mark.parametrize("own_made", [True, False], ids=["waits", "own summary to make first"])
 def test_a_worker_reads_the_summary_another_worker_is_making(own_made, project, monkeypatch):
     """A worker that asks for the summary of a module another worker is linting now (a lint summarises such a

@@ -39,6 +39,14 @@ CITED_ELSEWHERE = re.compile(r"\(([^()\s:]+\.py):(\d+)\)")
 _SHOWN_STEPS = 8  # the most steps of a value's way a message spells out
 
 
+def _offers(statement: ast.stmt) -> bool:
+    """An import, or the `__all__` list naming what the module offers: no use of a name."""
+    targets = (statement.targets if isinstance(statement, ast.Assign)
+               else [statement.target] if isinstance(statement, (ast.AugAssign, ast.AnnAssign)) else [])
+    return isinstance(statement, (ast.Import, ast.ImportFrom)) or any(
+        isinstance(target, ast.Name) and target.id == "__all__" for target in targets)
+
+
 def citations(message: str) -> list[tuple[str | None, int | None, int]]:
     """The places a message cites, each (another module's path or None, a notebook cell or None, line)."""
     found: list[tuple[str | None, int | None, int]] = [
@@ -267,7 +275,13 @@ class ModuleAnalysis:
             return words
         if any(project.may_register(name) for name in self.index.classes):
             words.add(REGISTRATION_TRIGGERS[0])  # a class of this module another module may register
+        # Only a name the module uses can matter (a base, a call, a field helper, an annotation): a name a
+        # package's `__init__` imports only to offer it stands for no rule's words there (equinox's, a hundred
+        # names, each resolved for it alone).
+        used = "".join(text for statement, text in self.index.statement_texts if not _offers(statement))
         for local, _target in self.index.aliases.items():
+            if local not in used:
+                continue
             definition = self.index.definition(ast.Name(local))
             if definition is None:
                 continue

@@ -463,10 +463,10 @@ class ModuleIndex:
 
     @cached_property
     def _texts(self) -> dict[int, str]:
-        return {id(statement): text for statement, text in self._statement_texts}
+        return {id(statement): text for statement, text in self.statement_texts}
 
     @cached_property
-    def _statement_texts(self) -> list[tuple[ast.stmt, str]]:
+    def statement_texts(self) -> list[tuple[ast.stmt, str]]:
         lines = self.source.lines
         return [(statement, "".join(lines[first_line(statement) - 1:statement.end_lineno]))
                 for statement in self.tree.body]
@@ -476,7 +476,7 @@ class ModuleIndex:
         expressions below the statements are walked only there). Each question is answered once."""
         key = tuple(sorted(words))
         if key not in self._mentioning:
-            self._mentioning[key] = [statement for statement, text in self._statement_texts
+            self._mentioning[key] = [statement for statement, text in self.statement_texts
                                      if any(word in text for word in words)]
         return self._mentioning[key]
 
@@ -510,7 +510,7 @@ class ModuleIndex:
         Found from the text: only the lines that spell such a call are walked to (a call of `print` on
         another line of the class is never visited)."""
         found: list[tuple[ast.Call, bool]] = []
-        for statement, text in self._statement_texts:
+        for statement, text in self.statement_texts:
             if not any(name in text for name in names):
                 continue
             lines = _lines_of(statement, text, (match for match in _CALLED.finditer(text)
