@@ -16,8 +16,9 @@ class ConfigError(ValueError):
 
 
 # The families of the public contract (spec.md): PTL1xx aux data, 2xx tree calls, 3xx flatten/unflatten,
-# 4xx leaves, 5xx Flax NNX, 9xx the opt-in tier.
-CONTRACT_CODE = re.compile(r"^PTL(?:[1-59](?:[0-9]{0,2}))?$")
+# 4xx leaves, 5xx Flax NNX, 9xx the opt-in tier. (A pattern's text, as the others here that only a given
+# configuration uses: `re` compiles it when first used, not at each start.)
+CONTRACT_CODE = r"^PTL(?:[1-59](?:[0-9]{0,2}))?$"
 # The opt-in tier: advice whose harm is conditional, off by default, as if in flake8's default ignore list:
 # on with `--extend-select PTL9`, by code, or with an explicit `--select` that takes it in (`PTL`).
 OPT_IN = "PTL9"
@@ -30,7 +31,7 @@ def parse_codes(value: str | list[str] | tuple[str, ...] | None, option: str) ->
     items = value if isinstance(value, (list, tuple)) else re.split(r"[,\s]+", value)
     codes = tuple(item.strip().upper() for item in items if item.strip())
     for code in codes:
-        if not CONTRACT_CODE.match(code) or not any(rule.startswith(code) for rule in _rule_codes()):
+        if not re.match(CONTRACT_CODE, code) or not any(rule.startswith(code) for rule in _rule_codes()):
             raise ConfigError(f"{option}: unknown rule code {code!r} (rules: {', '.join(_rule_codes())}; "
                               "a prefix such as PTL1 selects a family)")
     return codes
@@ -96,8 +97,8 @@ CONFIG_FILE_NAMES = ("pyproject.toml", "setup.cfg", "tox.ini")
 
 # How a config file can name our table: `[tool.pytree-lint]`, a dotted `tool."pytree-lint".x` key, or a
 # `pytree-lint = {...}` key under `[tool]`; `[pytree-lint]` in setup.cfg and tox.ini.
-_TABLE = {"toml": re.compile(rb"tool\s*\.\s*[\"']?pytree-lint|^\s*[\"']?pytree-lint[\"']?\s*[=.]", re.MULTILINE),
-          "ini": re.compile(rb"\[\s*pytree-lint\s*\]")}
+_TABLE = {"toml": rb"(?m)tool\s*\.\s*[\"']?pytree-lint|^\s*[\"']?pytree-lint[\"']?\s*[=.]",
+          "ini": rb"\[\s*pytree-lint\s*\]"}
 
 
 def _our_text(path: str, kind: str) -> str | None:
@@ -110,7 +111,7 @@ def _our_text(path: str, kind: str) -> str | None:
         return None
     except OSError as error:
         raise ConfigError(f"{path}: {error}") from None
-    if _TABLE[kind].search(data) is None:
+    if re.search(_TABLE[kind], data) is None:
         return None
     try:
         return data.decode("utf-8")
@@ -199,14 +200,14 @@ def parse_functions(values: list[str] | None, option: str) -> tuple[str, ...]:
 
 
 # flake8's per-file-ignores string: `pattern:CODES` entries apart by new lines or by spaces before a pattern.
-PER_FILE_ENTRY_BREAK = re.compile(r"\n+|\s+(?=\S+:)")
+PER_FILE_ENTRY_BREAK = r"\n+|\s+(?=\S+:)"
 
 
 def parse_per_file_ignores(value, option: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """flake8's `pattern:CODES` entries (a string, or a list of them), or a TOML table pattern -> codes."""
     if isinstance(value, dict):
         return tuple((str(pattern), parse_codes(_as_list(codes, option), option)) for pattern, codes in value.items())
-    items = PER_FILE_ENTRY_BREAK.split(value) if isinstance(value, str) else _as_list(value, option)
+    items = re.split(PER_FILE_ENTRY_BREAK, value) if isinstance(value, str) else _as_list(value, option)
     entries = []
     for item in items:
         if not item.strip():

@@ -6,12 +6,12 @@ file is rewritten by a temporary file beside it renamed over it, so a failed wri
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import io
 import os
 import stat
-import tokenize
 
 # Larger files are generated code, not something a person registers pytrees in by hand.
 MAX_FILE_BYTES = 16 * 2**20
@@ -70,11 +70,25 @@ def python_text(data: bytes) -> str:
 
 def _decoded(data: bytes) -> tuple[str, str]:
     """The text and the encoding it was read with (what writing it back must use)."""
+    if not data.startswith(codecs.BOM_UTF8) and b"coding" not in data[:_second_line_end(data)]:
+        try:  # no BOM, no PEP 263 cookie: UTF-8, as tokenize would say (its import and its reading spared)
+            return data.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError:
+            pass  # tokenize says why
+    import tokenize
+
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         return data.decode(encoding), encoding
     except (SyntaxError, LookupError, UnicodeDecodeError) as error:
         raise LintError(f"cannot decode the file: {error}") from None
+
+
+def _second_line_end(data: bytes) -> int:
+    """Where a source's second line ends (a coding cookie is read on the first two only)."""
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1) if first >= 0 else -1
+    return len(data) if second < 0 else second + 1
 
 
 def read_source(path: str) -> tuple[str, str]:

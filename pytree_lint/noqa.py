@@ -2,45 +2,50 @@
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 
 from .analysis.syntax.source import python_lines
 
+# Read only in a file that spells `noqa`: the patterns are compiled (by `re`'s cache) and `tokenize` imported
+# then, not at each start (2 ms of it).
 # flake8's own pattern (flake8/defaults.py).
-NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
+NOQA = r"(?i)# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?"
 # A comment line that skips the whole file: flake8's `# flake8: noqa` (without codes, as in flake8), or ours.
-NOQA_FILE = re.compile(r"^[ \t]*#[ \t]*(?:flake8|pytree-lint)[:=][ \t]*noqa[ \t]*$", re.IGNORECASE | re.MULTILINE)
+NOQA_FILE = r"(?im)^[ \t]*#[ \t]*(?:flake8|pytree-lint)[:=][ \t]*noqa[ \t]*$"
 
 
 def skips_file(text: str) -> bool:
     """`# flake8: noqa` or `# pytree-lint: noqa` on a line of its own: nothing in the file is reported."""
-    return "noqa" in text.lower() and NOQA_FILE.search(text) is not None
+    return "noqa" in text.lower() and re.search(NOQA_FILE, text) is not None
 
 
-def _logical_spans(text: str) -> list[tuple[int, int]]:
-    """(first line, last line) of each logical line, as flake8 searches for noqa; raises what tokenize
-    raises for text it cannot tokenize."""
+def _logical_spans(text: str) -> list[tuple[int, int]] | None:
+    """(first line, last line) of each logical line, as flake8 searches for noqa; None for text tokenize
+    cannot read."""
+    import io
+    import tokenize
+
     lines = python_lines(text)
     spans = []
     first, last = len(lines) + 2, -1
-    for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        if token.type in (tokenize.ENDMARKER, tokenize.DEDENT):
-            continue
-        first, last = min(first, token.start[0]), max(last, token.end[0])
-        if token.type in (tokenize.NL, tokenize.NEWLINE):
-            spans.append((first, last))
-            first, last = len(lines) + 2, -1
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+                continue
+            first, last = min(first, token.start[0]), max(last, token.end[0])
+            if token.type in (tokenize.NL, tokenize.NEWLINE):
+                spans.append((first, last))
+                first, last = len(lines) + 2, -1
+    except (tokenize.TokenError, SyntaxError):
+        return None
     return spans
 
 
 def _logical_lines(text: str) -> dict[int, str]:
     """Line number -> the text of the whole logical line around it."""
     lines = python_lines(text)
-    try:
-        spans = _logical_spans(text)
-    except (tokenize.TokenError, SyntaxError):
+    spans = _logical_spans(text)
+    if spans is None:
         return dict(enumerate(lines, start=1))
     mapping: dict[int, str] = {}
     for first, last in spans:
@@ -50,9 +55,8 @@ def _logical_lines(text: str) -> dict[int, str]:
 
 def _logical_starts(text: str) -> dict[int, int]:
     """Line number -> the first line of the logical line around it."""
-    try:
-        spans = _logical_spans(text)
-    except (tokenize.TokenError, SyntaxError):
+    spans = _logical_spans(text)
+    if spans is None:
         return {}
     return {line: first for first, last in spans for line in range(first, last + 1)}
 
@@ -71,7 +75,7 @@ def suppressed(text: str, findings):
     lines = _logical_lines(text)
     kept = []
     for finding in findings:
-        match = NOQA.search(lines.get(finding.line, ""))
+        match = re.search(NOQA, lines.get(finding.line, ""))
         if match is None:
             kept.append(finding)
             continue
@@ -93,7 +97,7 @@ def unused(text: str, findings) -> list[tuple[int, int, tuple[str, ...]]]:
         found_by_line.setdefault(starts.get(finding.line, finding.line), set()).add(finding.code)
     report = []
     for number, line in enumerate(lines, start=1):
-        match = NOQA.search(line)
+        match = re.search(NOQA, line)
         listed = [code for code in (_listed_codes(match) or ()) if code.startswith("PTL")] if match else []
         if not listed:
             continue
@@ -108,13 +112,10 @@ def suppression_edit(text: str, line: int, code: str) -> tuple[int, int, int, in
     """The edit (1-based lines, 0-based columns) that silences `code` reported on `line`: the code added to
     the `# noqa: ...` comment of its logical line, or `  # noqa: CODE` at the end of that logical line."""
     lines = python_lines(text)
-    try:
-        spans = _logical_spans(text)
-    except (tokenize.TokenError, SyntaxError):
-        spans = []
+    spans = _logical_spans(text) or []
     first, last = next(((a, b) for a, b in spans if a <= line <= b), (line, line))
     for number in range(first, min(last, len(lines)) + 1):
-        match = NOQA.search(lines[number - 1])
+        match = re.search(NOQA, lines[number - 1])
         if match is not None and match.group("codes"):
             end = match.start("codes") + len(match.group("codes").rstrip(", \t\r\n"))
             return number, end, number, end, f",{code}"

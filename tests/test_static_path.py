@@ -40,6 +40,34 @@ def test_linting_neither_imports_jax_nor_runs_the_module(tmp_path):
     assert not marker.exists()
 
 
+@pytest.mark.parametrize("comment", ["", "  # noqa: PTL999"], ids=["plain", "noqa"])
+def test_tokenize_is_imported_only_for_a_file_spelling_noqa(comment, tmp_path):
+    """Reading a file's encoding and its `# noqa` comments needs `tokenize` only for a file with a coding
+    cookie or a BOM, or one that spells `noqa`: imported at each start, it and its patterns took 2 ms of it."""
+    (tmp_path / "box.py").write_text(textwrap.dedent(f"""\
+        import jax
+        import numpy as np
+
+        @jax.tree_util.register_pytree_node_class
+        class Box:{comment}
+            def __init__(self):
+                self.table = np.arange(3)
+
+            def tree_flatten(self):
+                return (), self.table
+        """))
+    probe = textwrap.dedent("""\
+        import sys
+        from pytree_lint.faces.cli import main
+        status = main(["--no-cache", "box.py"])
+        print("TOKENIZE", "tokenize" in sys.modules)
+        sys.exit(status)
+        """)
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 1 and "PTL101" in result.stdout, (result.stdout, result.stderr)
+    assert f"TOKENIZE {bool(comment)}" in result.stdout
+
+
 def test_a_run_that_recalls_every_file_loads_neither_the_rules_nor_the_analysis(tmp_path):
     """A warm run answers from its manifest: importing the rules and the analysis (beyond the source
     reading the engine's own imports need) would be most of its time (once, `--no-cache`'s handling

@@ -72,12 +72,11 @@ MAX_SEARCHED_FILES = 3000
 AWAIT_SECONDS = 2.0
 AWAIT_POLL_SECONDS = 0.0005
 # The modules a file imports, read from its text before it is parsed: `from .x import`, `import a.b`.
-# `from module import a, b as c` (parenthesised over lines too): the names it imports from the module.
-FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]*(\([^)]*\)|(?:[^\n#\\]|\\\r?\n)*)",
-                         re.MULTILINE)
 IMPORTED_MODULE = re.compile(r"^[ \t]*(?:from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import|import[ \t]+([\w.]+))", re.MULTILINE)
-# Either statement at once, for the text index: `from module import names` (FROM_IMPORT's groups) or `import module`.
-IMPORT_STATEMENT = re.compile(FROM_IMPORT.pattern + r"|^[ \t]*import[ \t]+([\w.]+)", re.MULTILINE)
+# Either statement at once, for the text index: `from module import a, b as c` (parenthesised over lines too;
+# the module, then the names) or `import module`.
+IMPORT_STATEMENT = re.compile(r"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]*(\([^)]*\)|(?:[^\n#\\]|\\\r?\n)*)"
+                              r"|^[ \t]*import[ \t]+([\w.]+)", re.MULTILINE)
 COMMENT = re.compile(r"#[^\n]*")  # inside a parenthesised `from module import (...)`
 INSTALLED = frozenset({"site-packages", "dist-packages"})
 # A call of a capitalised name (which classes a module may build), matched on the reversed text: a
@@ -279,7 +278,7 @@ def file_text(data: bytes, mtime: int, size: int) -> FileText:
 
 
 def import_matches(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
-    """The matches of FROM_IMPORT or IMPORTED_MODULE in a file's text, tried only where a line spelling
+    """The matches of IMPORT_STATEMENT or IMPORTED_MODULE in a file's text, tried only where a line spelling
     `import` starts (found as a literal: several times faster than the patterns' scan from every line)."""
     start = -1
     at = text.find("import")
