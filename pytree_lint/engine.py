@@ -12,7 +12,7 @@ import ast
 import gc
 from bisect import bisect_right
 from contextlib import contextmanager
-from functools import lru_cache, total_ordering
+from functools import cache, lru_cache, total_ordering
 from typing import TYPE_CHECKING
 
 from .analysis.record import NamedTuple, record
@@ -122,17 +122,31 @@ def selected_rules(config: Config) -> tuple[Rule, ...]:
 
 
 def prefilter(text: str, rules: tuple[Rule, ...], config: Config) -> list[Rule]:
-    """The rules whose words the file contains (see Rule.triggers and .requires; the project's static-field
-    helpers count for the rules that read registrations). A file that concerns no rule is never parsed.
-    Each word is searched for once, however many rules share it."""
-    words = dict.fromkeys(word for rule in rules for word in (*rule.triggers, *rule.requires))
+    """The rules one of whose words the file contains (see Rule.triggers and .requires; the project's
+    static-field helpers count for the rules that read registrations). A file that concerns no rule is never
+    parsed. The rules share a few families of words, each searched for once and only until one is found (every
+    word of every family was: 75 ms of a cold run over netket, 470 over tfp)."""
     has_common_part = COMMON_PART in text
-    present = {word for word in words if (has_common_part or COMMON_PART not in word) and word in text}
+    spelled: dict[tuple[str, ...], bool] = {}
+
+    def spells(words: tuple[str, ...]) -> bool:
+        if words not in spelled:
+            spelled[words] = any((has_common_part or COMMON_PART not in word) and word in text
+                                 for word in _shortest(words))
+        return spelled[words]
+
     # How the project's static-field helpers are spelled where they are used (`static_field(...)`).
     helpers = [name.rsplit(".", 1)[-1] for name in config.static_field_functions]
     uses_helpers = any(helper in text for helper in helpers)
-    return [rule for rule in rules if rule.concerns(present)
+    return [rule for rule in rules if (spells(rule.triggers) and (not rule.requires or spells(rule.requires)))
             or (rule.triggers == REGISTRATION_TRIGGERS and uses_helpers)]
+
+
+@cache
+def _shortest(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words of a family that hold no other of its words: a text spells one of the family's words when it
+    spells one of these (`tree_map` stands for `tree_map_with_path` too)."""
+    return tuple(word for word in words if not any(other != word and other in word for other in words))
 
 
 def lint_source(text: str, path: str = "<string>", config: Config = DEFAULT_CONFIG,

@@ -497,3 +497,22 @@ def test_a_long_chain_of_helpers_with_several_returns_is_followed_once_each():
         "`step57(x)` at line 422, which returns `step56(x)` at line 415, then 56 more steps, which returns "
         "`jnp.zeros(3) + x` at line 19; JAX compares aux_data with `==`, so the first jitted call with a new, equal "
         "array raises `ValueError: Exception raised while checking equality of metadata fields of pytree`")
+
+
+def test_the_prefilter_keeps_the_rules_one_of_whose_words_a_file_spells():
+    """The prefilter searches each family of words only until one is found, and only the words holding no
+    other of the family's: it keeps exactly the rules one of whose words (and, for a rule that requires one,
+    one of those) the file spells, on every fixture and with no word at all."""
+    from pathlib import Path
+
+    from pytree_lint.config import DEFAULT_CONFIG
+    from pytree_lint.engine import load_analysis, prefilter, selected_rules
+
+    load_analysis()
+    rules = selected_rules(DEFAULT_CONFIG)
+    texts = [path.read_text() for path in sorted((Path(__file__).parent / "fixtures").rglob("*.py"))]
+    texts += ["", "x = jax.tree_util.tree_map_with_path(f, t)", "@register_pytree_node_class\nclass A: pass"]
+    for text in texts:
+        spelled = [rule for rule in rules if any(word in text for word in rule.triggers)
+                   and (not rule.requires or any(word in text for word in rule.requires))]
+        assert prefilter(text, rules, DEFAULT_CONFIG) == spelled
