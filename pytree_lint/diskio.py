@@ -15,6 +15,9 @@ import stat
 
 # Larger files are generated code, not something a person registers pytrees in by hand.
 MAX_FILE_BYTES = 16 * 2**20
+# In a run whose sources stay as they are (see settle_sources): the folder a relative path starts from, and
+# each source read so far by its absolute path.
+_settled: tuple[str, dict[str, bytes]] | None = None
 
 
 class LintError(Exception):
@@ -34,6 +37,29 @@ def read_regular(path: str | os.PathLike) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(descriptor)
+
+
+def settle_sources(settled: bool) -> None:
+    """From now on, read each source once (True: a run over files that stay as they are, the CLI's: a cold
+    run over netket read each of its files three to five times, for the import order, the lint, the summary
+    and the content hash), or each time it is asked for again (False)."""
+    global _settled
+    try:
+        _settled = (os.getcwd(), {}) if settled else None
+    except OSError:  # the current folder is gone: relative paths cannot be told apart
+        _settled = None
+
+
+def read_settled(path: str | os.PathLike) -> bytes:
+    """A source's bytes (see read_regular), read from the disk once in a settled run (see settle_sources)."""
+    if _settled is None:
+        return read_regular(path)
+    folder, read = _settled
+    key = os.path.normpath(os.path.join(folder, path))
+    data = read.get(key)
+    if data is None:
+        data = read[key] = read_regular(path)
+    return data
 
 
 def replace_atomically(path: str | os.PathLike, data: bytes) -> None:
@@ -98,6 +124,6 @@ def read_source(path: str) -> tuple[str, str]:
 
 def read_file(path: str) -> bytes:
     try:
-        return read_regular(path)
+        return read_settled(path)
     except OSError as error:
         raise LintError(f"cannot read the file: {error.strerror or error}") from None

@@ -218,6 +218,37 @@ def _parses_of_a_run(project: Path, monkeypatch, capsys) -> dict[str, int]:
     return {path.name: parsed[text] for path in (project / "pkg").glob("*.py") if (text := path.read_text()).strip()}
 
 
+@pytest.mark.parametrize("name", ["static_arguments", "values_across_modules"])
+def test_a_run_reads_each_source_from_the_disk_once(name, tmp_path, monkeypatch, capsys):
+    """A run settles its sources: the import order, the lint, the summaries and the content hashes read one
+    copy of each file (three to five reads before); only the text index reads its own, kept with the file's
+    time and size. Once the run is over, a source is read from the disk each time again."""
+    from pytree_lint import diskio
+
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / name / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(project)
+    reads: Counter[str] = Counter()
+    read_regular = diskio.read_regular
+
+    def counting(path):
+        reads[os.path.normpath(os.path.join(project, path))] += 1
+        return read_regular(path)
+
+    monkeypatch.setattr(diskio, "read_regular", counting)
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    capsys.readouterr()
+    sources = [str(path.resolve()) for path in project.rglob("*.py")]
+    # At most the settled copy and the text index's own (when a question needs the index).
+    assert {path: count for path, count in reads.items() if path in sources and count > 2} == {}
+    reads.clear()
+    diskio.read_settled(sources[0])
+    diskio.read_settled(sources[0])
+    assert reads[sources[0]] == 2  # the run over: from the disk each time
+
+
 def test_a_whole_project_run_parses_an_imported_module_once(tmp_path, monkeypatch, capsys):
     """The CLI lints a module after the modules it imports, and each lint summarises its own module from
     the tree it parsed: the module importing it finds the summary made, and no file is parsed twice."""

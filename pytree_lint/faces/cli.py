@@ -13,7 +13,7 @@ from typing import NoReturn
 from .. import __version__
 from ..cache import ResultCache
 from ..config import Config, ConfigError, ConfigLoader
-from ..diskio import LintError, read_file, read_source, replace_atomically
+from ..diskio import LintError, read_file, read_source, replace_atomically, settle_sources
 from ..engine import (
     Finding,
     FindingFix,
@@ -123,6 +123,7 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
         from ..analysis.project.modules import Project
 
         Project.settled = object()
+        settle_sources(True)
     try:
         if len(pending) > 1:
             load_analysis()
@@ -151,6 +152,7 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
         gc.unfreeze()
         if pending:
             Project.settled = None
+            settle_sources(False)
     results = {path: (path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry)
                for path, entry in recalled.items()}
     results.update((result[0], result) for result in linted)

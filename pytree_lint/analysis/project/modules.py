@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...digest import ABSENT, content_digest
-from ...diskio import LintError, python_text, read_regular
+from ...diskio import LintError, python_text, read_regular, read_settled
 from ...knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
 from ...knowledge.jax import Mechanism
 from ...knowledge.python import MEMOIZERS
@@ -218,7 +218,7 @@ def _imports_among(path: str, location: tuple[Path, str, bool] | None, modules: 
     if location is None:
         return []
     try:
-        text = read_regular(Path(path)).decode("utf-8", "replace")
+        text = read_settled(path).decode("utf-8", "replace")
     except OSError:
         return []
     _root, module, is_package = location
@@ -301,7 +301,7 @@ def _inside_package(folder: Path) -> bool:
 def summarised_source(path: str, digest: str) -> bytes | None:
     """A module's source, when its content is still the one its summary was made from (`digest`)."""
     try:
-        data = read_regular(Path(path))
+        data = read_settled(path)
     except OSError:
         return None
     return data if content_digest(data) == digest else None
@@ -618,7 +618,7 @@ class Project:
             self.consulted[file] = summary.digest
         else:  # unreadable or not Python yet: a lint that asked depends on it being fixed
             try:
-                self.consulted[file] = content_digest(read_regular(file))
+                self.consulted[file] = content_digest(read_settled(file))
             except OSError:
                 self.consulted[file] = ABSENT
         return summary
@@ -679,7 +679,7 @@ class Project:
 
     def _summarise(self, file: Path, parsed: tuple[ast.Module, str] | None = None) -> ModuleSummary | None:
         try:
-            data = read_regular(file)
+            data = read_settled(file)
         except OSError:
             return None
         _, module, is_package = module_location(file)
@@ -803,7 +803,7 @@ class Project:
         known = self._index.get(key)
         if known is None or (known.mtime, known.size) != (stat.st_mtime_ns, stat.st_size):
             try:
-                data = read_regular(file)
+                data = read_regular(file)  # from the disk, not a settled run's copy: kept with this stat
             except OSError:
                 data = b""
             known = self._index[key] = file_text(data, stat.st_mtime_ns, stat.st_size)
@@ -825,7 +825,7 @@ class Project:
         key = (file, stat.st_mtime_ns, stat.st_size)
         if key not in self._digests:
             try:
-                self._digests[key] = content_digest(read_regular(file))
+                self._digests[key] = content_digest(read_settled(file))
             except OSError:
                 return ABSENT
         return self._digests[key]
