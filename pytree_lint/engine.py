@@ -16,7 +16,7 @@ from functools import cache, lru_cache, total_ordering
 from typing import TYPE_CHECKING
 
 from .analysis.record import NamedTuple, record
-from .analysis.syntax.source import Source, home_of, line_starts, parse, python_lines
+from .analysis.syntax.source import Source, forget_kept, home_of, line_starts, parse, python_lines
 from .config import DEFAULT_CONFIG, Config
 from .diskio import LintError, python_text, read_file
 from .knowledge.triggers import REGISTRATION_TRIGGERS
@@ -179,6 +179,7 @@ def _lint_source(text: str, path: str, config: Config, tree: ast.Module | None, 
     follows = view is not None and len(rules) < len(selected) and (
         view.imports_project(text) or view.registered_elsewhere(text))
     if (not rules and not follows) or skips_file(text):
+        forget_kept(text)
         return []
     if tree is None:
         try:

@@ -218,6 +218,25 @@ def _parses_of_a_run(project: Path, monkeypatch, capsys) -> dict[str, int]:
     return {path.name: parsed[text] for path in (project / "pkg").glob("*.py") if (text := path.read_text()).strip()}
 
 
+def test_a_run_leaves_no_tree_kept_for_a_lint(tmp_path, monkeypatch, capsys):
+    """A module summarised before its lint keeps its tree for that lint; one summarised after its lint
+    (`typing.py`, linted first, asked about later) keeps none, and a lint that parses nothing (its words call
+    for no rule) drops the tree kept for it: none is left for the next parse of the same text, in another run
+    (a later run over a copy of the project parsed that module no time)."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "static_arguments" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(source, "_kept", {})
+    monkeypatch.chdir(project)
+    assert main(["--jobs", "1", "--format", "json", "."]) == 1
+    capsys.readouterr()
+    assert source._kept == {}
+    text = "import jax\n\nArray = jax.Array\n"
+    source.parse(text, keep=True)
+    assert lint_file(str(project / "pkg" / "typing.py")) == [] and source._kept == {}
+
+
 @pytest.mark.parametrize("name", ["static_arguments", "values_across_modules"])
 def test_a_run_reads_each_source_from_the_disk_once(name, tmp_path, monkeypatch, capsys):
     """A run settles its sources: the import order, the lint, the summaries and the content hashes read one

@@ -446,6 +446,7 @@ class Project:
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
         self._foreign: dict[tuple[str, str, str], ClassInfo | None] = {}  # (path, digest, class): read once
         self._linting: Path | None = None  # the file of the lint under way (see view)
+        self._linted: set[Path] = set()  # the files whose lint has begun: a summary made later keeps no tree
         self._making = 0  # how many summaries the process is making now (one asks for others)
         self._calls: dict[tuple[str, str, str], tuple[Construction, ...]] = {}  # (path, digest, function)
         self._root_prefix = os.path.join(str(root), "")
@@ -493,6 +494,7 @@ class Project:
     def view(self, path: str) -> ModuleView:
         """What a file's analysis asks of the project, answered from that file's place in it."""
         file = self._linting = resolved_path(path)
+        self._linted.add(file)
         import_root, module, is_package = module_location(file)
         self._checked.clear()  # a new lint: each file's text is looked at once more (it may have changed)
         return ModuleView(self, file, import_root, module, is_package)
@@ -693,7 +695,8 @@ class Project:
             return cached
         if Project.summarize is None:
             raise RuntimeError("no summarizer: call engine.load_analysis() first")
-        keep = parsed is None and file in Project.linted_files and (Project.takes is None or Project.takes(file))
+        keep = (parsed is None and file in Project.linted_files and file not in self._linted
+                and (Project.takes is None or Project.takes(file)))
         self._making += 1
         try:
             summary = Project.summarize(data, str(file), module, is_package, digest, parsed, keep)

@@ -54,6 +54,12 @@ def parse(text: str, keep: bool = False) -> ast.Module:
     return tree
 
 
+def forget_kept(text: str) -> None:
+    """Drop the tree kept for a text whose lint parses nothing (its words call for no rule): kept, it would
+    stay until the process ends, and be given to the next parse of the same text, in another run."""
+    _kept.pop(text, None)
+
+
 _DEFINITION_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
 
 
