@@ -80,13 +80,13 @@ def read_json(path: Path):
     return json.loads(read_regular(path))
 
 
-def write_json(path: Path, data) -> None:
+def write_json(path: Path, data) -> bool:
     """Write JSON atomically (a temporary file renamed): parallel runs and flake8's workers never read half
-    a file. A failure is ignored: the caches only ever save time."""
+    a file. Whether it was written: a failure is otherwise ignored (the caches only ever save time)."""
     try:
         text = json.dumps(data)  # `json.dump` would stream through the pure-Python encoder
     except (TypeError, ValueError):
-        return
+        return False
     temporary = f"{path}.{_tag}.{next(_WRITES)}.tmp"
     try:
         if path.parent not in _FOLDERS_MADE:
@@ -106,3 +106,5 @@ def write_json(path: Path, data) -> None:
             os.remove(temporary)
         except OSError:
             pass
+        return False
+    return True

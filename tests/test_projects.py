@@ -645,11 +645,12 @@ def test_a_name_a_module_only_imports_stands_for_no_rule_words(tmp_path, monkeyp
     assert words == {"offers": set(), "uses": {"static_argnums", "jit"}}
 
 
-@pytest.mark.parametrize("own_made", [True, False], ids=["waits", "own summary to make first"])
-def test_a_worker_reads_the_summary_another_worker_is_making(own_made, project, monkeypatch):
+@pytest.mark.parametrize("own", ["written", "unwritten", "unmade"],
+                         ids=["waits", "own summary not written", "own summary to make first"])
+def test_a_worker_reads_the_summary_another_worker_is_making(own, project, monkeypatch):
     """A worker that asks for the summary of a module another worker is linting now (a lint summarises such a
     module first) reads it from the store once written, rather than making it again; but not while the
-    summary of the module it lints itself is still to be made (the other could be waiting on that one)."""
+    summary of the module it lints itself is still to be written (the other could be waiting on that one)."""
     import threading
 
     from pytree_lint.analysis.project.modules import resolved_path
@@ -664,6 +665,7 @@ def test_a_worker_reads_the_summary_another_worker_is_making(own_made, project, 
     on_masks = threading.Event()
     on_masks.set()
     monkeypatch.setattr(Project, "linted_elsewhere", lambda file: file == masks and on_masks.is_set())
+    monkeypatch.setattr(Project, "takes", lambda file: False)  # a worker: it writes the summaries it makes
     made_here = []
     summarize = Project.summarize
     monkeypatch.setattr(Project, "summarize", lambda data, path, *rest: (made_here.append(Path(path).name),
@@ -675,15 +677,18 @@ def test_a_worker_reads_the_summary_another_worker_is_making(own_made, project, 
         on_masks.clear()
 
     here = Project(project.resolve())
-    if own_made:
-        here.summary_of(model)  # the module this worker lints: summarised first
+    if own != "unmade":  # the module this worker lints: summarised first, and written (or the write failed)
+        with monkeypatch.context() as failing:
+            if own == "unwritten":
+                failing.setattr(SummaryStore, "put", lambda store, summary: False)
+            here.summary_of(model)
     here.view("pkg/model.py")
     other = threading.Thread(target=the_other_worker)
     other.start()
     summary = here.summary_of(masks)
     other.join()
     assert summary is not None and summary.to_json() == made_elsewhere.to_json()
-    assert made_here == (["model.py"] if own_made else ["masks.py"])
+    assert made_here == {"written": ["model.py"], "unwritten": ["model.py", "masks.py"], "unmade": ["masks.py"]}[own]
 
 
 def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, monkeypatch, capsys):

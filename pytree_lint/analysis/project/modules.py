@@ -447,6 +447,7 @@ class Project:
         self._foreign: dict[tuple[str, str, str], ClassInfo | None] = {}  # (path, digest, class): read once
         self._linting: Path | None = None  # the file of the lint under way (see view)
         self._linted: set[Path] = set()  # the files whose lint has begun: a summary made later keeps no tree
+        self._shared: set[Path] = set()  # the files whose summary this worker process wrote for the others
         self._making = 0  # how many summaries the process is making now (one asks for others)
         self._calls: dict[tuple[str, str, str], tuple[Construction, ...]] = {}  # (path, digest, function)
         self._root_prefix = os.path.join(str(root), "")
@@ -704,8 +705,9 @@ class Project:
             self._making -= 1
         if summary is not None:
             summary.kept_in = self.store
-            if Project.takes is not None:
-                self.store.put(summary)  # at once: another process of the run may ask for it during this lint
+            if Project.takes is not None:  # at once: another process of the run may ask for it during this lint
+                if self.store.put(summary):
+                    self._shared.add(file)
             else:
                 self.store.put_later(summary)
         return summary
@@ -715,11 +717,12 @@ class Project:
         process has written it (a lint summarises a module another imports before anything else: see adopt),
         rather than made a second time here: in a cold run over lineax, its largest module was (24 ms). None
         when no other process is on it. Only a process that is making no summary, and whose own module's
-        summary is made, waits: two processes never wait on each other. It waits while the other is on the
-        file, at most AWAIT_SECONDS (a process killed on it)."""
+        summary is written (when another imports it), waits: two processes never wait on each other (a
+        summary kept to be written later made two wait the whole AWAIT_SECONDS: diffrax 0.5 s to 4.5). It
+        waits while the other is on the file, at most AWAIT_SECONDS (a process killed on it)."""
         if (Project.linted_elsewhere is None or self._making or file not in Project.adopted_files
                 or not self.store.enabled or not Project.linted_elsewhere(file)
-                or (self._linting in Project.adopted_files and self._linting not in self._summaries)):
+                or (self._linting in Project.adopted_files and self._linting not in self._shared)):
             return None
         deadline = time.monotonic() + AWAIT_SECONDS
         while True:

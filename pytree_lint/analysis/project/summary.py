@@ -444,9 +444,10 @@ class SummaryStore:
         # A damaged summary is read as none: the module is summarised again and the file rewritten.
         return ModuleSummary.from_json(data) if valid_summary(data) else None
 
-    def put(self, summary: ModuleSummary) -> None:
-        if self.enabled:
-            write_json(self._path(summary.digest, summary.module, summary.is_package), summary.to_json())
+    def put(self, summary: ModuleSummary) -> bool:
+        """Write a summary (whether it was: the store is on, and the write did not fail)."""
+        return self.enabled and write_json(self._path(summary.digest, summary.module, summary.is_package),
+                                           summary.to_json())
 
     def put_later(self, summary: ModuleSummary) -> None:
         """Put a summary once the lint that made or grew it is over (see write_pending): a lint often makes
