@@ -609,7 +609,7 @@ def test_a_worker_lints_next_a_file_it_parsed_for_a_summary(project, monkeypatch
             for path in ("pkg/model.py", "pkg/masks.py", "pkg/masks_link.py")]
     files = [resolved_path(job[0]) for job in jobs]
     worker = forks._Worker(jobs, files, forks.Claims(len(jobs), 1), [0 for _ in jobs])
-    monkeypatch.setattr(Project, "linted_files", frozenset(files))
+    monkeypatch.setattr(Project, "files_to_lint", set(files))
     monkeypatch.setattr(Project, "takes", worker.take)
     monkeypatch.setattr(source, "_kept", {})  # no tree another test's run kept for a lint to come
     parsed: Counter[str] = Counter()

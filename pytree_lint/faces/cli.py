@@ -133,7 +133,7 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
             order = imported_first(list(jobs_of))
             Project.adopted_files = order.imported
             resolved = [resolved_path(path) for path in order.paths]
-            Project.linted_files = frozenset(resolved)
+            Project.files_to_lint = set(resolved)
             pending = [jobs_of[path] for path in order.paths]
         progress = _Progress(len(pending))
         if jobs > 1 and len(pending) >= PARALLEL_THRESHOLD and hasattr(os, "fork"):
@@ -152,6 +152,7 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
         gc.unfreeze()
         if pending:
             Project.settled = None
+            Project.files_to_lint = set()
             settle_sources(False)
     results = {path: (path, [_from_row(path, row) for row in entry["findings"]], entry["error"], entry)
                for path, entry in recalled.items()}

@@ -162,9 +162,8 @@ def run_forked(jobs: Sequence[Job], keys: Sequence[Hashable], waits_on: Sequence
     jobs it `waits_on` (a set of job numbers as bits: the modules its module imports, through others too);
     a fork's results must be marshal's types.
     `share` gives each process its worker, which takes the job of a key and tells whether another process is
-    on it (None once the run is over); `gone` makes
-    the result of a job whose fork ended before it was done; `done` is told how many jobs are done each time
-    this process finishes one."""
+    on it (None once the run is over); `gone` makes the result of a job whose fork ended before it was done;
+    `done` is told how many jobs are done each time this process finishes one."""
     claims = Claims(len(jobs), processes)
     worker = _Worker(jobs, keys, claims, waits_on)
     share(worker)

@@ -404,8 +404,9 @@ class Project:
     # The files whose lint summarises them from its tree (see adopt): in a run over a whole project (the CLI),
     # those another file of the run imports, which will ask; an editor's save would make a summary no one reads.
     adopted_files: ClassVar[frozenset[Path]] = frozenset()
-    # The files the process will lint (the CLI's run): one summarised before its lint keeps its tree for it.
-    linted_files: ClassVar[frozenset[Path]] = frozenset()
+    # The files the process will lint and has not begun to (the CLI's run): one summarised before its lint
+    # keeps its tree for it (one summarised after, none: its lint is over).
+    files_to_lint: ClassVar[set[Path]] = set()
     # In a pool worker of the CLI's run: whether this process takes the lint of a file it parses for a
     # summary (it then lints it next, from that tree; False: another worker has it). None: no pool.
     takes: ClassVar[Callable[[Path], bool] | None] = None
@@ -446,7 +447,6 @@ class Project:
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
         self._foreign: dict[tuple[str, str, str], ClassInfo | None] = {}  # (path, digest, class): read once
         self._linting: Path | None = None  # the file of the lint under way (see view)
-        self._linted: set[Path] = set()  # the files whose lint has begun: a summary made later keeps no tree
         self._shared: set[Path] = set()  # the files whose summary this worker process wrote for the others
         self._making = 0  # how many summaries the process is making now (one asks for others)
         self._calls: dict[tuple[str, str, str], tuple[Construction, ...]] = {}  # (path, digest, function)
@@ -495,7 +495,7 @@ class Project:
     def view(self, path: str) -> ModuleView:
         """What a file's analysis asks of the project, answered from that file's place in it."""
         file = self._linting = resolved_path(path)
-        self._linted.add(file)
+        Project.files_to_lint.discard(file)
         import_root, module, is_package = module_location(file)
         self._checked.clear()  # a new lint: each file's text is looked at once more (it may have changed)
         return ModuleView(self, file, import_root, module, is_package)
@@ -696,8 +696,7 @@ class Project:
             return cached
         if Project.summarize is None:
             raise RuntimeError("no summarizer: call engine.load_analysis() first")
-        keep = (parsed is None and file in Project.linted_files and file not in self._linted
-                and (Project.takes is None or Project.takes(file)))
+        keep = parsed is None and file in Project.files_to_lint and (Project.takes is None or Project.takes(file))
         self._making += 1
         try:
             summary = Project.summarize(data, str(file), module, is_package, digest, parsed, keep)
@@ -715,7 +714,7 @@ class Project:
     def _made_elsewhere(self, file: Path, digest: str, module: str, is_package: bool) -> ModuleSummary | None:
         """The summary of a module another worker process is linting now, read from the store once that
         process has written it (a lint summarises a module another imports before anything else: see adopt),
-        rather than made a second time here: in a cold run over lineax, its largest module was (24 ms). None
+        rather than made a second time here (lineax's largest module was, in each cold run: 24 ms). None
         when no other process is on it. Only a process that is making no summary, and whose own module's
         summary is written (when another imports it), waits: two processes never wait on each other (a
         summary kept to be written later made two wait the whole AWAIT_SECONDS: diffrax 0.5 s to 4.5). It
