@@ -40,23 +40,36 @@ def parse_time(files: list[Path]) -> float:
     return time.perf_counter() - started
 
 
+# Runs a command and writes its seconds, exit status and peak memory to the file named first: a small process
+# of its own starts the lint, for a child started from this one (grown by the parses it measures) would take
+# this process's size as its own high-water mark (the "peak MB" column counted it for every project after jax).
+_LAUNCH = """
+import os, subprocess, sys, time
+started = time.perf_counter()
+process = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(process.pid, 0)
+elapsed = time.perf_counter() - started
+with open(sys.argv[1], "w") as measures:
+    measures.write(f"{elapsed} {os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+"""
+
+
 def lint(site_packages: Path, package: str, files: list[Path]) -> tuple[float, float, float, list[dict]]:
     """One cold run's seconds, the parse time of the files right after, its peak memory, its findings."""
     env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
-    with tempfile.TemporaryFile("w+") as output, tempfile.TemporaryDirectory() as cache:
-        env["PYTREE_LINT_CACHE_DIR"] = cache
-        started = time.perf_counter()
-        process = subprocess.Popen([sys.executable, "-m", "pytree_lint", "--format", "json", package],
-                                   cwd=site_packages, env=env, stdout=output, stderr=subprocess.PIPE, text=True)
-        _, status, usage = os.wait4(process.pid, 0)
-        elapsed = time.perf_counter() - started
-        returncode = os.waitstatus_to_exitcode(status)
-        if returncode not in (0, 1):
-            sys.exit(f"{package}: exit {returncode}\n{process.stderr.read() if process.stderr else ''}")
+    with tempfile.TemporaryFile("w+") as output, tempfile.TemporaryDirectory() as scratch:
+        env["PYTREE_LINT_CACHE_DIR"] = str(Path(scratch) / "cache")
+        measures = Path(scratch) / "measures"
+        launched = subprocess.run([sys.executable, "-c", _LAUNCH, str(measures), sys.executable, "-m", "pytree_lint",
+                                   "--format", "json", package], cwd=site_packages, env=env, stdout=output,
+                                  stderr=subprocess.PIPE, text=True)
+        elapsed, returncode, peak = measures.read_text().split() if measures.exists() else ("0", "-1", "0")
+        if launched.returncode or int(returncode) not in (0, 1):
+            sys.exit(f"{package}: exit {returncode}\n{launched.stderr}")
         output.seek(0)
         findings = json.load(output)
     # ru_maxrss (kilobytes on Linux) is the largest of the process and the workers it waited for.
-    return elapsed, parse_time(files), usage.ru_maxrss / 1024, findings
+    return float(elapsed), parse_time(files), int(peak) / 1024, findings
 
 
 def measured(site_packages: Path, package: str, repeat: int) -> tuple[int, int, float, float, float, list[dict]]:
