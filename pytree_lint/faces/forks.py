@@ -71,8 +71,7 @@ class Claims:
             self._set(_CURSOR, first)
             if first >= self.count:
                 return None
-            busy = [on - 1 for other in range(self.processes) if other != self.process
-                    and (on := self._number(_ON + 4 * other))]
+            busy = self._on_elsewhere()
             chosen, looked = first, 0
             for job in range(first, self.count):
                 if self._memory[self._takers + job]:
@@ -89,8 +88,12 @@ class Claims:
 
     def on_elsewhere(self, job: int) -> bool:
         """Whether another process is on the job now (read without the lock: a moment's answer)."""
-        return any(other != self.process and self._number(_ON + 4 * other) == job + 1
-                   for other in range(self.processes))
+        return job in self._on_elsewhere()
+
+    def _on_elsewhere(self) -> list[int]:
+        """The jobs the other processes are on."""
+        return [on - 1 for other in range(self.processes) if other != self.process
+                and (on := self._number(_ON + 4 * other))]
 
     def taker(self, job: int) -> int | None:
         """The number of the process that took the job (None: no process)."""
