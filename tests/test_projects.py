@@ -91,7 +91,7 @@ def test_messages_cite_the_other_module_and_line(tmp_path):
         "which returns `jnp.arange(n) < k` (pkg/masks.py:7)",
         "array in aux_data of `Mesh`: `self.cells` is assigned `cells` at line 10, `cells` is given "
         "`np.array([[0, 1, 2], [0, 2, 3]])` (pkg/build.py:7)",
-        "static argument 1 of `step` is a `dict` (`model_kwargs` is assigned `make_config()` at line 14, which "
+        "static argument 1 of `step` is a `dict` (`model_kwargs` is assigned `make_config()` at line 20, which "
         "returns `dict(decay=0.9)` (pkg/utils.py:9)), unhashable: the call raises `ValueError: Non-hashable "
         "static arguments are not supported` (pass a tuple or another hashable value)",
         "static argument 1 of `step` is a dict display (`local_config()` returns `{\"decay\": 0.99}` at line 7), "

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, needs_newer_jax
+from conftest import FIXTURES, expected_findings, needs_newer_jax
 
 pytest.importorskip("jax")
 OPTIONAL_FRAMEWORKS = ("flax", "equinox", "jax_dataclasses", "simple_pytree", "numpyro", "chex", "penzai",
@@ -45,14 +45,20 @@ def test_every_fixture_finding_is_confirmed(family):
     assert {"path", "line", "column", "code", "message", "status", "evidence"} <= set(rows[0])
 
 
-def test_a_module_of_a_package_runs_under_its_dotted_name():
-    """Its relative imports work (`from .optim import apply`): the module is imported as `pkg.train`."""
-    project = Path(__file__).parent / "projects" / "tree_maps_elsewhere" / "bad"
-    result = verify("--format", "json", "pkg", cwd=project)
+def test_every_finding_of_the_project_fixtures_is_confirmed():
+    """Each flow across modules (tests/projects/*/bad) is proved under JAX, every finding of it: a module of a
+    package runs under its dotted name (its relative imports work: `from .optim import apply`), and a module
+    of several findings on one code path each returns them as paths of their own from `reproduce()`."""
+    projects = Path(__file__).parent / "projects"
+    result = verify("--format", "json", *sorted(str(pkg.relative_to(projects)) for pkg in projects.glob("*/bad/pkg")),
+                    cwd=projects)
     rows = json.loads(result.stdout)
-    assert [(row["path"], row["line"], row["code"], row["status"]) for row in rows] == [
-        ("pkg/direct.py", 8, "PTL204", "confirmed"), ("pkg/train.py", 9, "PTL204", "confirmed")], rows
-    assert all("pytree structure error" in row["evidence"] for row in rows)
+    expected = {(path.relative_to(projects).as_posix(), line, code)
+                for path in projects.glob("*/bad/pkg/**/*.py") for line, code in expected_findings(path)}
+    assert {(row["path"], row["line"], row["code"]) for row in rows} == expected, result.stderr
+    assert [row for row in rows if row["status"] != "confirmed"] == []
+    tree_maps = [row["evidence"] for row in rows if row["path"].startswith("tree_maps_elsewhere/")]
+    assert len(tree_maps) == 2 and all("pytree structure error" in evidence for evidence in tree_maps)
 
 
 BOX = """\

@@ -30,8 +30,15 @@ def jax_module():
     return jax
 
 
+def is_named(kind: type, target: str) -> bool:
+    """Whether `kind` is the class named `target` or a subclass of it: a finding about a base's flatten is
+    about every subclass it registers (a base that registers its subclasses is never flattened itself)."""
+    return any(klass.__name__ == target for klass in kind.__mro__)
+
+
 def aux_values(tree: Any, target: str | None) -> list[Any]:
-    """The aux_data of every node in `tree` whose type is named `target` (any custom node for None)."""
+    """The aux_data of every node in `tree` whose type is the class named `target` or a subclass of it (any
+    custom node for None)."""
     jax = jax_module()
     found, pending = [], [jax.tree.structure(tree)]
     while pending:
@@ -39,17 +46,17 @@ def aux_values(tree: Any, target: str | None) -> list[Any]:
         data = treedef.node_data()
         if data is not None:
             node_type, aux = data
-            if node_type.__name__ == target or (target is None and not issubclass(node_type, _BUILTIN_NODES)):
+            if (is_named(node_type, target) if target is not None else not issubclass(node_type, _BUILTIN_NODES)):
                 found.append(aux)
         pending.extend(treedef.children())
     return found
 
 
 def instances_of(tree: Any, target: str | None) -> list[Any]:
-    """The objects in `tree` whose type is named `target`."""
+    """The objects in `tree` of the class named `target` or a subclass of it."""
     if target is None:
         return []
-    named = lambda value: type(value).__name__ == target  # noqa: E731
+    named = lambda value: is_named(type(value), target)  # noqa: E731
     return [value for value in jax_module().tree.leaves(tree, is_leaf=named) if named(value)]
 
 

@@ -21,7 +21,16 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..analysis.record import record
-from .observe import TREE_CALLS, Outcome, TreeCallRecord, aux_values, first_line, jax_module, watch_constructions
+from .observe import (
+    TREE_CALLS,
+    Outcome,
+    TreeCallRecord,
+    aux_values,
+    first_line,
+    is_named,
+    jax_module,
+    watch_constructions,
+)
 
 # What a module must give for a probe that runs examples, said where none is found.
 _HOW = ("define examples() returning two equal inputs in the module, or examples_<Class>() or examples() in a "
@@ -121,7 +130,7 @@ def _holds_target(example: Any, target: str | None) -> bool:
     try:
         return bool(aux_values(example, target)) if target else True
     except Exception:  # a flatten that raises (the finding may be about it): judge the example itself
-        return type(example).__name__ == target
+        return target is not None and is_named(type(example), target)
 
 
 @record
@@ -142,18 +151,31 @@ class ReproduceProbe:
         hook = getattr(module, "reproduce", None)
         if hook is None:
             return Outcome("no-example", "the module defines no reproduce() hook")
+        outcome, paths = self._judged(hook, "reproduce()", module, finding)
+        # A module of several findings: reproduce() returns the code paths (functions), each run in turn,
+        # since the first error ends a path; the finding is confirmed by one that raises from it.
+        for number, path in enumerate(paths, 1):
+            ran, _ = self._judged(path, f"path {number} of reproduce()", module, finding)
+            if ran.status == "confirmed":
+                return ran
+            if number == 1:
+                outcome = ran  # what the first path showed, when none confirms
+        return outcome
+
+    def _judged(self, path: Callable[[], Any], name: str, module: Any, finding: dict) -> tuple[Outcome, list]:
+        """What running `path` shows of the finding, and the code paths it returned (a list of functions)."""
         jax_module().clear_caches()
         try:
-            hook()
+            returned = path()
         except Exception as error:
             if not self._shows(error):
-                return Outcome("unconfirmed", f"reproduce() raised an unrelated {first_line(error)}")
+                return Outcome("unconfirmed", f"{name} raised an unrelated {first_line(error)}"), []
             tied = self._tie(module, finding, error)
             if tied is not None:
-                return Outcome("confirmed", f"reproduce() raised, {tied}, {first_line(error)}")
-            return Outcome("unconfirmed", f"reproduce() raised {first_line(error)}, but not from what this "
-                                          f"finding reports (line {finding['line']}, `{finding.get('target')}`)")
-        return Outcome("unconfirmed", "reproduce() returned without an error")
+                return Outcome("confirmed", f"{name} raised, {tied}, {first_line(error)}"), []
+            return Outcome("unconfirmed", f"{name} raised {first_line(error)}, but not from what this finding "
+                                          f"reports (line {finding['line']}, `{finding.get('target')}`)"), []
+        return Outcome("unconfirmed", f"{name} returned without an error"), _code_paths(returned)
 
     def _shows(self, error: BaseException) -> bool:
         names = {kind.__name__ for kind in type(error).__mro__}
@@ -196,6 +218,14 @@ class ReproduceProbe:
         return None
 
 
+def _code_paths(returned: Any) -> list[Callable[[], Any]]:
+    """The code paths a `reproduce()` returned: a list or tuple of functions, each run on its own (none for
+    anything else it returns, such as the model a StateProbe reads)."""
+    if isinstance(returned, (list, tuple)) and returned and all(callable(path) for path in returned):
+        return list(returned)
+    return []
+
+
 def _class_methods(module: Any, target: str | None) -> set[str]:
     """The names of the functions defined on the class `target` of the module and on its bases there."""
     cls = getattr(module, target or "", None)
@@ -221,9 +251,14 @@ class TreeCallProbe:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
-                hook()
+                paths = _code_paths(hook())
             except Exception as error:  # the misuse often breaks the code after it: the calls made still count
-                raised = f"; reproduce() then raised {first_line(error)}"
+                paths, raised = [], f"; reproduce() then raised {first_line(error)}"
+            for number, path in enumerate(paths, 1):
+                try:
+                    path()
+                except Exception as error:
+                    raised += f"; path {number} of reproduce() raised {first_line(error)}"
         module_file = os.path.abspath(module.__file__)
         here = [r for r in TREE_CALLS if os.path.abspath(r.filename) == module_file and r.line == line]
         for call in here:

@@ -11,3 +11,9 @@ def step(params, config):
 @partial(jax.jit, static_argnames=("weights",))  # expect: PTL405
 def weighted_sum(x, weights):
     return sum(w * x[i] for i, w in enumerate(weights))
+
+
+def reproduce():
+    import jax.numpy as jnp
+
+    return weighted_sum(jnp.ones(3), weights=jnp.ones(3))

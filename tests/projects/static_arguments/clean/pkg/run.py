@@ -7,14 +7,26 @@ def local_config():
     return (("decay", 0.99),)
 
 
-def main(params, x, options):
+def main(params):
     config = {"decay": 0.9}
     config = tuple(config.items())
-    params = step(params, config)
-    params = step(params, local_config())
-    params = step(params, make_config())
-    params = step(params, options)
-    return params, pad(x, sizes=((1, 1),))
+    return step(params, config)
+
+
+def with_local_config(params):
+    return step(params, local_config())
+
+
+def with_made_config(params):
+    return step(params, make_config())
+
+
+def with_options(params, options):
+    return step(params, options)
+
+
+def padded_once(x):
+    return pad(x, sizes=((1, 1),))
 
 
 def cropped(x):

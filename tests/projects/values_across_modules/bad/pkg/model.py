@@ -31,3 +31,9 @@ def apply(masked, settings):
 
 def run(masked):
     return apply(masked, DEFAULTS)  # expect: PTL403
+
+
+def reproduce():
+    import jax.numpy as jnp
+
+    return run(Masked(jnp.ones(4), 2))
