@@ -1,0 +1,2 @@
+def zero_offset(x):
+    return 0.0 * len(x)
