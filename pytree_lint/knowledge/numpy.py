@@ -56,6 +56,10 @@ ARRAY_METHODS = frozenset({
 })
 SAFE_METHODS = frozenset({"item", "tobytes", "__hash__"})
 TOLIST = "tolist"
+# Every member an array has (a reduction is a method too: `x.sum()`); an object read through another one
+# (`op.hilbert`) is no array leaf.
+ARRAY_MEMBERS = SAFE_ATTRIBUTES | ARRAY_ATTRIBUTES | ARRAY_METHODS | SAFE_METHODS | {
+    name for name in REDUCTIONS if "." not in name} | {TOLIST, "at", "nonzero", "argsort", "sort", "searchsorted"}
 
 # Array types by annotation: these names, and any type imported under one of the short names.
 ARRAY_TYPES = frozenset({"numpy.ndarray", "numpy.typing.NDArray"})

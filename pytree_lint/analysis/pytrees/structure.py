@@ -231,10 +231,10 @@ class Structure:
         return self._constructors[id(cls)]
 
     def _read_constructor(self, cls: ClassInfo) -> Constructor | None:
-        post_init = self.index.find_method(cls, "__post_init__")
-        init = self.index.find_method(cls, "__init__")
+        post_init = self.index.find_method(cls, "__post_init__", across_modules=True)
+        init = self.index.find_method(cls, "__init__", across_modules=True)
         if init is not None:
-            fields = {name: declared for owner in reversed(self.index.class_and_bases(cls))
+            fields = {name: declared for owner in reversed(self.index.class_and_bases(cls, across_modules=True))
                       for name, declared in owner.fields.items()}
             parameters = []
             for param in init.positional_params[1:]:
@@ -246,7 +246,7 @@ class Structure:
         if not self._is_dataclass(cls):
             return None
         parameters = []
-        for owner in reversed(self.index.class_and_bases(cls)):
+        for owner in reversed(self.index.class_and_bases(cls, across_modules=True)):
             for class_field in owner.fields.values():
                 if class_field.annotation is None or sets_init_false(class_field.value):
                     continue
@@ -258,7 +258,7 @@ class Structure:
         return Constructor(parameters, None, post_init)
 
     def _is_dataclass(self, cls: ClassInfo) -> bool:
-        for owner in self.index.class_and_bases(cls):
+        for owner in self.index.class_and_bases(cls, across_modules=True):
             for expr in owner.decorators:
                 target = expr.func if isinstance(expr, ast.Call) else expr
                 if (self.index.qualify(target) or "").endswith("dataclass") or self._makes_dataclass(target):
@@ -388,14 +388,15 @@ class Structure:
         base of the module) or `obj.__init__(...)`."""
         owner, arguments = call.func.value, arguments_in_order(call)
         on_built = bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id in built
-        if isinstance(owner, ast.Name) and (owner.id in cls_names or self.index.resolve_class(owner) is not None):
-            cls = registered if owner.id in cls_names else self.index.resolve_class(owner)
+        named = self.index.class_named(owner) if isinstance(owner, ast.Name) and owner.id not in cls_names else None
+        if isinstance(owner, ast.Name) and (owner.id in cls_names or named is not None):
+            cls = registered if owner.id in cls_names else named
             return InitCall(call, cls, [a for a in arguments if a is not call.args[0]]) if on_built else None
         if (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super"
                 and len(owner.args) == 2 and isinstance(owner.args[0], ast.Name)
                 and isinstance(owner.args[1], ast.Name) and owner.args[1].id in built):
             start = registered if owner.args[0].id in cls_names else self.index.resolve_class(owner.args[0])
-            bases = self.index.class_and_bases(start)[1:] if start is not None else []
+            bases = self.index.class_and_bases(start, across_modules=True)[1:] if start is not None else []
             return InitCall(call, bases[0], arguments) if bases else None
         if isinstance(owner, ast.Name) and owner.id in built:
             return InitCall(call, registered, arguments)

@@ -52,10 +52,11 @@ Known false positives:
     that rebuild with `object.__new__`.
 
 Known limits:
-    Only constructors written in the module are read (a base `__init__` is followed through `super()`
-    when the base is in the module). A child whose node-ness shows only at its construction sites, not in
-    an annotation, is still judged a leaf. Equinox modules are not reported: equinox does not run
-    `__init__` or `__check_init__` on unflatten.
+    The constructors of the project are read, a base's in another module too (followed through `super()`
+    or an explicit `Base.__init__(obj, ...)`); a library's are not. A child whose node-ness shows only at
+    its construction sites, not in an annotation, is still judged a leaf, unless the constructor reads a
+    member of it that no array has (`op.hilbert`: an object, so a node). Equinox modules are not reported:
+    equinox does not run `__init__` or `__check_init__` on unflatten.
 """
 
 from __future__ import annotations
@@ -77,7 +78,13 @@ from ...analysis.syntax.model import (
     written_as,
 )
 from ...knowledge.jax import CHECKIFY_CHECKS
-from ...knowledge.numpy import ARRAY_TYPE_SUFFIXES, CHECKED_ATTRIBUTES, CONVERSIONS, SCALAR_ANNOTATIONS
+from ...knowledge.numpy import (
+    ARRAY_MEMBERS,
+    ARRAY_TYPE_SUFFIXES,
+    CHECKED_ATTRIBUTES,
+    CONVERSIONS,
+    SCALAR_ANNOTATIONS,
+)
 from ...runtime.observe import Outcome, first_line, jax_module
 from ...runtime.probes import ExamplesProbe
 from ..base import Report, Rule
@@ -375,33 +382,33 @@ class _LeafChecks:
 
     def _call(self, method: FunctionInfo, call: ast.Call, names: set[str], self_name: str | None,
               depth: int) -> Validation | None:
-        qualified = self.index.qualify(call.func)
+        base_init = self._base_init(method, call, self_name) if depth < _MAX_BASE_INITS else None
+        if base_init is not None:  # it sees the children passed on, and those already on `self`
+            passed = base_init.positional_params[1:]
+            received = {passed[i].name for i, a in enumerate(call.args) if i < len(passed)
+                        and not isinstance(a, ast.Starred) and self._is_child(a, names, self_name)}
+            received |= {k.arg for k in call.keywords if k.arg and self._is_child(k.value, names, self_name)}
+            return self.search(base_init, received, depth + 1) if received or self.attributes else None
         arguments = [written_as(a, method, self.index) for a in [*call.args, *(k.value for k in call.keywords)]]
         if not any(self._mentions(a, names, self_name) for a in arguments):
             return None
+        qualified = self.index.qualify(call.func)
         if qualified in CONVERSIONS:
             failure = Failure.NUMPY if qualified.startswith("numpy.") else Failure.CONVERSION
             return Validation(method, call, f"converts with `{self.index.code(call.func)}`", failure)
         if qualified in CHECKIFY_CHECKS:
             return Validation(method, call, f"calls `{self.index.code(call.func)}`", Failure.CHECKIFY)
-        base_init = self._base_init(method, call, self_name) if depth < _MAX_BASE_INITS else None
-        if base_init is None:
-            return None
-        passed = base_init.positional_params[1:]
-        received = {passed[i].name for i, a in enumerate(call.args)
-                    if i < len(passed) and not isinstance(a, ast.Starred) and self._is_child(a, names, self_name)}
-        received |= {k.arg for k in call.keywords if k.arg and self._is_child(k.value, names, self_name)}
-        return self.search(base_init, received, depth + 1) if received else None
+        return None
 
     def _base_init(self, method: FunctionInfo, call: ast.Call, self_name: str | None) -> FunctionInfo | None:
-        """The base class `__init__` a `super().__init__(...)` call in a constructor runs (a base of this
-        module's)."""
+        """The base class `__init__` a `super().__init__(...)` call in a constructor runs (of this module or
+        another of the project)."""
         func = call.func
         if not (method.name == "__init__" and method.cls is not None and isinstance(func, ast.Attribute)
                 and func.attr == "__init__" and isinstance(func.value, ast.Call)
                 and isinstance(func.value.func, ast.Name) and func.value.func.id == "super"):
             return None
-        bases = self.index.class_and_bases(method.cls)[1:]
+        bases = self.index.class_and_bases(method.cls, across_modules=True)[1:]
         return next((owner.methods["__init__"] for owner in bases if "__init__" in owner.methods), None)
 
     def _is_child(self, node: ast.AST, names: set[str], self_name: str | None) -> bool:
@@ -411,6 +418,21 @@ class _LeafChecks:
 
     def _mentions(self, node: ast.AST, names: set[str], self_name: str | None) -> bool:
         return bool(names_in(node) & names or (self_name and self_attributes(node, self_name) & self.attributes))
+
+    def _mentions_as_leaf(self, node: ast.AST, names: set[str], self_name: str | None) -> bool:
+        """Whether an expression reads a child other than through a member no array has: a child read as
+        `op.hilbert` is an object, so a node (unflatten rebuilds it before the constructor sees it), and
+        what its attribute holds is not one of the leaves."""
+        pending = [node]
+        while pending:
+            current = pending.pop()
+            if isinstance(current, ast.Attribute) and current.attr not in ARRAY_MEMBERS and self._is_child(
+                    current.value, names, self_name):
+                continue
+            if self._is_child(current, names, self_name):
+                return True
+            pending.extend(child_nodes(current))
+        return False
 
     def _leaf_check(self, test: ast.AST, names: set[str], self_name: str | None) -> LeafCheck | None:
         """What in a test fails on a leaf that is None, a ShapeDtypeStruct or a tracer."""
@@ -429,7 +451,7 @@ class _LeafChecks:
                 continue
             if isinstance(node, ast.Compare) and any(isinstance(op, VALUE_COMPARISONS) for op in node.ops):
                 operands = [o for o in (node.left, *node.comparators)
-                            if self._mentions(o, names, self_name) and not _only_in_len(o)]
+                            if self._mentions_as_leaf(o, names, self_name) and not _only_in_len(o)]
                 shape = next((a for o in operands for a in nodes_of(o, ast.Attribute)
                               if a.attr in CHECKED_ATTRIBUTES and self._is_child(a.value, names, self_name)), None)
                 if shape is not None:
