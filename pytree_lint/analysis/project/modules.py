@@ -1219,8 +1219,10 @@ class ModuleView:
         """`values` of `summary` joined with what their references, already followed, stand for."""
         found = [(value, summary) for value in values if value.refers is None and summary is not None]
         for value in values:
-            if value.refers is not None:
-                found.extend(self._referred.get(value.refers, ()))
+            if value.refers is not None:  # an element of what it stands for: the element of that element
+                found.extend((referred._replace(elements=(*value.elements, *referred.elements)), where)
+                             if value.elements else (referred, where)
+                             for referred, where in self._referred.get(value.refers, ()))
         return _first_of_each_kind(found)
 
     def _reference(self, reference: str) -> tuple[tuple[Value, ModuleSummary], ...]:
@@ -1231,6 +1233,18 @@ class ModuleView:
         while pending:
             current = pending[-1]
             if current in self._referred:
+                pending.pop()
+                continue
+            whole, position = _selected(current)
+            if position is not None:  # `pkg.m.f()[0]`: the element of what `pkg.m.f()` stands for
+                if whole not in self._referred and whole not in following:
+                    following.add(current)
+                    pending.append(whole)
+                    continue
+                self._referred[current] = tuple((value._replace(elements=value.elements[1:]), summary)
+                                                for value, summary in self._referred.get(whole, ())
+                                                if value.elements[:1] == (position,))
+                following.discard(current)
                 pending.pop()
                 continue
             referred = self._referred_values(current)
@@ -1483,11 +1497,21 @@ class ModuleView:
         return self.project.changes_elsewhere(self, class_name, holders)
 
 
+def _selected(reference: str) -> tuple[str, int | None]:
+    """A reference to an element of what another stands for (`pkg.m.f()[0]`): that one and the position;
+    any other: itself and None."""
+    if not reference.endswith("]"):
+        return reference, None
+    whole, _, position = reference[:-1].rpartition("[")
+    return whole, int(position)
+
+
 def _first_of_each_kind(found: list[tuple[Value, ModuleSummary]]) -> tuple[tuple[Value, ModuleSummary], ...]:
-    """The values joined: the first of each kind (and leaf) is enough to judge and to name the origin."""
-    kept: dict[tuple[str, str | None], tuple[Value, ModuleSummary]] = {}
+    """The values joined: the first of each kind (and leaf) is enough to judge and to name the origin, for
+    the value and for each element of it."""
+    kept: dict[tuple[str, str | None, tuple[int, ...]], tuple[Value, ModuleSummary]] = {}
     for value, summary in found:
-        kept.setdefault((value.kind, value.leaf), (value, summary))
+        kept.setdefault((value.kind, value.leaf, value.elements), (value, summary))
     return tuple(kept.values())
 
 

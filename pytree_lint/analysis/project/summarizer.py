@@ -19,7 +19,7 @@ from ..pytrees.registrations import RegistrationFinder
 from ..pytrees.treecalls import TreeCall
 from ..syntax.model import FunctionInfo, first_line, returned_expression, unquoted, written_as
 from ..syntax.source import Source, parse
-from ..values.inference import Context, Evidence
+from ..values.inference import Context, Evidence, element_of
 from ..values.kinds import Kind
 from .modules import NEVER_FOLLOWED, UNREADABLE, absolute, summarised_source
 from .summary import (
@@ -207,27 +207,31 @@ class Summarizer:
 
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
-        """A value as other modules cite it: the expression, unless it is a bare name (then where the name's
-        value was made)."""
-        shown = expr
-        if isinstance(expr, ast.Name):
-            shown = evidence.trail[0].node if evidence.trail else evidence.node
+        """A value as other modules cite it: the expression (the element of it the value is, when it is a
+        display's), unless it is a bare name (then where the name's value was made)."""
+        element = element_of(expr, evidence.elements)  # the element is what is cited (its path says so)
+        shown = evidence.trail[0].node if isinstance(element, ast.Name) and evidence.trail else (
+            evidence.node if isinstance(element, ast.Name) else element)
         position = self.analysis.position(shown) or self.analysis.position(expr) or (0, 0)
-        made = evidence.trail[-1].node if evidence.trail else expr
+        made = evidence.trail[-1].node if evidence.trail else element
         return Value(evidence.kind.value, evidence.what, self.analysis.snippet(shown), position[0],
                      evidence.leaf.value if evidence.leaf is not None else None, contained=made is not evidence.node,
-                     made_once=evidence.made_once)
+                     made_once=evidence.made_once, elements=evidence.elements)
 
     def _kinds(self, evidence: list[Evidence], expr: ast.expr) -> list[Value]:
-        """The first evidence of each kind other modules care about, and the first few references."""
+        """The first evidence of each kind other modules care about, for the value and for each element of
+        the tuple or list it is (`return mask, n`: a caller unpacking it takes its own), and the first few
+        references."""
         found = []
         for kind in KEPT_KINDS:
-            first = next((e for e in evidence if e.kind is kind), None)
-            if first is not None:
-                found.append(self._value(first, expr))
-        references = dict.fromkeys(e.refers for e in evidence if e.refers is not None)
-        found.extend(Value(Kind.REFERENCE.value, f"`{reference}`", "", 0, None, reference)
-                     for reference in list(references)[:KEPT_REFERENCES])
+            firsts = {}
+            for e in evidence:
+                if e.kind is kind:
+                    firsts.setdefault(e.elements, e)
+            found.extend(self._value(first, expr) for first in firsts.values())
+        references = dict.fromkeys((e.refers, e.elements) for e in evidence if e.refers is not None)
+        found.extend(Value(Kind.REFERENCE.value, f"`{reference}`", "", 0, None, reference, elements=elements)
+                     for reference, elements in list(references)[:KEPT_REFERENCES])
         return found
 
     def _returns(self, function: FunctionInfo) -> tuple[Value, ...]:

@@ -22,7 +22,7 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 34
+SUMMARY_VERSION = 35
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -48,6 +48,7 @@ class Value(NamedTuple):
     # Made once where the program sets its objects up and kept (a memoised function's result, a value given
     # at module level): the same object each time (see values.Hop.kept).
     made_once: bool = False
+    elements: tuple[int, ...] = ()  # the element of a tuple or list it is (see values.Evidence.elements)
 
 
 class JitFacts(NamedTuple):
@@ -371,12 +372,12 @@ class ModuleSummary:
                    in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
                   for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}
-        bindings = {name: tuple(Value(*value) for value in values) for name, values in data["bindings"].items()}
+        bindings = {name: tuple(_value(value) for value in values) for name, values in data["bindings"].items()}
         return cls(data["module"], data["is_package"], data["path"], data["digest"], dict(data["names"]),
                    tuple(data["stars"]), frozenset(data["defined"]), functions, classes, jitted, bindings,
                    tuple(RegisteredElsewhere(cls, mechanism, line, tuple(tuple(a) for a in arguments))
                          for cls, mechanism, line, arguments in data["registered"]),
-                   None if data["returns"] is None else {name: tuple(Value(*value) for value in values)
+                   None if data["returns"] is None else {name: tuple(_value(value) for value in values)
                                                          for name, values in data["returns"].items()},
                    _uses(data["uses"]))
 
@@ -395,6 +396,11 @@ def _function_facts(line, field_facts, registers, params, decorators, factory, d
                          rebuilds, dataclass, memoizes)
 
 
+def _value(row: list) -> Value:
+    """A value read back from its JSON array (its element path a tuple again)."""
+    return Value._make([*row[:-1], tuple(row[-1])])
+
+
 def _ready(maker: Callable | None) -> Callable:
     if maker is None:
         raise RuntimeError("no summarizer: call engine.load_analysis() first")
@@ -404,7 +410,7 @@ def _ready(maker: Callable | None) -> Callable:
 def _uses(data: list) -> Uses:
     constructions, transformed, changes, hashed, arrays_passed = data
     return Uses(_made(constructions, lambda row: Construction(
-                    row[0], row[1], tuple(Argument(position, keyword, Value(*value))
+                    row[0], row[1], tuple(Argument(position, keyword, _value(value))
                                           for position, keyword, value in row[2]), *row[3:])),
                 _made(transformed, str), _made(changes, lambda row: AttributeChange(*row)),
                 _made(hashed, lambda row: HashedObject(*row)), _made(arrays_passed, lambda row: ArrayPassed(*row)))

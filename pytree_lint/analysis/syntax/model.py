@@ -1226,13 +1226,19 @@ def elements(node: ast.AST) -> list[ast.expr] | None:
 
 
 def assignment_pairs(target: ast.expr, value: ast.expr | None) -> Iterator[tuple[ast.expr, ast.expr | None]]:
-    """Pair each name in an assignment target with the value it receives (None when unknown)."""
+    """Pair each name in an assignment target with the value it receives (None when unknown). Unpacking
+    anything but a display (`mask, n = make(4)`) gives each name before a starred one the element it takes,
+    `make(4)[0]`, `make(4)[1]`: a subscript made here, placed where the value is written."""
     if isinstance(target, (ast.Tuple, ast.List)):
         targets = [e.value if isinstance(e, ast.Starred) else e for e in target.elts]
         values: list[ast.expr | None] = [None] * len(targets)
-        if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(targets):
-            if not any(isinstance(e, ast.Starred) for e in value.elts):
+        if isinstance(value, (ast.Tuple, ast.List)):
+            if len(value.elts) == len(targets) and not any(isinstance(e, ast.Starred) for e in value.elts):
                 values = list(value.elts)
+        elif value is not None:
+            starred = next((i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)), len(targets))
+            values[:starred] = [ast.copy_location(ast.Subscript(value, ast.copy_location(ast.Constant(i), value),
+                                                                ast.Load()), value) for i in range(starred)]
         for element, element_value in zip(targets, values):
             yield from assignment_pairs(element, element_value)
     else:

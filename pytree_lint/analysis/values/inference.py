@@ -103,6 +103,9 @@ class Evidence(NamedTuple):
     volatility: Volatility | None = None  # VOLATILE: why it differs each time (where that decides a message)
     annotated: bool = False  # what a type annotation alone says (a `Callable` may be a callable pytree)
     elided: int = 0  # steps of a long trail left out between its first ones and its origin (see `through`)
+    # The element of a tuple or list display the evidence is about, outermost position first (`(a, (b, c))`:
+    # c's is (1, 1)); empty: the value itself. Unpacking (`a, b = f()`) and indexing (`f()[0]`) select by it.
+    elements: tuple[int, ...] = ()
 
     @property
     def proves_leaf(self) -> bool:
@@ -336,10 +339,11 @@ class ValueInference:
                 return [Evidence(Kind.SAFE, expr, "a literal")]
             return []  # None, True, False, bytes, ...: placeholders say nothing against an annotation
         if isinstance(expr, ast.Tuple):
-            return self._elements(expr.elts, context)
-        if isinstance(expr, (ast.List, ast.Set)):
-            kind = "list" if isinstance(expr, ast.List) else "set"
-            return [Evidence(Kind.MUTABLE, expr, f"a {kind} display"), *self._elements(expr.elts, context)]
+            return self._positioned(expr.elts, context)
+        if isinstance(expr, ast.List):
+            return [Evidence(Kind.MUTABLE, expr, "a list display"), *self._positioned(expr.elts, context)]
+        if isinstance(expr, ast.Set):
+            return [Evidence(Kind.MUTABLE, expr, "a set display"), *self._elements(expr.elts, context)]
         if isinstance(expr, ast.Dict):
             return [Evidence(Kind.MUTABLE, expr, "a dict display"),
                     *_union(self.infer(v, context) for k, v in zip(expr.keys, expr.values) if k is not None)]
@@ -373,6 +377,13 @@ class ValueInference:
 
     def _elements(self, elements: list[ast.expr], context: Context) -> list[Evidence]:
         return _union(self.infer(e, context) for e in elements if not isinstance(e, ast.Starred))
+
+    def _positioned(self, elements: list[ast.expr], context: Context) -> list[Evidence]:
+        """The evidence of a tuple or list display's elements, each with its position (up to a starred one:
+        after it, positions are not known)."""
+        starred = next((i for i, e in enumerate(elements) if isinstance(e, ast.Starred)), len(elements))
+        return [*(e._replace(elements=(i, *e.elements)) for i, element in enumerate(elements[:starred])
+                  for e in self.infer(element, context)), *self._elements(elements[starred:], context)]
 
     def _arithmetic(self, expr, context: Context) -> list[Evidence]:
         if isinstance(expr, ast.UnaryOp):
@@ -411,6 +422,15 @@ class ValueInference:
 
     def _subscript(self, expr: ast.Subscript, context: Context) -> list[Evidence]:
         index = expr.slice
+        if isinstance(index, ast.Constant) and type(index.value) is int and index.value >= 0:
+            # An element of a tuple or list a display makes, here or in a helper (`f()[0]`, and what
+            # `a, b = f()` binds each name to: see syntax.model.assignment_pairs); of what another module's
+            # function returns, as a summary records it: a reference to that element (`pkg.m.f()[0]`).
+            position = index.value
+            return [e._replace(elements=e.elements[1:]) if e.elements else
+                    e._replace(refers=f"{e.refers}[{position}]", what=f"element {position} of {e.what}")
+                    for e in self.infer(expr.value, context)
+                    if e.elements[:1] == (position,) or (e.refers is not None and not e.elements)]
         sliced = isinstance(index, ast.Slice) or (
             isinstance(index, ast.Tuple) and any(isinstance(e, ast.Slice) for e in index.elts))
         if not sliced:
@@ -720,8 +740,8 @@ class ValueInference:
         kept = self._memoized(helper)
         for statement in helper.return_statements:
             if statement.value is not None:
-                found.extend(_built_by(e, helper).through(f"{helper.name}()", Relation.RETURNS, statement.value,
-                                                          kept=kept)
+                found.extend(_built_by(e, helper).through(f"{helper.name}()", Relation.RETURNS,
+                                                          element_of(statement.value, e.elements), kept=kept)
                              for e in self.infer(statement.value, Context.of(helper, statement)))
         return found
 
@@ -1063,7 +1083,7 @@ def _summarised(value: Value, node: ast.AST, via: str, relation: Relation, path:
     """Evidence from another module's summary: what `via` `relation` there, cited by module and line."""
     return Evidence(Kind(value.kind), node, value.what, leaf=Leaf(value.leaf) if value.leaf else None,
                     trail=(Hop(via, relation, Elsewhere(value.text, path, value.line), None, kept or value.made_once),),
-                    contained=value.contained)
+                    contained=value.contained, elements=value.elements)
 
 
 def _runs_once_per_call_of_parent(function: FunctionInfo) -> bool:
@@ -1088,6 +1108,17 @@ def _runs_once_per_call_of_parent(function: FunctionInfo) -> bool:
     return called > 0 and called == named
 
 
+def element_of(display: ast.expr, elements: tuple[int, ...]) -> ast.expr:
+    """The expression of a tuple or list display at an element path (see Evidence.elements), as far as the
+    displays written go: what a message cites as returned (`jnp.arange(n)` of `return jnp.arange(n), n`)."""
+    for position in elements:
+        if not isinstance(display, (ast.Tuple, ast.List)) or position >= len(display.elts) or any(
+                isinstance(e, ast.Starred) for e in display.elts[:position + 1]):
+            break
+        display = display.elts[position]
+    return display
+
+
 def _built_by(evidence: Evidence, helper: FunctionInfo) -> Evidence:
     """Evidence returned by a helper: its own locals built the value before returning it (`sizes.append`
     there is building, not changing it later), so they are no holders to watch."""
@@ -1101,7 +1132,7 @@ def _joined(evidence: list[Evidence]) -> list[Evidence]:
     or made once): the same value reached along several paths is one value, kept with its first path."""
     kept: dict[tuple, Evidence] = {}
     for e in evidence:
-        key = (e.kind, e.leaf, e.what, id(e.node), e.shared, id(e.cls), e.constructed, e.made_once,
+        key = (e.kind, e.leaf, e.what, id(e.node), e.shared, id(e.cls), e.constructed, e.made_once, e.elements,
                tuple((h.name, id(h.cls), id(h.function)) for h in e.holders))
         kept.setdefault(key, e)
     return list(kept.values())

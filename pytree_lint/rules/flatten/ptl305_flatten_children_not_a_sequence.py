@@ -107,6 +107,6 @@ def bare_array_children(structure: Structure, registration: Registration,
 
 
 def _one_array(evidence: Evidence) -> bool:
-    """An array itself, not an array element of a tuple or list the value was assigned."""
-    return evidence.kind is Kind.ARRAY and not isinstance(evidence.node, SEQUENCES) and not any(
-        isinstance(hop.node, SEQUENCES) for hop in evidence.trail)
+    """An array itself, not an array element of a tuple or list the value was assigned or returned."""
+    return evidence.kind is Kind.ARRAY and not evidence.elements and not isinstance(evidence.node, SEQUENCES) \
+        and not any(isinstance(hop.node, SEQUENCES) for hop in evidence.trail)

@@ -124,10 +124,31 @@ def _reaching(analysis, value: ast.expr, call: ast.Call):
         return None
     evidence = analysis.values.passed(value, call)
     # What the name or call itself holds, not the elements of the container it holds.
-    made = [e for e in evidence if e.trail and (
-        e.trail[-1].node is e.node or (isinstance(e.trail[-1].node, Elsewhere) and not e.contained)
+    unhashable = {id(e.node) for e in evidence if e.kind in UNHASHABLE}
+    made = [e for e in evidence if e.trail and not e.elements and (
+        _always_one_of(e.trail[-1].node, e.node, unhashable)
+        or (isinstance(e.trail[-1].node, Elsewhere) and not e.contained)
         or (e.kind is Kind.ARRAY and isinstance(e.trail[-1].node, ARITHMETIC)))]  # `mask = jnp.arange(n) < k`
     if not made or any(e.kind not in UNHASHABLE or any(hop.relation not in _KEEPING for hop in e.trail)
                        for e in made):
         return None
     return made[0]
+
+
+def _always_one_of(expression: ast.AST, made: ast.AST, unhashable: set[int]) -> bool:
+    """Whether an expression's value is `made` itself, or a choice one of whose branches is `made` and each
+    of whose branches is an unhashable value (`{...} if c else [...]`; not `{...} if c else None`, which
+    may be hashable)."""
+    branches, pending = [], [expression]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, ast.IfExp):
+            pending.extend((current.body, current.orelse))
+        elif isinstance(current, ast.BoolOp):
+            pending.extend(current.values)
+        elif isinstance(current, ast.NamedExpr):
+            pending.append(current.value)
+        else:
+            branches.append(current)
+    return any(branch is made for branch in branches) and (
+        len(branches) == 1 or all(id(branch) in unhashable for branch in branches))
