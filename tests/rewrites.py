@@ -411,12 +411,49 @@ def module_helper(case: Case) -> list[Case]:
     return _variants(case, _in_module_function(case, "make_value"))
 
 
-def _in_module_function(case: Case, stem: str) -> Callable[[str, cst.Module, Place], dict[str, str] | None]:
-    """The expression made by a new function of its module, given the locals it reads."""
+@rewrite("element of a helper's tuple")
+def tuple_helper(case: Case) -> list[Case]:
+    """The expression made by a new function of its module that returns it with another value, and taken
+    back by its position: `make_values(x)[0]` (a caller unpacking it, `a, b = f()`, reads the same)."""
+    return _variants(case, _in_module_function(case, "make_values", element=True))
+
+
+@rewrite("unpacked from a helper's tuple")
+def unpacked_tuple_helper(case: Case) -> list[Case]:
+    """The expression made by a new function of its module that returns it with another value, unpacked
+    into a name just before its statement: `held, _unused = make_values(x)`."""
+    def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
+        text = case.files[path]
+        name, held, arguments = _fresh(text, "make_values"), _fresh(text, "held"), ", ".join(_locals_of(place))
+        helper = _statement(f"def {name}({arguments}):\n    return {code(place.expression)}, None\n")
+        unpacked = _statement(f"{held}, _unused = {name}({arguments})\n")
+        before: dict[cst.CSTNode, list[cst.BaseStatement]] = {place.top: [helper]}
+        before.setdefault(place.statement, []).append(unpacked)
+        new = module.visit(_Replace({place.expression: cst.Name(held)}, before)).code
+        if not place.marked:
+            return {path: new}
+        lines = new.splitlines(keepends=True)
+        at = next(i for i, line in enumerate(lines) if line.lstrip().startswith(f"{held}, _unused = "))
+        codes = EXPECT.search(lines[at + 1])
+        if codes is None:
+            return {path: new}  # the comment is on another line of the statement
+        start = next(i for i, line in enumerate(lines) if line.lstrip().startswith(f"def {name}("))
+        returned = next(i for i in range(start, len(lines)) if lines[i].lstrip().startswith("return "))
+        for moved in (at, returned):  # a finding about the expression may be reported where it now is
+            lines[moved] = lines[moved].rstrip("\n") + f"  # moved here from line {at + 2}: {codes.group('codes')}\n"
+        return {path: "".join(lines)}
+    return _variants(case, make)
+
+
+def _in_module_function(case: Case, stem: str, element: bool = False
+                        ) -> Callable[[str, cst.Module, Place], dict[str, str] | None]:
+    """The expression made by a new function of its module, given the locals it reads (`element`: returned
+    as the first of two values, and taken back by its position)."""
     def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
         name, arguments = _fresh(case.files[path], stem), _locals_of(place)
-        helper = _statement(f"def {name}({', '.join(arguments)}):\n    return {code(place.expression)}\n")
-        call = cst.parse_expression(f"{name}({', '.join(arguments)})")
+        returned = f"{code(place.expression)}, None" if element else code(place.expression)
+        helper = _statement(f"def {name}({', '.join(arguments)}):\n    return {returned}\n")
+        call = cst.parse_expression(f"{name}({', '.join(arguments)}){'[0]' if element else ''}")
         anchor = place.top
         new = module.visit(_Replace({place.expression: call}, {anchor: [helper]})).code
         return {path: _moved_mark(new, new, name, path) if place.marked else new}

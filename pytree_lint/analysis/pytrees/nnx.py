@@ -319,6 +319,10 @@ class NnxClasses:
             return body if body.status is orelse.status else NnxValue(Status.UNKNOWN, "a value", expr)
         if isinstance(expr, (ast.List, ast.ListComp, ast.Tuple, ast.Set, ast.Dict, ast.DictComp)):
             return self._container(expr, context, depth)
+        if isinstance(expr, ast.Subscript):  # an element of what a helper returns (`make(rngs)[0]`)
+            element = written_as(expr, context.function, self.index)
+            if element is not expr:
+                return self.classify(element, context, depth + 1)
         if isinstance(expr, ast.Call):
             inlined = self.index.inlined(expr, context.function)  # a helper that returns a constructor call
             if inlined is not None:
@@ -442,14 +446,16 @@ class NnxClasses:
 
     def _module_made(self, expr: ast.expr, context: Context) -> ast.expr | None:
         """The Module constructor call a wrapped callable is, directly or through a local name that no
-        attribute also holds."""
+        attribute also holds (its value as the helper that makes it writes it)."""
         if not isinstance(expr, ast.Name):  # a helper that returns the Module, a conditional of two alike
             expr = written_as(expr, context.function, self.index)
         if isinstance(expr, ast.Call) and self.is_module_class(expr.func):
             return expr
         if isinstance(expr, ast.Name) and context.function is not None:
             bound = context.function.bindings_before(expr.id, context.statement)
-            if len(bound) == 1 and isinstance(bound[0].value, ast.Call) and self.is_module_class(bound[0].value.func):
+            made = written_as(bound[0].value, context.function, self.index) if len(bound) == 1 and isinstance(
+                bound[0].value, ast.expr) else None  # a helper's Module, or the element of a tuple it returns
+            if isinstance(made, ast.Call) and self.is_module_class(made.func):
                 kept = any(isinstance(v, ast.Name) and v.id == expr.id
                            for group in (context.instances[0][1].assignments.values() if context.instances else ())
                            for v in (a.value for a in group))

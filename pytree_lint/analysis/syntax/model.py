@@ -1034,11 +1034,12 @@ def is_none(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
-def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: ModuleIndex | None = None) -> ast.expr:
+def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: ModuleIndex | None = None,
+               _depth: int = 0) -> ast.expr:
     """The expression a value is written as where it is made: through a local name of `function` bound once
     (`held = (self.x,); return held, None`), a conditional whose two branches are written alike, and, with
     the module's `index`, a call of a function or method, or a property read, whose body only returns an
-    expression (see ModuleIndex.inlined)."""
+    expression (see ModuleIndex.inlined), and an element of a display by its position (`f(x)[0]`)."""
     for _ in range(8):  # a chain of names is short; a cycle (`a = b; b = a`) ends here
         if isinstance(expr, ast.Name) and function is not None:
             bound = function.local_bindings.get(expr.id, [])
@@ -1058,6 +1059,16 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: Modu
             inlined = index.inlined(expr, function)
             if inlined is not None:
                 expr = inlined
+                continue
+        if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) \
+                and type(expr.slice.value) is int and expr.slice.value >= 0:
+            # An element of a display (`f(x)[0]` of a helper returning `a, b`; what `a, b = f(x)` binds `a` to)
+            if _depth >= 8:  # elements of elements: as deep as a chain of names (`a, b = a` is a cycle)
+                break
+            position, whole = expr.slice.value, written_as(expr.value, function, index, _depth + 1)
+            if isinstance(whole, (ast.Tuple, ast.List)) and position < len(whole.elts) and not any(
+                    isinstance(e, ast.Starred) for e in whole.elts[:position + 1]):
+                expr = whole.elts[position]
                 continue
         break
     return expr

@@ -87,7 +87,8 @@ def bare_array_children(structure: Structure, registration: Registration,
     found = []
     for returned in flatten_returns(function, structure.index):
         children = returned.children
-        if isinstance(children, (ast.Call, ast.IfExp)):  # made by a helper or a method; a conditional
+        if isinstance(children, (ast.Call, ast.IfExp, ast.Subscript)):  # made by a helper or a method (or an
+            # element of what one returns); a conditional
             children = written_as(children, function, structure.index)
         if not isinstance(children, (ast.Name, ast.Attribute)):
             continue

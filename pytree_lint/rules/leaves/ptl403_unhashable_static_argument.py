@@ -47,7 +47,7 @@ from __future__ import annotations
 import ast
 
 from ...analysis.pytrees.jitted import array_parameter
-from ...analysis.syntax.model import written_as
+from ...analysis.syntax.model import FunctionInfo, written_as
 from ...analysis.values.inference import ARITHMETIC, Elsewhere
 from ...analysis.values.kinds import Kind, Relation
 from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
@@ -98,8 +98,10 @@ def _unhashable(analysis, value: ast.expr, call: ast.Call) -> tuple[Kind, str, s
     """(kind, what the value is, where it comes from) for a container or array passed: written at the call,
     a parameter of the caller annotated as an array, or reaching the call through names and helpers."""
     value = written_as(value)
-    if isinstance(value, ast.Call):  # a helper returning what it computes of its arguments (`return x > 0`)
-        inlined = written_as(value, analysis.index.enclosing_function(call), analysis.index)
+    function = analysis.index.enclosing_function(call)
+    if isinstance(value, (ast.Call, ast.Subscript)) or _unpacked(value, function):  # a helper returning what
+        # it computes of its arguments (`return x > 0`; `return x > 0, n` taken back as `f(x)[0]` or unpacked)
+        inlined = written_as(value, function, analysis.index)
         value = inlined if isinstance(inlined, ARITHMETIC) else value
     if _built_here(value):
         evidence = next((e for e in analysis.values.passed(value, call)
@@ -119,8 +121,9 @@ _KEEPING = frozenset({Relation.ASSIGNED, Relation.RETURNS})
 
 def _reaching(analysis, value: ast.expr, call: ast.Call):
     """A container or array that reaches the static argument through names and helpers' returns (`config
-    = dict(...)`, `make_kwargs()` of this module or another), when nothing else can reach it instead."""
-    if not isinstance(value, (ast.Name, ast.Call)):
+    = dict(...)`, `make_kwargs()` of this module or another, `make()[0]` an element of one's tuple), when
+    nothing else can reach it instead."""
+    if not isinstance(value, (ast.Name, ast.Call)) and not _element_of_a_value(value):
         return None
     evidence = analysis.values.passed(value, call)
     # What the name or call itself holds, not the elements of the container it holds.
@@ -133,6 +136,18 @@ def _reaching(analysis, value: ast.expr, call: ast.Call):
                        for e in made):
         return None
     return made[0]
+
+
+def _unpacked(value: ast.expr, function: FunctionInfo | None) -> bool:
+    """A local name bound once, by unpacking what a call gives (`mask, n = f(x)`: `mask` is `f(x)[0]`)."""
+    bound = function.local_bindings.get(value.id, []) if isinstance(value, ast.Name) and function else []
+    return len(bound) == 1 and _element_of_a_value(bound[0])
+
+
+def _element_of_a_value(value: ast.expr) -> bool:
+    """`make()[0]`, `pair[1]`: an element, by its position, of what a call or a name gives."""
+    return isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) \
+        and type(value.slice.value) is int and isinstance(value.value, (ast.Name, ast.Call, ast.Subscript))
 
 
 def _always_one_of(expression: ast.AST, made: ast.AST, unhashable: set[int]) -> bool:
