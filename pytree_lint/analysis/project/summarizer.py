@@ -209,9 +209,9 @@ class Summarizer:
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
         """A value as other modules cite it: the expression (the element of it the value is, when it is a
         display's), unless it is a bare name (then where the name's value was made)."""
-        element = element_of(expr, evidence.elements)  # the element is what is cited (its path says so)
-        shown = evidence.trail[0].node if isinstance(element, ast.Name) and evidence.trail else (
-            evidence.node if isinstance(element, ast.Name) else element)
+        element = shown = element_of(expr, evidence.elements)  # the element is cited (its path says so)
+        if isinstance(element, ast.Name):
+            shown = evidence.trail[0].node if evidence.trail else evidence.node
         position = self.analysis.position(shown) or self.analysis.position(expr) or (0, 0)
         made = evidence.trail[-1].node if evidence.trail else element
         return Value(evidence.kind.value, evidence.what, self.analysis.snippet(shown), position[0],
