@@ -415,7 +415,15 @@ def module_helper(case: Case) -> list[Case]:
 def tuple_helper(case: Case) -> list[Case]:
     """The expression made by a new function of its module that returns it with another value, and taken
     back by its position: `make_values(x)[0]` (a caller unpacking it, `a, b = f()`, reads the same)."""
-    return _variants(case, _in_module_function(case, "make_values", element=True))
+    return _variants(case, _in_module_function(case, "make_values", returned="{}, None", taken="[0]"))
+
+
+@rewrite("value of a helper's dict")
+def dict_helper(case: Case) -> list[Case]:
+    """The expression made by a new function of its module that returns it in a dict display with another
+    value, and taken back by its key: `make_values(x)["value"]`."""
+    return _variants(case, _in_module_function(case, "make_values", returned='{{"value": {}, "other": None}}',
+                                               taken='["value"]'))
 
 
 @rewrite("unpacked from a helper's tuple")
@@ -445,15 +453,15 @@ def unpacked_tuple_helper(case: Case) -> list[Case]:
     return _variants(case, make)
 
 
-def _in_module_function(case: Case, stem: str, element: bool = False
+def _in_module_function(case: Case, stem: str, returned: str = "{}", taken: str = ""
                         ) -> Callable[[str, cst.Module, Place], dict[str, str] | None]:
-    """The expression made by a new function of its module, given the locals it reads (`element`: returned
-    as the first of two values, and taken back by its position)."""
+    """The expression made by a new function of its module, given the locals it reads: returned as
+    `returned` says (`{}` the expression) and taken back from the call's result by `taken` (`[0]`)."""
     def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
         name, arguments = _fresh(case.files[path], stem), _locals_of(place)
-        returned = f"{code(place.expression)}, None" if element else code(place.expression)
-        helper = _statement(f"def {name}({', '.join(arguments)}):\n    return {returned}\n")
-        call = cst.parse_expression(f"{name}({', '.join(arguments)}){'[0]' if element else ''}")
+        helper = _statement(f"def {name}({', '.join(arguments)}):\n"
+                            f"    return {returned.format(code(place.expression))}\n")
+        call = cst.parse_expression(f"{name}({', '.join(arguments)}){taken}")
         anchor = place.top
         new = module.visit(_Replace({place.expression: call}, {anchor: [helper]})).code
         return {path: _moved_mark(new, new, name, path) if place.marked else new}

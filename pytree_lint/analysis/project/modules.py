@@ -1235,15 +1235,15 @@ class ModuleView:
             if current in self._referred:
                 pending.pop()
                 continue
-            whole, position = _selected(current)
-            if position is not None:  # `pkg.m.f()[0]`: the element of what `pkg.m.f()` stands for
+            whole, key = _selected(current)
+            if key is not None:  # `pkg.m.f()[0]`: the element of what `pkg.m.f()` stands for
                 if whole not in self._referred and whole not in following:
                     following.add(current)
                     pending.append(whole)
                     continue
                 self._referred[current] = tuple((value._replace(elements=value.elements[1:]), summary)
                                                 for value, summary in self._referred.get(whole, ())
-                                                if value.elements[:1] == (position,))
+                                                if value.elements[:1] == (key,))
                 following.discard(current)
                 pending.pop()
                 continue
@@ -1497,19 +1497,20 @@ class ModuleView:
         return self.project.changes_elsewhere(self, class_name, holders)
 
 
-def _selected(reference: str) -> tuple[str, int | None]:
-    """A reference to an element of what another stands for (`pkg.m.f()[0]`): that one and the position;
-    any other: itself and None."""
+def _selected(reference: str) -> tuple[str, int | str | None]:
+    """A reference to an element of what another stands for (`pkg.m.f()[0]`, `pkg.m.f()['mask']`): that
+    one and the element's key (keys are positions and identifier-like strings: no `[` in them); any other:
+    itself and None."""
     if not reference.endswith("]"):
         return reference, None
-    whole, _, position = reference[:-1].rpartition("[")
-    return whole, int(position)
+    whole, _, key = reference[:-1].rpartition("[")
+    return whole, int(key) if key.isdigit() else key.strip("'")
 
 
 def _first_of_each_kind(found: list[tuple[Value, ModuleSummary]]) -> tuple[tuple[Value, ModuleSummary], ...]:
     """The values joined: the first of each kind (and leaf) is enough to judge and to name the origin, for
     the value and for each element of it."""
-    kept: dict[tuple[str, str | None, tuple[int, ...]], tuple[Value, ModuleSummary]] = {}
+    kept: dict[tuple[str, str | None, tuple[int | str, ...]], tuple[Value, ModuleSummary]] = {}
     for value, summary in found:
         kept.setdefault((value.kind, value.leaf, value.elements), (value, summary))
     return tuple(kept.values())

@@ -24,6 +24,7 @@ from ..values.kinds import Kind
 from .modules import NEVER_FOLLOWED, UNREADABLE, absolute, summarised_source
 from .summary import (
     ITEMS,
+    KEPT_ELEMENTS,
     KEPT_KINDS,
     KEPT_REFERENCES,
     Argument,
@@ -224,9 +225,9 @@ class Summarizer:
         references."""
         found = []
         for kind in KEPT_KINDS:
-            firsts = {}
+            firsts: dict[tuple[int | str, ...], Evidence] = {}
             for e in evidence:
-                if e.kind is kind:
+                if e.kind is kind and (e.elements in firsts or len(firsts) < KEPT_ELEMENTS):
                     firsts.setdefault(e.elements, e)
             found.extend(self._value(first, expr) for first in firsts.values())
         references = dict.fromkeys((e.refers, e.elements) for e in evidence if e.refers is not None)

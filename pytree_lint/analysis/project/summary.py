@@ -22,11 +22,14 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 35
+SUMMARY_VERSION = 36
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
 KEPT_KINDS = (Kind.ARRAY, Kind.MUTABLE, Kind.VOLATILE, Kind.SAFE)
+# And of each kind, per element of the display a value is (a returned tuple or dict, see values.Evidence.
+# elements), the first this many: a dict of settings returned whole stays a few values, not one per key.
+KEPT_ELEMENTS = 16
 # References (names of other project modules a value comes from) are kept up to this many per value.
 KEPT_REFERENCES = 4
 
@@ -48,7 +51,7 @@ class Value(NamedTuple):
     # Made once where the program sets its objects up and kept (a memoised function's result, a value given
     # at module level): the same object each time (see values.Hop.kept).
     made_once: bool = False
-    elements: tuple[int, ...] = ()  # the element of a tuple or list it is (see values.Evidence.elements)
+    elements: tuple[int | str, ...] = ()  # the element of a display it is (see values.Evidence.elements)
 
 
 class JitFacts(NamedTuple):

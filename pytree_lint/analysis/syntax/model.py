@@ -1039,7 +1039,7 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: Modu
     """The expression a value is written as where it is made: through a local name of `function` bound once
     (`held = (self.x,); return held, None`), a conditional whose two branches are written alike, and, with
     the module's `index`, a call of a function or method, or a property read, whose body only returns an
-    expression (see ModuleIndex.inlined), and an element of a display by its position (`f(x)[0]`)."""
+    expression (see ModuleIndex.inlined), and an element of a display by its key (`f(x)[0]`, `f(x)["mask"]`)."""
     for _ in range(8):  # a chain of names is short; a cycle (`a = b; b = a`) ends here
         if isinstance(expr, ast.Name) and function is not None:
             bound = function.local_bindings.get(expr.id, [])
@@ -1051,7 +1051,7 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: Modu
             continue
         if index is not None and isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) \
                 and expr.func.id in DISPLAY_BUILTINS and index.is_builtin(expr.func.id, function):
-            display = _as_display(expr)
+            display = as_display(expr)
             if display is not None:
                 expr = display
                 continue
@@ -1060,24 +1060,51 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: Modu
             if inlined is not None:
                 expr = inlined
                 continue
-        if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) \
-                and type(expr.slice.value) is int and expr.slice.value >= 0:
-            # An element of a display (`f(x)[0]` of a helper returning `a, b`; what `a, b = f(x)` binds `a` to)
-            if _depth >= 8:  # elements of elements: as deep as a chain of names (`a, b = a` is a cycle)
-                break
-            position, whole = expr.slice.value, written_as(expr.value, function, index, _depth + 1)
-            if isinstance(whole, (ast.Tuple, ast.List)) and position < len(whole.elts) and not any(
-                    isinstance(e, ast.Starred) for e in whole.elts[:position + 1]):
-                expr = whole.elts[position]
+        if isinstance(expr, ast.Subscript) and _depth < 8:  # elements of elements: as deep as a chain of
+            # names (`a, b = a` is a cycle). An element of a display: `f(x)[0]` of a helper returning `a, b`,
+            # what `a, b = f(x)` binds `a` to, `f(x)["mask"]` of one returning a dict display.
+            key = element_key(expr.slice)
+            element = None if key is None else display_element(
+                written_as(expr.value, function, index, _depth + 1), key)
+            if element is not None:
+                expr = element
                 continue
         break
     return expr
 
 
+def element_key(index: ast.expr) -> int | str | None:
+    """The key a subscript takes an element of a display by: a position (a tuple's or list's; a dict's int
+    key) or a dict's identifier-like string key; None for any other (a slice, a name, a computed key)."""
+    if isinstance(index, ast.Constant):
+        if type(index.value) is int and index.value >= 0:
+            return index.value
+        if type(index.value) is str and index.value.isidentifier():
+            return index.value
+    return None
+
+
+def display_element(display: ast.expr, key: int | str) -> ast.expr | None:
+    """The expression a tuple, list or dict display holds at `key`, where the display says it for certain
+    (not behind a starred element, nor before a `**` that may replace it)."""
+    if isinstance(display, (ast.Tuple, ast.List)) and type(key) is int and key < len(display.elts) and not any(
+            isinstance(e, ast.Starred) for e in display.elts[:key + 1]):
+        return display.elts[key]
+    if isinstance(display, ast.Dict):
+        found = None
+        for written, value in zip(display.keys, display.values):
+            if written is None:
+                found = None  # `**other` may hold the key
+            elif isinstance(written, ast.Constant) and written.value == key and type(written.value) is type(key):
+                found = value
+        return found
+    return None
+
+
 DISPLAY_BUILTINS = frozenset({"list", "tuple", "dict"})
 
 
-def _as_display(call: ast.Call) -> ast.expr | None:
+def as_display(call: ast.Call) -> ast.expr | None:
     """`list((a, b))`, `tuple([a, b])` and `dict(k=v)` as the display they build (placed at the call)."""
     name = call.func.id  # type: ignore[attr-defined]
     if name == "dict" and not call.args and all(k.arg is not None for k in call.keywords):

@@ -29,7 +29,10 @@ from ..syntax.model import (
     ModuleIndex,
     Param,
     Scope,
+    as_display,
     child_nodes,
+    display_element,
+    element_key,
     is_none,
     keyword_arguments,
     live_bindings,
@@ -103,9 +106,10 @@ class Evidence(NamedTuple):
     volatility: Volatility | None = None  # VOLATILE: why it differs each time (where that decides a message)
     annotated: bool = False  # what a type annotation alone says (a `Callable` may be a callable pytree)
     elided: int = 0  # steps of a long trail left out between its first ones and its origin (see `through`)
-    # The element of a tuple or list display the evidence is about, outermost position first (`(a, (b, c))`:
-    # c's is (1, 1)); empty: the value itself. Unpacking (`a, b = f()`) and indexing (`f()[0]`) select by it.
-    elements: tuple[int, ...] = ()
+    # The element of a tuple, list or dict display the evidence is about, outermost first (`(a, (b, c))`: c's
+    # is (1, 1); `{"mask": m}`: m's is ("mask",)); empty: the value itself. Unpacking (`a, b = f()`) and
+    # indexing (`f()[0]`, `f()["mask"]`) select by it.
+    elements: tuple[int | str, ...] = ()
 
     @property
     def proves_leaf(self) -> bool:
@@ -345,8 +349,7 @@ class ValueInference:
         if isinstance(expr, ast.Set):
             return [Evidence(Kind.MUTABLE, expr, "a set display"), *self._elements(expr.elts, context)]
         if isinstance(expr, ast.Dict):
-            return [Evidence(Kind.MUTABLE, expr, "a dict display"),
-                    *_union(self.infer(v, context) for k, v in zip(expr.keys, expr.values) if k is not None)]
+            return [Evidence(Kind.MUTABLE, expr, "a dict display"), *self._keyed(expr, context)]
         if isinstance(expr, (ast.ListComp, ast.SetComp)):
             kind = "list" if isinstance(expr, ast.ListComp) else "set"
             return [Evidence(Kind.MUTABLE, expr, f"a {kind} comprehension"),
@@ -377,6 +380,19 @@ class ValueInference:
 
     def _elements(self, elements: list[ast.expr], context: Context) -> list[Evidence]:
         return _union(self.infer(e, context) for e in elements if not isinstance(e, ast.Starred))
+
+    def _keyed(self, display: ast.Dict, context: Context) -> list[Evidence]:
+        """The evidence of a dict display's values, each with its key where `d["key"]` can take it back (a
+        constant int or identifier-like string, not replaced by a later `**` entry)."""
+        found = []
+        for key, value in zip(display.keys, display.values):
+            if key is None:
+                continue
+            element = element_key(key)
+            certain = element is not None and display_element(display, element) is value
+            found.extend(e._replace(elements=(element, *e.elements)) if certain else e
+                         for e in self.infer(value, context))
+        return found
 
     def _positioned(self, elements: list[ast.expr], context: Context) -> list[Evidence]:
         """The evidence of a tuple or list display's elements, each with its position (up to a starred one:
@@ -422,15 +438,15 @@ class ValueInference:
 
     def _subscript(self, expr: ast.Subscript, context: Context) -> list[Evidence]:
         index = expr.slice
-        if isinstance(index, ast.Constant) and type(index.value) is int and index.value >= 0:
-            # An element of a tuple or list a display makes, here or in a helper (`f()[0]`, and what
-            # `a, b = f()` binds each name to: see syntax.model.assignment_pairs); of what another module's
-            # function returns, as a summary records it: a reference to that element (`pkg.m.f()[0]`).
-            position = index.value
+        key = element_key(index)
+        if key is not None:
+            # An element of a tuple, list or dict a display makes, here or in a helper (`f()[0]`, what `a, b =
+            # f()` binds each name to: see syntax.model.assignment_pairs, `f()["mask"]`); of what another
+            # module's function returns, as a summary records it: a reference to that element (`pkg.m.f()[0]`).
             return [e._replace(elements=e.elements[1:]) if e.elements else
-                    e._replace(refers=f"{e.refers}[{position}]", what=f"element {position} of {e.what}")
+                    e._replace(refers=f"{e.refers}[{key!r}]", what=f"element {key!r} of {e.what}")
                     for e in self.infer(expr.value, context)
-                    if e.elements[:1] == (position,) or (e.refers is not None and not e.elements)]
+                    if e.elements[:1] == (key,) or (e.refers is not None and not e.elements)]
         sliced = isinstance(index, ast.Slice) or (
             isinstance(index, ast.Tuple) and any(isinstance(e, ast.Slice) for e in index.elts))
         if not sliced:
@@ -817,7 +833,14 @@ class ValueInference:
         if arguments is None:
             arguments = [*expr.args, *(k.value for k in expr.keywords)]
         if name in py.MUTABLE_BUILTINS:
-            return [Evidence(Kind.MUTABLE, expr, f"a `{name}`" if name != "sorted" else "a list")]
+            made = [Evidence(Kind.MUTABLE, expr, f"a `{name}`" if name != "sorted" else "a list")]
+            # `dict(k=v)`, `list((a, b))`: their values, by key and position as a display's
+            display = as_display(expr) if name in ("dict", "list") and isinstance(expr, ast.Call) else None
+            if isinstance(display, ast.Dict):
+                return [*made, *self._keyed(display, context)]
+            if isinstance(display, ast.List):
+                return [*made, *self._positioned(display.elts, context)]
+            return made
         if name in ("id", "object") and (name == "id" or not arguments):
             return [Evidence(Kind.VOLATILE, expr, f"`{name}()`",
                              volatility=Volatility.IDENTITY if name == "id" else Volatility.OBJECT)]
@@ -1108,14 +1131,14 @@ def _runs_once_per_call_of_parent(function: FunctionInfo) -> bool:
     return called > 0 and called == named
 
 
-def element_of(display: ast.expr, elements: tuple[int, ...]) -> ast.expr:
-    """The expression of a tuple or list display at an element path (see Evidence.elements), as far as the
-    displays written go: what a message cites as returned (`jnp.arange(n)` of `return jnp.arange(n), n`)."""
-    for position in elements:
-        if not isinstance(display, (ast.Tuple, ast.List)) or position >= len(display.elts) or any(
-                isinstance(e, ast.Starred) for e in display.elts[:position + 1]):
+def element_of(display: ast.expr, elements: tuple[int | str, ...]) -> ast.expr:
+    """The expression of a tuple, list or dict display at an element path (see Evidence.elements), as far as
+    the displays written go: what a message cites as returned (`jnp.arange(n)` of `return jnp.arange(n), n`)."""
+    for key in elements:
+        element = display_element(display, key)
+        if element is None:
             break
-        display = display.elts[position]
+        display = element
     return display
 
 

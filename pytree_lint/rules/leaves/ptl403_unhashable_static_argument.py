@@ -47,7 +47,7 @@ from __future__ import annotations
 import ast
 
 from ...analysis.pytrees.jitted import array_parameter
-from ...analysis.syntax.model import FunctionInfo, written_as
+from ...analysis.syntax.model import FunctionInfo, element_key, written_as
 from ...analysis.values.inference import ARITHMETIC, Elsewhere
 from ...analysis.values.kinds import Kind, Relation
 from ...knowledge.numpy import CONSTRUCTOR_SHORT_NAMES
@@ -145,9 +145,9 @@ def _unpacked(value: ast.expr, function: FunctionInfo | None) -> bool:
 
 
 def _element_of_a_value(value: ast.expr) -> bool:
-    """`make()[0]`, `pair[1]`: an element, by its position, of what a call or a name gives."""
-    return isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) \
-        and type(value.slice.value) is int and isinstance(value.value, (ast.Name, ast.Call, ast.Subscript))
+    """`make()[0]`, `pair[1]`, `make()["config"]`: an element, by its key, of what a call or a name gives."""
+    return isinstance(value, ast.Subscript) and element_key(value.slice) is not None \
+        and isinstance(value.value, (ast.Name, ast.Call, ast.Subscript))
 
 
 def _always_one_of(expression: ast.AST, made: ast.AST, unhashable: set[int]) -> bool:
