@@ -45,8 +45,10 @@ Known false positives:
 
 Known limits:
     A module-level array constant is not reported: it is the same object on every flatten, and JAX's
-    identity shortcut lets it pass. Values built outside the module, or passed in unannotated, are not
-    followed.
+    identity shortcut lets it pass. Values are followed through the project's modules (helpers' returns,
+    an element of a tuple or dict one returns, constructor calls anywhere); a library's functions are
+    known by what the library means (`knowledge/`), and an unannotated parameter no call in the project
+    fills is not followed.
 """
 
 from __future__ import annotations

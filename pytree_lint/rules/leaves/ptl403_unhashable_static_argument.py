@@ -36,9 +36,10 @@ Known false positives:
     declaration is what is wrong), in this module or the one defining the function.
 
 Known limits:
-    Module-level functions called by name are checked, and a function jitted inside the function that
-    calls it (`step = jax.jit(update, static_argnums=1)`, bound once to a local name); jitted methods and
-    a jitted function kept on an attribute (`self.step = jax.jit(...)`) are not. A local name is
+    The calls checked are those of jitted functions of the module or imported from the project, of a plain
+    wrapper of one (its parameter becomes static), of a function jitted inside the function that calls it
+    (`step = jax.jit(update, static_argnums=1)`), and of jitted methods and jitted functions kept on an
+    attribute (`self.step = jax.jit(...)`) called on an object known to be of the class. A local name is
     judged by its last unconditional assignment in the function (a conversion after the call hides it).
 """
 
