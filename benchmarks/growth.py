@@ -9,7 +9,9 @@ array, the last's result put in a registered class's aux_data: a path-enumeratin
 one before's names, the last importing a registered class through all of them; (d) a package of N modules each
 constructing one registered class with an array; (e) N registered classes in one module; (f) a package of N
 modules each defining and building a registered class of the same name (each mentions the others' name: a
-search for a class's users that asks every file mentioning it is quadratic). Each row gives the
+search for a class's users that asks every file mentioning it is quadratic); (g) N modules each returning a
+pair made of the one before's, unpacked (`a, b = step(x)`) or indexed (`step(x)[0]`), the array its first
+element all the way (each element of a returned tuple is followed on its own). Each row gives the
 time per unit (ms per helper, module or class): linear growth keeps it flat, and the last column, the time at
 the largest size over the smallest scaled by size, near 1.
 """
@@ -116,6 +118,23 @@ def same_names(root: Path, n: int) -> None:
         (package / f"module{i}.py").write_text(registered + "\n\nNODE = Node(jnp.ones(2), (1, 2))\n")
 
 
+def _pair_helper(i: int) -> str:
+    return (f"def step{i}(x):\n    a, b = step{i - 1}(x)\n"
+            f"    return (a, b + 1) if x > 0 else (step{i - 1}(-x)[0], {i})\n")
+
+
+def pairs_across_modules(root: Path, n: int) -> None:
+    package = root / "pairs"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "box.py").write_text(REGISTERED)
+    (package / "step0.py").write_text("import jax.numpy as jnp\n\n\ndef step0(x):\n    return jnp.zeros(3) + x, 0\n")
+    for i in range(1, n + 1):
+        (package / f"step{i}.py").write_text(f"from .step{i - 1} import step{i - 1}\n\n\n" + _pair_helper(i))
+    (package / "use.py").write_text(f"import jax.numpy as jnp\n\nfrom .box import Box\nfrom .step{n} import step{n}\n\n"
+                                    f"BOX = Box(jnp.ones(2), step{n}(1)[0])\n")
+
+
 SHAPES = [
     ("(a) helpers chained in one module, 3 calls each", "helper", chain_in_one_module),
     ("(b) helpers chained across modules", "module", chain_across_modules),
@@ -123,6 +142,7 @@ SHAPES = [
     ("(d) modules constructing one class", "module", constructions),
     ("(e) registered classes in one module", "class", classes),
     ("(f) modules defining the same class name", "module", same_names),
+    ("(g) pairs unpacked along a chain of modules", "module", pairs_across_modules),
 ]
 
 

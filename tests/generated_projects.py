@@ -20,10 +20,13 @@ import numpy as np
 from flax import struct
 """
 VALUES = ["np.arange(3)", "[1, 2]", "{'k': 1}", "lambda x: x", "object()", "'name'", "jnp.zeros(2)",
-          "functools.partial(max, 1)", "None", "(1, 2)", "set()", "id(self)", "x", "self", "type(self)"]
+          "functools.partial(max, 1)", "None", "(1, 2)", "set()", "id(self)", "x", "self", "type(self)",
+          "(np.arange(3), 1)", "{'k': jnp.zeros(2), **{}}", "helper(1)[0]", "helper(x)['k']", "dict(k=[1])['k']"]
 FLATTENS = ["return (self.a,), self.b", "return (self.b, self.a), None", "return self.a, (self.b,)",
             "return [self.a], [self.b]", "return (self,), self", "return ()", "return self.a",
-            "aux = (self.b, self.a)\n        return (self.a,), aux"]
+            "aux = (self.b, self.a)\n        return (self.a,), aux",
+            "first, *rest = helper(self.a)\n        return (first,), rest",
+            "a, b = b, a = helper(self)\n        return (a,), b"]
 UNFLATTENS = ["return cls(*children)", "return cls(aux, *children)", "obj = object.__new__(cls)\n"
               "        obj.a, = children\n        return obj", "return cls(children)", "return aux"]
 
