@@ -443,10 +443,7 @@ class ValueInference:
             # An element of a tuple, list or dict a display makes, here or in a helper (`f()[0]`, what `a, b =
             # f()` binds each name to: see syntax.model.assignment_pairs, `f()["mask"]`); of what another
             # module's function returns, as a summary records it: a reference to that element (`pkg.m.f()[0]`).
-            return [e._replace(elements=e.elements[1:]) if e.elements else
-                    e._replace(refers=f"{e.refers}[{key!r}]", what=f"element {key!r} of {e.what}")
-                    for e in self.infer(expr.value, context)
-                    if e.elements[:1] == (key,) or (e.refers is not None and not e.elements)]
+            return _element(self.infer(expr.value, context), key)
         sliced = isinstance(index, ast.Slice) or (
             isinstance(index, ast.Tuple) and any(isinstance(e, ast.Slice) for e in index.elts))
         if not sliced:
@@ -908,6 +905,10 @@ class ValueInference:
 
     def _method_call(self, func: ast.Attribute, expr: ast.Call, context: Context) -> list[Evidence]:
         method = func.attr
+        key = element_key(expr.args[0]) if method == "get" and expr.args and not expr.keywords else None
+        if isinstance(key, str):  # `settings.get("mask", default)`: the dict's value by its key, or the default
+            default = self.infer(expr.args[1], context) if len(expr.args) > 1 else []
+            return [*_element(self.infer(func.value, context), key), *default]
         if method not in np_knowledge.ARRAY_METHODS and method not in np_knowledge.SAFE_METHODS \
                 and method != np_knowledge.TOLIST:
             return []
@@ -1129,6 +1130,14 @@ def _runs_once_per_call_of_parent(function: FunctionInfo) -> bool:
                                              ast.DictComp, ast.GeneratorExp))
         pending.extend((child, looped) for child in child_nodes(node))
     return called > 0 and called == named
+
+
+def _element(evidence: list[Evidence], key: int | str) -> list[Evidence]:
+    """The evidence of the element `key` of what `evidence` is about: its own where a display said it, and a
+    reference to that element of what a reference stands for (`pkg.m.f()[0]`, resolved by the project)."""
+    return [e._replace(elements=e.elements[1:]) if e.elements else
+            e._replace(refers=f"{e.refers}[{key!r}]", what=f"element {key!r} of {e.what}")
+            for e in evidence if e.elements[:1] == (key,) or (e.refers is not None and not e.elements)]
 
 
 def element_of(display: ast.expr, elements: tuple[int | str, ...]) -> ast.expr:
