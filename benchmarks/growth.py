@@ -25,6 +25,7 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REGISTERED = textwrap.dedent("""\
@@ -66,15 +67,20 @@ def chain_in_one_module(root: Path, n: int) -> None:
 
 
 def chain_across_modules(root: Path, n: int) -> None:
-    package = root / "chain"
+    _chain_package(root / "chain", n, "jnp.zeros(3) + x", lambda i: _helper(i, f"step{i - 1}"), "")
+
+
+def _chain_package(package: Path, n: int, first: str, helper: Callable[[int], str], taken: str) -> None:
+    """A package of N modules, `step{i}` made by `helper(i)` from the one before, `step0` returning `first`;
+    a registered class given `step{N}(1){taken}` in a module of its own."""
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "box.py").write_text(REGISTERED)
-    (package / "step0.py").write_text("import jax.numpy as jnp\n\n\ndef step0(x):\n    return jnp.zeros(3) + x\n")
+    (package / "step0.py").write_text(f"import jax.numpy as jnp\n\n\ndef step0(x):\n    return {first}\n")
     for i in range(1, n + 1):
-        (package / f"step{i}.py").write_text(f"from .step{i - 1} import step{i - 1}\n\n\n" + _helper(i, f"step{i - 1}"))
+        (package / f"step{i}.py").write_text(f"from .step{i - 1} import step{i - 1}\n\n\n" + helper(i))
     (package / "use.py").write_text(f"import jax.numpy as jnp\n\nfrom .box import Box\nfrom .step{n} import step{n}\n\n"
-                                    f"BOX = Box(jnp.ones(2), step{n}(1))\n")
+                                    f"BOX = Box(jnp.ones(2), step{n}(1){taken})\n")
 
 
 def re_exports(root: Path, n: int) -> None:
@@ -124,15 +130,7 @@ def _pair_helper(i: int) -> str:
 
 
 def pairs_across_modules(root: Path, n: int) -> None:
-    package = root / "pairs"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "box.py").write_text(REGISTERED)
-    (package / "step0.py").write_text("import jax.numpy as jnp\n\n\ndef step0(x):\n    return jnp.zeros(3) + x, 0\n")
-    for i in range(1, n + 1):
-        (package / f"step{i}.py").write_text(f"from .step{i - 1} import step{i - 1}\n\n\n" + _pair_helper(i))
-    (package / "use.py").write_text(f"import jax.numpy as jnp\n\nfrom .box import Box\nfrom .step{n} import step{n}\n\n"
-                                    f"BOX = Box(jnp.ones(2), step{n}(1)[0])\n")
+    _chain_package(root / "pairs", n, "jnp.zeros(3) + x, 0", _pair_helper, "[0]")
 
 
 SHAPES = [
