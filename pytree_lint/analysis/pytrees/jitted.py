@@ -487,10 +487,17 @@ class StaticArray:
 
 def static_arrays(jitted: dict[str, JittedFunction], calls: list[tuple[ast.Call, JittedFunction]],
                   index: ModuleIndex, values: ValueInference) -> list[StaticArray]:
-    """The static parameters of the module's jitted defs that are arrays, each once: by its own annotation,
-    else by the first call that passes an array-annotated parameter of its caller."""
+    """The static parameters of the module's jitted defs that are arrays, each once: by its own annotation
+    (unless a call of the module passes a hashable value there), else by the first call that passes an
+    array-annotated parameter of its caller."""
+    # A call of the module that passes a hashable value there (`tuple(ts.tolist())`): the annotation is what
+    # is wrong, not every call (dynamiqs converts its `tsave: Array` before its one call).
+    given_hashable = {(function.name, argument.parameter) for call, function in calls
+                      if jitted.get(function.name) is function for argument in function.arguments(call)
+                      if argument.static and any(e.kind is Kind.SAFE for e in values.passed(argument.value, call))}
     found = {(function.name, parameter.name): StaticArray(function, parameter.name, annotation)
-             for function in jitted.values() for parameter, annotation in annotated_static_arrays(function, values)}
+             for function in jitted.values() for parameter, annotation in annotated_static_arrays(function, values)
+             if (function.name, parameter.name) not in given_hashable}
     for call, function in calls:
         if function.function is None or jitted.get(function.name) is not function:
             continue

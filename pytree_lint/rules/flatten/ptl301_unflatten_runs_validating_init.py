@@ -48,8 +48,9 @@ Known false positives:
     registered class, a NamedTuple, a list, tuple or dict type, or `Optional` of one; `isinstance` against
     a registered class): unflatten rebuilds the node before the constructor sees it, so `x is not None`,
     `isinstance(x, Grid)` and `len(x)` hold whatever the leaves are (measured: jit, eval_shape, vmap,
-    jacobian, jacrev and tree.map all fine). Neither are checks of values fed by aux_data, and unflattens
-    that rebuild with `object.__new__`.
+    jacobian, jacrev and tree.map all fine). Neither are checks of values fed by aux_data, unflattens that
+    rebuild with `object.__new__`, and a `.dtype`/`.shape` read an `isinstance(x, jax.Array)` before it in
+    the same `and` guards (a None leaf fails the isinstance and never reaches it; kauldron's `PRNGKey`).
 
 Known limits:
     The constructors of the project are read, a base's in another module too (followed through `super()`
@@ -64,6 +65,7 @@ from __future__ import annotations
 import ast
 import enum
 import os
+from collections.abc import Iterator
 from typing import Any
 
 from ...analysis.pytrees.structure import Constructor, names_in, self_attributes
@@ -362,8 +364,7 @@ class _LeafChecks:
             if isinstance(statement, ast.Assert) and (check := self._leaf_check(statement.test, names, self_name)):
                 return Validation(method, statement.test, f"asserts and {check.what}", check.failure, check.attribute)
             if isinstance(statement, (ast.If, ast.While)):
-                attribute = next((n for n in nodes_of(statement.test, ast.Attribute)
-                                  if n.attr in CHECKED_ATTRIBUTES and self._is_child(n.value, names, self_name)), None)
+                attribute = next(self._checked_attributes(statement.test, names, self_name), None)
                 if attribute is not None:
                     return Validation(method, statement.test, f"checks `.{attribute.attr}`", Failure.SHAPE,
                                       attribute.attr)
@@ -419,6 +420,25 @@ class _LeafChecks:
     def _mentions(self, node: ast.AST, names: set[str], self_name: str | None) -> bool:
         return bool(names_in(node) & names or (self_name and self_attributes(node, self_name) & self.attributes))
 
+    def _checked_attributes(self, test: ast.AST, names: set[str], self_name: str | None,
+                            typed: frozenset[str] = frozenset()) -> Iterator[ast.Attribute]:
+        """The `.ndim`/`.shape`/`.dtype`/`.size` reads of a child a test makes, but those an earlier
+        `isinstance(child, ...)` of the same `and` guards: a None or placeholder leaf fails the isinstance,
+        and the read is never made (`isinstance(x, jax.Array) and x.dtype == ...`); a tracer has them all.
+        `typed`: the children isinstance-tested before this part of the test."""
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+            for value in test.values:
+                yield from self._checked_attributes(value, names, self_name, typed)
+                typed = typed | {self.index.code(c.args[0]) for c in [value] if isinstance(c, ast.Call)
+                                 and isinstance(c.func, ast.Name) and c.func.id == "isinstance" and c.args
+                                 and self._is_child(c.args[0], names, self_name)}
+            return
+        if isinstance(test, ast.Attribute) and test.attr in CHECKED_ATTRIBUTES and self._is_child(
+                test.value, names, self_name) and self.index.code(test.value) not in typed:
+            yield test
+        for child in child_nodes(test):
+            yield from self._checked_attributes(child, names, self_name, typed)
+
     def _mentions_as_leaf(self, node: ast.AST, names: set[str], self_name: str | None) -> bool:
         """Whether an expression reads a child other than through a member no array has: a child read as
         `op.hilbert` is an object, so a node (unflatten rebuilds it before the constructor sees it), and
@@ -435,12 +455,14 @@ class _LeafChecks:
         return False
 
     def _leaf_check(self, test: ast.AST, names: set[str], self_name: str | None) -> LeafCheck | None:
-        """What in a test fails on a leaf that is None, a ShapeDtypeStruct or a tracer."""
+        """What in a test fails on a leaf that is None, a ShapeDtypeStruct or a tracer. An attribute read an
+        `isinstance` before it guards (`isinstance(x, Array) and x.dtype == ...`) is not: the isinstance is
+        what fails then."""
+        unguarded = {id(attribute) for attribute in self._checked_attributes(test, names, self_name)}
         pending = [test]
         while pending:
             node = pending.pop()
-            if isinstance(node, ast.Attribute) and node.attr in CHECKED_ATTRIBUTES and self._is_child(
-                    node.value, names, self_name):
+            if isinstance(node, ast.Attribute) and id(node) in unguarded:
                 return LeafCheck(f"checks `.{node.attr}`", Failure.SHAPE, node.attr)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
                 continue
@@ -452,10 +474,13 @@ class _LeafChecks:
             if isinstance(node, ast.Compare) and any(isinstance(op, VALUE_COMPARISONS) for op in node.ops):
                 operands = [o for o in (node.left, *node.comparators)
                             if self._mentions_as_leaf(o, names, self_name) and not _only_in_len(o)]
-                shape = next((a for o in operands for a in nodes_of(o, ast.Attribute)
-                              if a.attr in CHECKED_ATTRIBUTES and self._is_child(a.value, names, self_name)), None)
+                shapes = [a for o in operands for a in nodes_of(o, ast.Attribute)
+                          if a.attr in CHECKED_ATTRIBUTES and self._is_child(a.value, names, self_name)]
+                shape = next((a for a in shapes if id(a) in unguarded), None)
                 if shape is not None:
                     return LeafCheck(f"checks `.{shape.attr}`", Failure.SHAPE, shape.attr)
+                if shapes:  # only an array's own shape or dtype, read once an isinstance let it through
+                    continue
                 if operands:
                     identity = all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
                     return LeafCheck("compares values", Failure.NONE if identity else Failure.CONCRETE)

@@ -25,7 +25,9 @@ Use instead:
 
 Known false positives:
     None known. Not reported: a parameter whose annotation admits None (`Optional[jax.Array]`: callers may
-    pass only None), and a static parameter of a function defined in another module (reported there).
+    pass only None), one the module's calls pass a hashable value (`tuple(ts.tolist())`: the annotation is
+    what is wrong, not every call; dynamiqs' `tsave`), and a static parameter of a function defined in
+    another module (reported there).
 
 Known limits:
     Only module-level functions and their positional parameters are checked (not keyword-only ones).
