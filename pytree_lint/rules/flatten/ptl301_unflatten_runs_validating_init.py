@@ -50,7 +50,8 @@ Known false positives:
     `isinstance(x, Grid)` and `len(x)` hold whatever the leaves are (measured: jit, eval_shape, vmap,
     jacobian, jacrev and tree.map all fine). Neither are checks of values fed by aux_data, unflattens that
     rebuild with `object.__new__`, and a `.dtype`/`.shape` read an `isinstance(x, jax.Array)` before it in
-    the same `and` guards (a None leaf fails the isinstance and never reaches it; kauldron's `PRNGKey`).
+    the same `and` guards (a None leaf fails the isinstance and never reaches it; kauldron's `PRNGKey`), nor a
+    raise that None children never reach (`if images is not None and ...: raise`; gemma's `Input`).
 
 Known limits:
     The constructors of the project are read, a base's in another module too (followed through `super()`
@@ -75,6 +76,7 @@ from ...analysis.syntax.model import (
     FunctionInfo,
     arguments_in_order,
     child_nodes,
+    is_none,
     nodes_of,
     statement_blocks,
     written_as,
@@ -277,10 +279,11 @@ def _is_compound(statement: ast.stmt) -> bool:
 
 
 def guarded_statements(function: FunctionInfo, given: dict[str, object] | None = None):
-    """(statement, the if/while tests around it) for each statement of a body, nested blocks included.
+    """(statement, the if/while tests around it) for each statement of a body, nested blocks included, each
+    test with whether the statement runs when it holds (its body) or when it does not (its `else`).
     `given`: parameters the call passes a literal (`_perform_checks=False`): an `if` they decide runs only
     the branch taken, and a taken branch that returns ends its block."""
-    def walk(block: list[ast.stmt], tests: tuple):
+    def walk(block: list[ast.stmt], tests: tuple[tuple[ast.expr, bool], ...]):
         for statement in block:
             if isinstance(statement, DEFINITIONS):
                 continue
@@ -292,9 +295,12 @@ def guarded_statements(function: FunctionInfo, given: dict[str, object] | None =
                 if taken and isinstance(taken[-1], ast.Return):
                     return
                 continue
-            inner = (*tests, statement.test) if isinstance(statement, (ast.If, ast.While)) else tests
+            if isinstance(statement, (ast.If, ast.While)):
+                yield from walk(statement.body, (*tests, (statement.test, True)))
+                yield from walk(statement.orelse, (*tests, (statement.test, False)))
+                continue
             for nested in statement_blocks(statement):
-                yield from walk(nested, inner)
+                yield from walk(nested, tests)
 
     if not function.is_lambda:
         yield from walk(function.node.body, ())
@@ -357,11 +363,13 @@ class _LeafChecks:
         self_name = method.self_name
         for statement, tests in guarded_statements(method, given):
             if isinstance(statement, ast.Raise):
-                guard = next(((t, check) for t in tests if (check := self._leaf_check(t, names, self_name))), None)
+                guard = next(((t, check) for t, holds in tests if (check := self._leaf_check(t, names, self_name))
+                              and self._reached(check, t, holds, names, self_name)), None)
                 if guard is not None:
                     return Validation(method, guard[0], f"raises when it {guard[1].what}", guard[1].failure,
                                       guard[1].attribute)
-            if isinstance(statement, ast.Assert) and (check := self._leaf_check(statement.test, names, self_name)):
+            if isinstance(statement, ast.Assert) and (check := self._leaf_check(statement.test, names, self_name)) \
+                    and self._reached(check, statement.test, False, names, self_name):
                 return Validation(method, statement.test, f"asserts and {check.what}", check.failure, check.attribute)
             if isinstance(statement, (ast.If, ast.While)):
                 attribute = next(self._checked_attributes(statement.test, names, self_name), None)
@@ -419,6 +427,34 @@ class _LeafChecks:
 
     def _mentions(self, node: ast.AST, names: set[str], self_name: str | None) -> bool:
         return bool(names_in(node) & names or (self_name and self_attributes(node, self_name) & self.attributes))
+
+    def _reached(self, check: LeafCheck, test: ast.expr, raises_when: bool, names: set[str],
+                 self_name: str | None) -> bool:
+        """Whether a check that fails only on None leaves (`x is None`) raises with them: the test, the
+        children None, comes out as the raise needs (`if x is not None and ...: raise` never does)."""
+        if check.failure is not Failure.NONE:
+            return True
+        value = self._with_none_children(test, names, self_name)
+        return value is None or value is raises_when
+
+    def _with_none_children(self, test: ast.expr, names: set[str], self_name: str | None) -> bool | None:
+        """The truth of a test made of `child is None`, `child is not None`, `not`, `and` and `or` when every
+        child is None; None when something else decides it."""
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)):
+            sides = (test.left, test.comparators[0])
+            if any(map(is_none, sides)) and any(self._is_child(side, names, self_name) for side in sides):
+                return isinstance(test.ops[0], ast.Is)
+            return None
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = self._with_none_children(test.operand, names, self_name)
+            return None if inner is None else not inner
+        if isinstance(test, ast.BoolOp):
+            values = [self._with_none_children(value, names, self_name) for value in test.values]
+            deciding = isinstance(test.op, ast.Or)  # a True decides an `or`, a False an `and`
+            if deciding in values:
+                return deciding
+            return (not deciding) if all(value is not None for value in values) else None
+        return None
 
     def _checked_attributes(self, test: ast.AST, names: set[str], self_name: str | None,
                             typed: frozenset[str] = frozenset()) -> Iterator[ast.Attribute]:
