@@ -88,6 +88,7 @@ from ...knowledge.numpy import (
     CHECKED_ATTRIBUTES,
     CONVERSIONS,
     SCALAR_ANNOTATIONS,
+    SHAPE_FUNCTIONS,
 )
 from ...runtime.observe import Outcome, first_line, jax_module
 from ...runtime.probes import ExamplesProbe
@@ -247,6 +248,8 @@ class Failure(enum.Enum):
     SHAPE = ("`jax.jacobian` unflattens with None leaves (`AttributeError: 'NoneType' object has no attribute "
              "'{attribute}'`) and `jax.vmap` with per-example shapes")
     NONE = "`jax.jacobian` unflattens with None leaves, so the check raises"
+    SHAPE_OF = ("`jax.jacobian` unflattens with None leaves (whose `{attribute}` is that of a scalar) and `jax.vmap` "
+                "with per-example shapes, so the check raises")
     TYPE = "`jax.eval_shape` unflattens with ShapeDtypeStruct leaves and `jax.jacobian` with None, so the check raises"
     CONVERSION = ("`jax.jacobian` raises `ValueError: None is not a valid value for jnp.array` and `jax.eval_shape` "
                   "a `TypeError` on its ShapeDtypeStruct leaves")
@@ -510,6 +513,11 @@ class _LeafChecks:
             if isinstance(node, ast.Compare) and any(isinstance(op, VALUE_COMPARISONS) for op in node.ops):
                 operands = [o for o in (node.left, *node.comparators)
                             if self._mentions_as_leaf(o, names, self_name) and not _only_in_len(o)]
+                read = next((c for o in operands for c in nodes_of(o, ast.Call) if c.args and self._is_child(
+                    c.args[0], names, self_name) and self.index.qualify(c.func) in SHAPE_FUNCTIONS), None)
+                if read is not None:  # `jnp.ndim(x) < 2`: static under jit, wrong for None leaves
+                    name = SHAPE_FUNCTIONS[self.index.qualify(read.func) or ""]
+                    return LeafCheck(f"checks `{self.index.code(read.func)}`", Failure.SHAPE_OF, name)
                 shapes = [a for o in operands for a in nodes_of(o, ast.Attribute)
                           if a.attr in CHECKED_ATTRIBUTES and self._is_child(a.value, names, self_name)]
                 shape = next((a for a in shapes if id(a) in unguarded), None)
