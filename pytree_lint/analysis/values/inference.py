@@ -843,9 +843,11 @@ class ValueInference:
                              volatility=Volatility.IDENTITY if name == "id" else Volatility.OBJECT)]
         if name in py.SAFE_BUILTINS:
             # A conversion is hashable, but keeps what makes its input volatile (`str(uuid4())`), and a
-            # tuple keeps the arrays it is built from (`tuple(np.asarray(v) for v in vs)`).
+            # tuple keeps the arrays it is built from (`tuple(np.asarray(v) for v in vs)`), not an array it
+            # iterates: its items are scalars or rows, by its rank (`tuple(np.array(offsets))`: NumPy floats).
             kept = (Kind.VOLATILE, Kind.ARRAY) if name in ("tuple", "frozenset") else (Kind.VOLATILE,)
-            inner = [e for arg in arguments for e in self._contents(_unstarred(arg), context) if e.kind in kept]
+            inner = [e for arg in arguments for e in self._contents(_unstarred(arg), context) if e.kind in kept
+                     and not (e.kind is Kind.ARRAY and not e.elements and not _yields_made(_unstarred(arg)))]
             return inner or [Evidence(Kind.SAFE, expr, f"`{name}(...)`", leaf=Leaf.STR if name == "str" else None)]
         return []
 
@@ -1168,6 +1170,11 @@ def _joined(evidence: list[Evidence]) -> list[Evidence]:
                tuple((h.name, id(h.cls), id(h.function)) for h in e.holders))
         kept.setdefault(key, e)
     return list(kept.values())
+
+
+def _yields_made(iterable: ast.expr) -> bool:
+    """A display or comprehension: what it yields is what its elements are made as."""
+    return isinstance(iterable, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.GeneratorExp))
 
 
 def _unstarred(node: ast.expr) -> ast.expr:
