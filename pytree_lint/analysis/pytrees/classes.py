@@ -83,9 +83,10 @@ class ClassSemantics:
         return False
 
     def array_fields(self, cls: ClassInfo, built: ast.AST | None = None) -> list[Evidence]:
-        """Evidence that some attribute of `cls` holds an array (annotation or assignment); of the object
-        one constructor call `built` makes, with what that call gives where it says (not what other calls
-        give: built with `None` here and an array elsewhere is not an array here)."""
+        """Evidence that some attribute of `cls` holds an array (annotation or assignment; not an annotation a
+        default or a value given contradicts); of the object one constructor call `built` makes, with what
+        that call gives where it says (not what other calls give: built with `None` here and an array
+        elsewhere is not an array here)."""
         names: list[str] = []
         for owner in self.index.class_and_bases(cls):
             names.extend(owner.fields)
@@ -97,7 +98,11 @@ class ClassSemantics:
             if given is not None:  # what this call gives, when known, and not what the other calls give
                 evidence = [*(e for e in evidence if not any(hop.relation is Relation.GIVEN for hop in e.trail)),
                             *given]
-            found.extend(e for e in evidence if e.kind is Kind.ARRAY and not e.shared)
+            arrays = [e for e in evidence if e.kind is Kind.ARRAY and not e.shared]
+            if arrays and all(_annotated_only(e) for e in arrays) and any(
+                    e.kind is Kind.SAFE and not _annotated_only(e) for e in evidence):
+                continue  # `torque_max: Array = 3000.0`: the values it is given say otherwise
+            found.extend(arrays)
         return found
 
     def array_comparisons(self, cls: ClassInfo) -> list[ArrayComparison]:
@@ -118,6 +123,11 @@ class ClassSemantics:
                     found.append(ArrayComparison(statement, value, arrays[0]))
                     break
         return found
+
+
+def _annotated_only(evidence: Evidence) -> bool:
+    """Evidence an annotation alone gives (its origin is the annotation, not a value)."""
+    return bool(evidence.trail) and evidence.trail[-1].relation is Relation.ANNOTATED
 
 
 def _returned_comparisons(value: ast.expr | None):
