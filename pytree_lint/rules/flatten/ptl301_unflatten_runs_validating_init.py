@@ -468,9 +468,10 @@ class _LeafChecks:
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
             for value in test.values:
                 yield from self._checked_attributes(value, names, self_name, typed)
-                typed = typed | {self.index.code(c.args[0]) for c in [value] if isinstance(c, ast.Call)
-                                 and isinstance(c.func, ast.Name) and c.func.id == "isinstance" and c.args
-                                 and self._is_child(c.args[0], names, self_name)}
+                if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+                        and value.func.id == "isinstance" and value.args \
+                        and self._is_child(value.args[0], names, self_name):
+                    typed = typed | {self.index.code(value.args[0])}
             return
         if isinstance(test, ast.Attribute) and test.attr in CHECKED_ATTRIBUTES and self._is_child(
                 test.value, names, self_name) and self.index.code(test.value) not in typed:
