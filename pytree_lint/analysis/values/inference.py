@@ -846,18 +846,18 @@ class ValueInference:
             # tuple keeps the arrays it is built from (`tuple(np.asarray(v) for v in vs)`), not an array it
             # iterates: its items are scalars or rows, by its rank (`tuple(np.array(offsets))`: NumPy floats).
             kept = (Kind.VOLATILE, Kind.ARRAY) if name in ("tuple", "frozenset") else (Kind.VOLATILE,)
-            inner = [e for arg in arguments for e in self._contents(_unstarred(arg), context) if e.kind in kept
-                     and not (e.kind is Kind.ARRAY and not e.elements and not _yields_made(_unstarred(arg)))]
+            inner = [e for arg in arguments for e in self._contents(_unstarred(arg), context) if e.kind in kept]
             return inner or [Evidence(Kind.SAFE, expr, f"`{name}(...)`", leaf=Leaf.STR if name == "str" else None)]
         return []
 
     def _contents(self, expr: ast.expr, context: Context) -> list[Evidence]:
-        """Evidence about what an iterable yields (the elements of a display or comprehension)."""
+        """Evidence about what an iterable yields (the elements of a display or comprehension; not an array
+        it is: an array yields scalars or rows, by its rank)."""
         if isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
             return self._elements(expr.elts, context)
         if isinstance(expr, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
             return self.infer(expr.elt, context)
-        return self.infer(expr, context)
+        return [e for e in self.infer(expr, context) if e.kind is not Kind.ARRAY or e.elements]
 
     def _library_call(self, qualified: str, expr: ast.Call, context: Context) -> list[Evidence]:
         if (qualified in py.VOLATILE_CALLS or qualified in jax_knowledge.TRANSFORMATIONS
@@ -1170,11 +1170,6 @@ def _joined(evidence: list[Evidence]) -> list[Evidence]:
                tuple((h.name, id(h.cls), id(h.function)) for h in e.holders))
         kept.setdefault(key, e)
     return list(kept.values())
-
-
-def _yields_made(iterable: ast.expr) -> bool:
-    """A display or comprehension: what it yields is what its elements are made as."""
-    return isinstance(iterable, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.GeneratorExp))
 
 
 def _unstarred(node: ast.expr) -> ast.expr:
