@@ -500,7 +500,8 @@ class ModuleIndex:
             return []
         pattern = re.compile("|".join(map(re.escape, sorted(words))))
         texts = self._texts
-        return [(statement, _lines_of(statement, texts[id(statement)], pattern.finditer(texts[id(statement)])))
+        return [(statement, _lines_of(statement, texts[id(statement)],
+                                      [match.start() for match in pattern.finditer(texts[id(statement)])]))
                 for statement in self.statements_mentioning(words)
                 if not (outside_classes and isinstance(statement, ast.ClassDef))]
 
@@ -513,8 +514,8 @@ class ModuleIndex:
         for statement, text in self.statement_texts:
             if not any(name in text for name in names):
                 continue
-            lines = _lines_of(statement, text, (match for match in _CALLED.finditer(text)
-                                                if _calls_one(match.group(1), names)))
+            lines = _lines_of(statement, text, [start for start, callee in _callees(text)
+                                                if _calls_one(callee, names)])
             if lines:
                 found.extend(_calls_on_lines(statement, lines))
         return found
@@ -526,7 +527,8 @@ class ModuleIndex:
             found: list[ast.Call] = []
             for statement in self.statements_mentioning((name,)):
                 text = self._texts[id(statement)]
-                lines = _lines_of(statement, text, re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", text))
+                lines = _lines_of(statement, text, [match.start() for match in
+                                                    re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", text)])
                 found.extend(call for call, _ in _calls_on_lines(statement, lines, covering=True)
                              if any(isinstance(argument, ast.Name) and argument.id == name
                                     for argument in [*call.args, *(k.value for k in call.keywords)]))
@@ -889,8 +891,17 @@ def _always_rebinds(statements: list[ast.stmt], name: str) -> bool:
     return False
 
 
-# A call's callee as a statement's text spells it (`Mesh` of `Mesh(`, `mesh . Mesh` of `mesh . Mesh (`).
-_CALLED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\s*\.\s*\w+)*)\s*\(")
+# A call's callee as a statement's text spells it (`Mesh` of `Mesh(`, `mesh . Mesh` of `mesh . Mesh (`),
+# matched on the reversed text: a pattern that starts with "(" is searched for as a literal, six times faster
+# than `(?<![\w.])([A-Za-z_]\w*(?:\s*\.\s*\w+)*)\s*\(` forwards, with the same matches (every call of jax,
+# flax, equinox and optax compared).
+_CALLED_REVERSED = re.compile(r"\(\s*((?:\w+\s*\.\s*)*\w*[A-Za-z_])(?![\w.])")
+
+
+def _callees(text: str) -> list[tuple[int, str]]:
+    """Each callee `text` spells, with where it starts, in order."""
+    end = len(text)
+    return [(end - match.end(1), match.group(1)[::-1]) for match in _CALLED_REVERSED.finditer(text[::-1])][::-1]
 
 
 def _calls_on_lines(statement: ast.stmt, lines: set[int], covering: bool = False) -> list[tuple[ast.Call, bool]]:
@@ -917,11 +928,10 @@ def _calls_on_lines(statement: ast.stmt, lines: set[int], covering: bool = False
     return found
 
 
-def _lines_of(statement: ast.stmt, text: str, matches: Iterator[re.Match]) -> set[int]:
-    """The lines of the module where matches in a top-level statement's text start (`matches` in order)."""
+def _lines_of(statement: ast.stmt, text: str, starts: list[int]) -> set[int]:
+    """The lines of the module where a top-level statement's text has the offsets `starts` (in order)."""
     line, counted, found = first_line(statement), 0, set()
-    for match in matches:
-        start = match.start()
+    for start in starts:
         line += text.count("\n", counted, start)
         counted = start
         found.add(line)
