@@ -25,7 +25,7 @@ from .pytrees.structure import Structure, Swap
 from .pytrees.subtrees import SubtreeTypes
 from .pytrees.transformed import TransformedClasses
 from .pytrees.treecalls import MapForwarding, NoneInFirstTree, TreeCall, TreeCalls
-from .syntax.model import ClassInfo, FunctionInfo, ModuleIndex, returned_expression
+from .syntax.model import ClassInfo, FunctionInfo, ModuleIndex, is_inlined, returned_expression
 from .syntax.source import Source, Span, home_of
 from .values.inference import Elsewhere, Evidence, ValueInference
 from .values.kinds import Relation
@@ -348,6 +348,8 @@ class ModuleAnalysis:
             return f"`{self.snippet(node)}` ({home.path}:{getattr(node, 'lineno', 0)})"
         position = self.position(node)
         where = f" at line {position[0]}" if position else ""
+        if is_inlined(node):  # a helper's returned expression, placed at its call: not the call's text
+            return f"`{' '.join(ast.unparse(node).split())}` through the call{where}"
         return f"`{self.snippet(node)}`{where}"
 
     def origin(self, evidence: Evidence) -> str:

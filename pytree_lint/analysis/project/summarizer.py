@@ -30,6 +30,7 @@ from .summary import (
     Argument,
     ArrayPassed,
     AttributeChange,
+    Built,
     ClassFacts,
     Construction,
     DecoratorCall,
@@ -253,7 +254,27 @@ class Summarizer:
                              tuple(p.name for p in function.params if array_annotation(self.analysis.values, p)),
                              self._inline(function), self._forward(function), self._tree_map(function),
                              rebuilt_by(self.index, function), makes_dataclass(self.index, function),
-                             memoizes(self.index, function))
+                             memoizes(self.index, function), self._builds(function))
+
+    def _builds(self, function: FunctionInfo) -> tuple[Built, ...]:
+        """The objects a function returns when every return builds one (see
+        ValueInference.constructions_returned), with what each argument of the call is."""
+        made: list[tuple[ast.Call, FunctionInfo | None]] = []
+        for statement in function.return_statements:
+            calls = None if statement.value is None else self.analysis.values.constructions_returned(
+                statement.value, function)
+            if calls is None:
+                return ()
+            made.extend(calls)
+        built = []
+        for call, where in made:
+            cls = self.index.resolve_class(call.func)
+            callee = f"{self.module}.{cls.name}" if cls is not None else self.absolute(self.index.qualify(call.func))
+            if callee is None or (cls is not None and cls.parent is not None):
+                return ()
+            position = self.analysis.position(call)
+            built.append(Built(callee, position[0] if position else 0, self._arguments_of(call, where)))
+        return tuple(built)
 
     def _tree_map(self, function: FunctionInfo) -> TreeMapFacts | None:
         """How a module function maps its own parameters as every tree of a multi-tree map (TreeCalls.forwarded):
@@ -408,21 +429,26 @@ class Summarizer:
             builder = f"{self.module}.{maker.name}" if (
                 built and not per_call and maker is not None and maker.parent is None and maker.cls is None
                 and returned_expression(maker, imports=True) is call) else ""
-            arguments = []
-            for position, argument in enumerate(call.args):
-                if isinstance(argument, ast.Starred):
-                    break
-                arguments.extend(Argument(position, None, value) for value in self._argument(argument, maker))
-            for keyword in call.keywords:
-                if keyword.arg is not None:
-                    arguments.extend(Argument(None, keyword.arg, value)
-                                     for value in self._argument(keyword.value, maker))
+            arguments = self._arguments_of(call, maker)
             if arguments or per_call or builder:
                 position = self.analysis.position(call)
                 factory = maker is None or maker.is_classmethod or maker.is_staticmethod
-                found.append(Construction(self.absolute(callee), position[0] if position else 0, tuple(arguments),
+                found.append(Construction(self.absolute(callee), position[0] if position else 0, arguments,
                                           factory, self.analysis.snippet(call) if per_call else "", builder))
         return found
+
+    def _arguments_of(self, call: ast.Call, function: FunctionInfo | None) -> tuple[Argument, ...]:
+        """What each argument of a call is (positional ones up to a starred one), read where it is written."""
+        arguments = []
+        for position, argument in enumerate(call.args):
+            if isinstance(argument, ast.Starred):
+                break
+            arguments.extend(Argument(position, None, value) for value in self._argument(argument, function))
+        for keyword in call.keywords:
+            if keyword.arg is not None:
+                arguments.extend(Argument(None, keyword.arg, value)
+                                 for value in self._argument(keyword.value, function))
+        return tuple(arguments)
 
     def _changes(self) -> tuple[AttributeChange, ...]:
         """In-place changes of project classes' attributes through what is declared as one of them (a

@@ -22,7 +22,7 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 36
+SUMMARY_VERSION = 37
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -127,6 +127,22 @@ class TreeMapFacts(NamedTuple):
     text: str
 
 
+class Argument(NamedTuple):
+    position: int | None
+    keyword: str | None
+    value: Value
+
+
+class Built(NamedTuple):
+    """An object a function returns, as the call of a class that makes it (the class absolute, what each
+    argument is, read where the call is written): what the object's attributes hold where another module
+    calls the function (`config = default_config()`; `config.widths`)."""
+
+    callee: str
+    line: int
+    arguments: tuple[Argument, ...]
+
+
 class FunctionFacts(NamedTuple):
     line: int
     field: FieldFacts | None = None
@@ -142,6 +158,7 @@ class FunctionFacts(NamedTuple):
     rebuilds: bool = False  # a registering decorator whose unflatten calls the class (fields.rebuilt_by)
     dataclass: bool = False  # a decorator applying `dataclasses.dataclass` (fields.makes_dataclass)
     memoizes: bool = False  # a decorator that memoises the function it is given (fields.memoizes)
+    builds: tuple[Built, ...] = ()  # the objects it returns, when every return builds one
 
 
 class SubclassRegistration(NamedTuple):
@@ -243,12 +260,6 @@ class ArrayPassed(NamedTuple):
     line: int
     caller: str
     annotation: str
-
-
-class Argument(NamedTuple):
-    position: int | None
-    keyword: str | None
-    value: Value
 
 
 class Construction(NamedTuple):
@@ -386,7 +397,7 @@ class ModuleSummary:
 
 
 def _function_facts(line, field_facts, registers, params, decorators, factory, decorator_calls, arrays, inline,
-                    forward, tree_map, rebuilds, dataclass, memoizes) -> FunctionFacts:
+                    forward, tree_map, rebuilds, dataclass, memoizes, builds) -> FunctionFacts:
     """A function's facts read back from their JSON array."""
     return FunctionFacts(line, FieldFacts(*field_facts) if field_facts else None, registers, tuple(params),
                          tuple(decorators), JitFactory(*factory) if factory else None,
@@ -396,7 +407,13 @@ def _function_facts(line, field_facts, registers, params, decorators, factory, d
                                 tuple((name, meant) for name, meant in inline[3])) if inline else None,
                          Forward(forward[0], tuple(tuple(a) for a in forward[1])) if forward else None,
                          TreeMapFacts(tuple(tree_map[0]), *tree_map[1:]) if tree_map else None,
-                         rebuilds, dataclass, memoizes)
+                         rebuilds, dataclass, memoizes,
+                         tuple(Built(callee, built_line, _arguments(arguments))
+                               for callee, built_line, arguments in builds))
+
+
+def _arguments(rows: list) -> tuple[Argument, ...]:
+    return tuple(Argument(position, keyword, _value(value)) for position, keyword, value in rows)
 
 
 def _value(row: list) -> Value:
@@ -412,9 +429,7 @@ def _ready(maker: Callable | None) -> Callable:
 
 def _uses(data: list) -> Uses:
     constructions, transformed, changes, hashed, arrays_passed = data
-    return Uses(_made(constructions, lambda row: Construction(
-                    row[0], row[1], tuple(Argument(position, keyword, _value(value))
-                                          for position, keyword, value in row[2]), *row[3:])),
+    return Uses(_made(constructions, lambda row: Construction(row[0], row[1], _arguments(row[2]), *row[3:])),
                 _made(transformed, str), _made(changes, lambda row: AttributeChange(*row)),
                 _made(hashed, lambda row: HashedObject(*row)), _made(arrays_passed, lambda row: ArrayPassed(*row)))
 

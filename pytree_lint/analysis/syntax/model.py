@@ -1448,7 +1448,13 @@ class _Indexer:
 
     def _call(self, node: ast.expr) -> None:
         """The call a statement makes (`register(...)`, `x = register(...)`, `object.__setattr__(...)`), or
-        each call its value holds in a display or a choice (`return energy, Fns(update)`, `a if c else b`)."""
+        each call its value holds in a display or a choice (`return energy, Fns(update)`, `a if c else b`),
+        and the call that makes the object it calls or calls a method of (`Padder(sizes)(x)`,
+        `Runner(sizes).run(x)`)."""
+        if isinstance(node, ast.Call):
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) else node.func
+            if isinstance(receiver, ast.Call):
+                self._call(receiver)
         if not isinstance(node, ast.Call):
             if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
                 for element in node.elts:

@@ -38,7 +38,9 @@ from ..syntax.model import (
     live_bindings,
     nodes_of,
     walk_statements,
+    written_as,
 )
+from ..syntax.names import MEANT
 from ..syntax.shims import taken_branch
 from .kinds import Kind, Leaf, Relation, Volatility
 
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12  # expressions followed within one summary (names, arguments, operands)
 _MAX_NESTED_SUMMARIES = 24  # summaries (a helper's returns, a class's attribute) computed inside one another
+_MAX_BUILDERS = 4  # functions returning what the one they call returns, followed to the object they build
 # Expressions that compute a new value from their operands: an array when an operand is one (_arithmetic).
 ARITHMETIC = (ast.BinOp, ast.Compare, ast.UnaryOp)
 # Operands that make arithmetic a sequence operation (concatenation, repetition), never an array's.
@@ -173,6 +176,21 @@ class Context(NamedTuple):
 MODULE_CONTEXT = Context()
 
 
+def _changes_of_objects(function: FunctionInfo) -> tuple[set[tuple[str, str]], set[str]]:
+    """What a function may change of the objects its names hold: the `name.attr` it assigns or deletes, and
+    the names it hands to a call (which may assign their attributes)."""
+    assigned: set[tuple[str, str]] = set()
+    handed: set[str] = set()
+    for node in nodes_of(function.node.body, (ast.Attribute, ast.Call)):
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.ctx, (ast.Store, ast.Del)) and isinstance(node.value, ast.Name):
+                assigned.add((node.value.id, node.attr))
+        else:
+            handed.update(argument.id for argument in [*node.args, *(keyword.value for keyword in node.keywords)]
+                          if isinstance(argument, ast.Name))
+    return assigned, handed
+
+
 def _union(groups) -> list[Evidence]:
     found: list[Evidence] = []
     for group in groups:
@@ -191,6 +209,8 @@ class ValueInference:
     # (helper, parameter) -> what the module's calls of it pass (see _passed_by_callers), each asked once
     _passed: dict[tuple[int, str, bool], list[Evidence] | None] = field(default_factory=dict)
     _once_per_parent_call: dict[int, bool] = field(default_factory=dict)  # per nested def: see _name
+    # per function (by its node's id): the attributes of its names it assigns, the names it hands to calls
+    _object_changes: dict[int, tuple[set[tuple[str, str]], set[str]]] = field(default_factory=dict)
     # Set while the module is summarised (there is no project to look into then): the absolute name a
     # qualified name has when it is one of the project's, else None. Such names become references.
     project_name: Callable[[str], str | None] | None = None
@@ -204,7 +224,7 @@ class ValueInference:
     def passed(self, argument: ast.expr, call: ast.Call) -> list[Evidence]:
         """What an argument of a call is, evaluated where the call is written (the calling function's
         locals and parameters)."""
-        return self.infer(argument, Context(self.index.enclosing_function(call)))
+        return self.infer(argument, Context.of(self.index.enclosing_function(call)))
 
     def infer(self, expr: ast.expr, context: Context = MODULE_CONTEXT) -> list[Evidence]:
         key = id(expr)
@@ -560,16 +580,18 @@ class ValueInference:
                                                               by=function.name) for e in given)
         return found
 
-    def given_at(self, call: ast.Call, cls: ClassInfo, attr: str) -> list[Evidence] | None:
+    def given_at(self, call: ast.Call, cls: ClassInfo, attr: str, written_in: FunctionInfo | None = None
+                 ) -> list[Evidence] | None:
         """What one construction of `cls` gives its attribute `attr` (the argument of the parameter that
-        fills it as it is, read where the call is written): an object's own values, not every construction's.
-        None when that is unknown: the call passes none, the binding is unsure, or nothing is known of the
-        argument (a parameter of a helper the call is in) and it is no literal."""
+        fills it as it is, read where the call is written, or in `written_in`: a builder's construction
+        inlined there): an object's own values, not every construction's. None when that is unknown: the
+        call passes none, the binding is unsure, or nothing is known of the argument (a parameter of a helper
+        the call is in) and it is no literal."""
         parameter = self._filling_parameter(cls, attr)
         argument = _argument_given(call, *parameter) if parameter is not None else None
         if argument is None:
             return None
-        function = self.index.enclosing_function(argument)
+        function = written_in or self.index.enclosing_function(argument)
         found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument)
                  for e in self.infer(argument, Context.of(function))]
         if not found and function is not None and isinstance(argument, ast.Name):  # built by a helper: its callers'
@@ -683,6 +705,9 @@ class ValueInference:
             cls = context.instance_class(owner.id)
             if cls is not None:
                 return self.attribute(cls, attr, f"{owner.id}.{attr}")
+            built = self._attribute_of_a_built_object(owner, attr, context)
+            if built:
+                return built
         if attr in np_knowledge.SAFE_ATTRIBUTES:
             return [Evidence(Kind.SAFE, expr, f"`.{attr}`")]
         qualified = self.index.qualify(expr)
@@ -694,10 +719,120 @@ class ValueInference:
             return [e for e in self.infer(owner, context) if e.kind is Kind.ARRAY][:1]
         return []
 
+    def _attribute_of_a_built_object(self, owner: ast.Name, attr: str, context: Context) -> list[Evidence]:
+        """`config.widths` where every binding of the local `config` that reaches here builds an object
+        (`config = PadConfig(widths=[(1, 1)])`, or a builder called here: of the module, whatever its body,
+        or of another module, from its summary): what the attribute of those objects holds, each its own
+        object's value when the class keeps what its constructor is given (see _set_only_when_built), else
+        every object's. Nothing when a binding is something else, or when the function assigns
+        `config.widths` or hands `config` to a call, which might."""
+        function = context.function
+        if function is None or function.is_lambda or owner.id in function.all_params:
+            return []
+        found: list[Evidence] = []
+        for binding in function.bindings_before(owner.id, context.statement):
+            given = self._held_by_objects(binding.value, attr, function) if binding.value is not None else []
+            if not given:
+                return []
+            found.extend(e.through(owner.id, Relation.ASSIGNED, binding.value, Holder(owner.id, function=function))
+                         for e in given)
+        if not found:
+            return []
+        if id(function.node) not in self._object_changes:
+            self._object_changes[id(function.node)] = _changes_of_objects(function)
+        assigned, handed = self._object_changes[id(function.node)]
+        return [] if (owner.id, attr) in assigned or owner.id in handed else found
+
+    def _held_by_objects(self, value: ast.expr, attr: str, function: FunctionInfo) -> list[Evidence]:
+        """What the attribute `attr` of the objects an expression builds holds (nothing when one is not known)."""
+        made = self.constructions_returned(value, function)
+        if made is None:
+            return self._held_by_objects_built_elsewhere(value, attr, function)
+        found = []
+        for call, where in made:
+            cls = self.index.class_named(call.func)
+            if cls is None:
+                return []
+            given = (self.given_at(call, cls, attr, where) if self._set_only_when_built(cls, attr)
+                     else self.attribute(cls, attr, f"{cls.name}.{attr}"))
+            if not given:
+                return []
+            found.extend(given)
+        return found
+
+    def _held_by_objects_built_elsewhere(self, value: ast.expr, attr: str, function: FunctionInfo) -> list[Evidence]:
+        """What the attribute `attr` holds of the objects a function of another project module returns, from
+        its summary (FunctionFacts.builds): what its construction passes for it, or what the class's objects
+        hold."""
+        value = written_as(value, function, self.index)
+        project = self.index.project
+        definition = self.index.definition(value.func) if isinstance(value, ast.Call) else None
+        facts = definition.function if definition is not None else None
+        if project is None or facts is None or not facts.builds:
+            return []
+        found = []
+        for built in facts.builds:
+            made = project.definition(built.callee)
+            cls = project.foreign_class(made) if made is not None else None
+            if cls is None:
+                return []
+            parameter = self._filling_parameter(cls, attr) if self._set_only_when_built(cls, attr) else None
+            given = self.attribute(cls, attr, f"{cls.name}.{attr}") if parameter is None else [
+                _summarised(argument.value, value, f"{cls.name}.{attr}", Relation.GIVEN,
+                            definition.summary.display_path)  # type: ignore[union-attr]
+                for argument in built.arguments
+                if argument.keyword == parameter[0] or (parameter[1] is not None and argument.position == parameter[1])]
+            if not given:
+                return []
+            found.extend(given)
+        return found
+
+    def constructions_returned(self, value: ast.expr, function: FunctionInfo | None, depth: int = 0
+                               ) -> list[tuple[ast.Call, FunctionInfo | None]] | None:
+        """The calls of classes an expression's value is made by, each with the function it is written in
+        (where its arguments are read): the expression itself (`PadConfig(...)`, through names bound once),
+        or every return of the function of the module (a nested one too) it calls, at most _MAX_BUILDERS
+        deep. None when a way to the value is anything else."""
+        value = written_as(value, function, self.index)
+        if not isinstance(value, ast.Call):
+            return None
+        if self._calls_a_class(value.func):
+            return [(value, function)]
+        helper = self._helper(value.func, Context.of(function))
+        if helper is None or depth == _MAX_BUILDERS or not helper.return_statements:
+            return None
+        found = []
+        for statement in helper.return_statements:
+            made = None if statement.value is None else self.constructions_returned(statement.value, helper, depth + 1)
+            if made is None:
+                return None
+            found.extend(made)
+        return found
+
+    def _calls_a_class(self, func: ast.expr) -> bool:
+        """A callee that is a class: of the module or of the project (read from its module); while the module
+        is summarised, a capitalised name of the project."""
+        if self.index.class_named(func) is not None:
+            return True
+        qualified = self.index.qualify(func) if self.index.project is None and self.project_name is not None else None
+        return qualified is not None and qualified.rsplit(".", 1)[-1][:1].isupper() \
+            and self.project_name(qualified) is not None  # type: ignore[misc]
+
+    def _set_only_when_built(self, cls: ClassInfo, attr: str) -> bool:
+        """Whether an object's attribute keeps what its constructor was given: a generated constructor's
+        field no method assigns, or an `__init__` parameter assigned once, as it is (see _filling_parameter),
+        and no property of that name."""
+        assignments = [a for owner in self.index.class_and_bases(cls) for a in owner.assignments.get(attr, ())]
+        method = self.index.find_method(cls, attr)
+        if method is not None or self._filling_parameter(cls, attr) is None:
+            return False
+        init = self.index.find_method(cls, "__init__")
+        return not assignments if init is None else len(assignments) == 1 and assignments[0].method is init
+
     def _call(self, expr: ast.Call, context: Context) -> list[Evidence]:
         func = expr.func
-        if isinstance(func, ast.Name) and self.index.is_builtin(func.id, context.function):
-            return self._builtin_call(func.id, expr, context)
+        if isinstance(func, ast.Name) and not hasattr(func, MEANT) and self.index.is_builtin(func.id, context.function):
+            return self._builtin_call(func.id, expr, context)  # (a name copied from another module means its own)
         cls = self.index.resolve_class(func)
         if cls is not None:
             return [Evidence(Kind.INSTANCE, expr, f"a new `{cls.name}`", cls=cls, constructed=True)]

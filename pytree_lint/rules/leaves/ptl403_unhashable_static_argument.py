@@ -8,8 +8,9 @@ What it does:
     another module of the project (imported by name, or decorated there with a `partial(jax.jit,
     static_argnums=...)` wrapper or the project's own jit decorator factory, `@jit_static("n")`), and
     the value may reach the call through a local name (`config = {"lr": 0.1}`), a helper's return
-    (`make_kwargs()`, in this module or another), or be a parameter of the calling function annotated
-    as an array.
+    (`make_kwargs()`, in this module or another), an object that keeps it (`config.widths` of a local
+    `config = PadConfig(widths=[(1, 1)])`, that object's own value; `self.sizes` in a method, given a list
+    wherever the class is built), or be a parameter of the calling function annotated as an array.
 
 Why is this bad:
     Static arguments are hashed to find the compiled function, and these cannot be (measured, jax
@@ -41,6 +42,9 @@ Known limits:
     (`step = jax.jit(update, static_argnums=1)`), and of jitted methods and jitted functions kept on an
     attribute (`self.step = jax.jit(...)`) called on an object known to be of the class. A local name is
     judged by its last unconditional assignment in the function (a conversion after the call hides it).
+    A local object's attribute is judged only when the class keeps what its constructor is given as it is
+    and the function neither assigns the attribute nor hands the object to a call; `self.sizes` only when
+    every value any construction of the class gives it is a list, dict, set or array.
 """
 
 from __future__ import annotations
@@ -100,10 +104,11 @@ def _unhashable(analysis, value: ast.expr, call: ast.Call) -> tuple[Kind, str, s
     a parameter of the caller annotated as an array, or reaching the call through names and helpers."""
     value = written_as(value)
     function = analysis.index.enclosing_function(call)
-    if isinstance(value, (ast.Call, ast.Subscript)) or _unpacked(value, function):  # a helper returning what
-        # it computes of its arguments (`return x > 0`; `return x > 0, n` taken back as `f(x)[0]` or unpacked)
+    if isinstance(value, (ast.Call, ast.Subscript, ast.Attribute)) or _unpacked(value, function):  # a helper
+        # or property returning what it computes of its arguments (`return x > 0`; `return x > 0, n` taken back
+        # as `f(x)[0]` or unpacked) or an attribute of one (`return config.widths`)
         inlined = written_as(value, function, analysis.index)
-        value = inlined if isinstance(inlined, ARITHMETIC) else value
+        value = inlined if isinstance(inlined, ARITHMETIC) or _attribute_of_a_name(inlined) else value
     if _built_here(value):
         evidence = next((e for e in analysis.values.passed(value, call)
                          if e.kind in UNHASHABLE and (not e.trail or isinstance(value, ARITHMETIC))), None)
@@ -116,15 +121,17 @@ def _unhashable(analysis, value: ast.expr, call: ast.Call) -> tuple[Kind, str, s
     return (evidence.kind, evidence.what, analysis.origin(evidence)) if evidence is not None else None
 
 
-# How a value reaches the call and stays what it was made as: assigned to a name, returned by a function.
-_KEEPING = frozenset({Relation.ASSIGNED, Relation.RETURNS})
+# How a value reaches the call and stays what it was made as: assigned to a name or an attribute, returned by
+# a function, given to a constructor that keeps it.
+_KEEPING = frozenset({Relation.ASSIGNED, Relation.RETURNS, Relation.GIVEN})
 
 
 def _reaching(analysis, value: ast.expr, call: ast.Call):
     """A container or array that reaches the static argument through names and helpers' returns (`config
     = dict(...)`, `make_kwargs()` of this module or another, `make()[0]` an element of one's tuple), when
     nothing else can reach it instead."""
-    if not isinstance(value, (ast.Name, ast.Call)) and not _element_of_a_value(value):
+    if not isinstance(value, (ast.Name, ast.Call)) and not _element_of_a_value(value) \
+            and not _attribute_of_a_name(value):
         return None
     evidence = analysis.values.passed(value, call)
     # What the name or call itself holds, not the elements of the container it holds.
@@ -137,6 +144,12 @@ def _reaching(analysis, value: ast.expr, call: ast.Call):
                        for e in made):
         return None
     return made[0]
+
+
+def _attribute_of_a_name(value: ast.expr) -> bool:
+    """`config.widths`, `self.sizes`: an attribute of what a name holds (an object built here or the
+    method's own)."""
+    return isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
 
 
 def _unpacked(value: ast.expr, function: FunctionInfo | None) -> bool:
