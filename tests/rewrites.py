@@ -453,6 +453,21 @@ def unpacked_tuple_helper(case: Case) -> list[Case]:
     return _variants(case, make)
 
 
+@rewrite("attribute of an object a helper builds")
+def object_helper(case: Case) -> list[Case]:
+    """The expression given to the constructor of a new class of its module that keeps it as an attribute,
+    the object built by a new function of the module and the attribute read back: `make_held(x).value`."""
+    def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
+        text = case.files[path]
+        holder, name, arguments = _fresh(text, "Held"), _fresh(text, "make_held"), ", ".join(_locals_of(place))
+        holder_class = _statement(f"class {holder}:\n    def __init__(self, value):\n        self.value = value\n")
+        helper = _statement(f"def {name}({arguments}):\n    return {holder}({code(place.expression)})\n")
+        call = cst.parse_expression(f"{name}({arguments}).value")
+        new = module.visit(_Replace({place.expression: call}, {place.top: [holder_class, helper]})).code
+        return {path: _moved_mark(new, new, name, path) if place.marked else new}
+    return _variants(case, make)
+
+
 def _in_module_function(case: Case, stem: str, returned: str = "{}", taken: str = ""
                         ) -> Callable[[str, cst.Module, Place], dict[str, str] | None]:
     """The expression made by a new function of its module, given the locals it reads: returned as

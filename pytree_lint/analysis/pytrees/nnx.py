@@ -319,7 +319,8 @@ class NnxClasses:
             return body if body.status is orelse.status else NnxValue(Status.UNKNOWN, "a value", expr)
         if isinstance(expr, (ast.List, ast.ListComp, ast.Tuple, ast.Set, ast.Dict, ast.DictComp)):
             return self._container(expr, context, depth)
-        if isinstance(expr, ast.Subscript):  # an element of what a helper returns (`make(rngs)[0]`)
+        if isinstance(expr, ast.Subscript) or (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Call)):
+            # an element of what a helper returns (`make(rngs)[0]`), an attribute of an object it builds
             element = written_as(expr, context.function, self.index)
             if element is not expr:
                 return self.classify(element, context, depth + 1)

@@ -849,6 +849,35 @@ class ModuleIndex:
                 return owner.methods[name]
         return None
 
+    def kept_parameter(self, cls: ClassInfo, attr: str) -> tuple[str, int | None] | None:
+        """The constructor parameter whose argument an object's attribute `attr` keeps as it is, with its
+        position after `self` (None: keyword-only): an `__init__` parameter assigned to `self.<attr>` there,
+        and nowhere else; or, for a generated constructor (no `__init__`), the field itself, which no method
+        assigns (its position is the value analysis's: `field_position`). None when a method or property
+        has the attribute's name."""
+        if self.find_method(cls, attr) is not None:
+            return None
+        assignments = [a for owner in self.class_and_bases(cls) for a in owner.assignments.get(attr, ())]
+        init = self.find_method(cls, "__init__")
+        if init is None:
+            declared = not assignments and any(attr in owner.fields for owner in self.class_and_bases(cls))
+            return (attr, None) if declared else None
+        if len(assignments) != 1 or assignments[0].method is not init or not isinstance(assignments[0].value,
+                                                                                        ast.Name):
+            return None
+        name = assignments[0].value.id
+        positional = [p.name for p in init.positional_params[1:]]
+        if name in positional:
+            return name, positional.index(name)
+        return (name, None) if name in {p.name for p in init.keyword_only_params} else None
+
+    def kept_argument(self, call: ast.Call, attr: str) -> ast.expr | None:
+        """The argument a construction gives the attribute `attr` of its object, when the class keeps it as
+        it is (see kept_parameter; a generated constructor's field by keyword only)."""
+        cls = self.class_named(call.func)
+        kept = self.kept_parameter(cls, attr) if cls is not None else None
+        return argument_given(call, *kept) if kept is not None else None
+
     def calls_to(self, qualified: str) -> list[ast.Call]:
         """The module's calls of a function by its qualified name (another module's, however imported)."""
         short = qualified.rsplit(".", 1)[-1]
@@ -1023,6 +1052,17 @@ def arguments_in_order(call: ast.Call) -> list[ast.expr | ast.keyword]:
     return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
 
 
+def argument_given(call: ast.Call, name: str, position: int | None) -> ast.expr | None:
+    """The argument a call passes as the parameter `name` (by keyword, or at `position`); None when it passes
+    none, or when star arguments make the binding unsure."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    argument = keyword_arguments(call).get(name)
+    if argument is None and position is not None and position < len(call.args):
+        argument = call.args[position]
+    return argument
+
+
 def keyword_arguments(call: ast.Call) -> dict[str, ast.expr]:
     """The keyword arguments of a call, by name (`**kwargs` left out)."""
     return {k.arg: k.value for k in call.keywords if k.arg is not None}
@@ -1049,7 +1089,8 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: Modu
     """The expression a value is written as where it is made: through a local name of `function` bound once
     (`held = (self.x,); return held, None`), a conditional whose two branches are written alike, and, with
     the module's `index`, a call of a function or method, or a property read, whose body only returns an
-    expression (see ModuleIndex.inlined), and an element of a display by its key (`f(x)[0]`, `f(x)["mask"]`)."""
+    expression (see ModuleIndex.inlined), an element of a display by its key (`f(x)[0]`, `f(x)["mask"]`),
+    and an attribute of an object built there that keeps its constructor's argument (`f(x).value`)."""
     for _ in range(8):  # a chain of names is short; a cycle (`a = b; b = a`) ends here
         if isinstance(expr, ast.Name) and function is not None:
             bound = function.local_bindings.get(expr.id, [])
@@ -1069,6 +1110,14 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: Modu
             inlined = index.inlined(expr, function)
             if inlined is not None:
                 expr = inlined
+                continue
+        if index is not None and isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Call) \
+                and _depth < 8:  # an attribute of an object built here or by a helper, which keeps what the
+            # construction gives it (`make_held(x).value` of `return Held(x > 0)`)
+            built = written_as(expr.value, function, index, _depth + 1)
+            kept = index.kept_argument(built, expr.attr) if isinstance(built, ast.Call) else None
+            if kept is not None:
+                expr = kept
                 continue
         if isinstance(expr, ast.Subscript) and _depth < 8:  # elements of elements: as deep as a chain of
             # names (`a, b = a` is a cycle). An element of a display: `f(x)[0]` of a helper returning `a, b`,

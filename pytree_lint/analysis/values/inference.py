@@ -29,6 +29,7 @@ from ..syntax.model import (
     ModuleIndex,
     Param,
     Scope,
+    argument_given,
     as_display,
     child_nodes,
     display_element,
@@ -544,7 +545,7 @@ class ValueInference:
             if self.index.resolve_class(call.func) is cls]
         found = []
         for call, method in calls:
-            argument = _argument_given(call, name, position)
+            argument = argument_given(call, name, position)
             if argument is None:
                 continue
             if method is None:
@@ -569,7 +570,7 @@ class ValueInference:
         (ClassSemantics.array_fields)."""
         found = []
         for call, function in self.index.constructions_in_functions(cls):
-            argument = _argument_given(call, name, position)
+            argument = argument_given(call, name, position)
             if argument is not None:
                 given = self.infer(argument, Context.of(function))
                 if not given and isinstance(argument, ast.Name):  # a helper's parameter: what its callers pass
@@ -588,7 +589,7 @@ class ValueInference:
         call passes none, the binding is unsure, or nothing is known of the argument (a parameter of a helper
         the call is in) and it is no literal."""
         parameter = self._filling_parameter(cls, attr)
-        argument = _argument_given(call, *parameter) if parameter is not None else None
+        argument = argument_given(call, *parameter) if parameter is not None else None
         if argument is None:
             return None
         function = written_in or self.index.enclosing_function(argument)
@@ -645,7 +646,7 @@ class ValueInference:
             return [Evidence(Kind.REFERENCE, function.node, f"what calls of `{function.name}` pass",
                              refers=reference)]
         for call, caller in callers:
-            argument = _argument_given(call, name, position)
+            argument = argument_given(call, name, position)
             given = self.infer(argument, Context.of(caller)) if argument is not None else []
             if not given and caller is not None and isinstance(argument, ast.Name):
                 given = self.passed_to(caller, argument.id, complete)
@@ -708,6 +709,10 @@ class ValueInference:
             built = self._attribute_of_a_built_object(owner, attr, context)
             if built:
                 return built
+        elif isinstance(owner, ast.Call):  # an object built here or by a helper (`make_held(x).value`)
+            built = self._held_by_objects(owner, attr, context.function)
+            if built:
+                return built
         if attr in np_knowledge.SAFE_ATTRIBUTES:
             return [Evidence(Kind.SAFE, expr, f"`.{attr}`")]
         qualified = self.index.qualify(expr)
@@ -743,7 +748,7 @@ class ValueInference:
         assigned, handed = self._object_changes[id(function.node)]
         return [] if (owner.id, attr) in assigned or owner.id in handed else found
 
-    def _held_by_objects(self, value: ast.expr, attr: str, function: FunctionInfo) -> list[Evidence]:
+    def _held_by_objects(self, value: ast.expr, attr: str, function: FunctionInfo | None) -> list[Evidence]:
         """What the attribute `attr` of the objects an expression builds holds (nothing when one is not known)."""
         made = self.constructions_returned(value, function)
         if made is None:
@@ -760,7 +765,8 @@ class ValueInference:
             found.extend(given)
         return found
 
-    def _held_by_objects_built_elsewhere(self, value: ast.expr, attr: str, function: FunctionInfo) -> list[Evidence]:
+    def _held_by_objects_built_elsewhere(self, value: ast.expr, attr: str, function: FunctionInfo | None
+                                         ) -> list[Evidence]:
         """What the attribute `attr` holds of the objects a function of another project module returns, from
         its summary (FunctionFacts.builds): what its construction passes for it, or what the class's objects
         hold."""
@@ -819,15 +825,8 @@ class ValueInference:
             and self.project_name(qualified) is not None  # type: ignore[misc]
 
     def _set_only_when_built(self, cls: ClassInfo, attr: str) -> bool:
-        """Whether an object's attribute keeps what its constructor was given: a generated constructor's
-        field no method assigns, or an `__init__` parameter assigned once, as it is (see _filling_parameter),
-        and no property of that name."""
-        assignments = [a for owner in self.index.class_and_bases(cls) for a in owner.assignments.get(attr, ())]
-        method = self.index.find_method(cls, attr)
-        if method is not None or self._filling_parameter(cls, attr) is None:
-            return False
-        init = self.index.find_method(cls, "__init__")
-        return not assignments if init is None else len(assignments) == 1 and assignments[0].method is init
+        """Whether an object's attribute keeps what its constructor was given (ModuleIndex.kept_parameter)."""
+        return self.index.kept_parameter(cls, attr) is not None and self._filling_parameter(cls, attr) is not None
 
     def _call(self, expr: ast.Call, context: Context) -> list[Evidence]:
         func = expr.func
@@ -1226,17 +1225,6 @@ class ValueInference:
         return qualified in jax_knowledge.ARRAY_FUNCTIONS or (
             qualified.startswith(jax_knowledge.ARRAY_MODULES)
             and qualified.split(".", 2)[-1] not in np_knowledge.NON_ARRAY_FUNCTIONS)
-
-
-def _argument_given(call: ast.Call, name: str, position: int | None) -> ast.expr | None:
-    """The argument a call passes as the parameter `name` (by keyword, or at `position`); None when it passes
-    none, or when star arguments make the binding unsure."""
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-        return None
-    argument = keyword_arguments(call).get(name)
-    if argument is None and position is not None and position < len(call.args):
-        argument = call.args[position]
-    return argument
 
 
 def _summarised(value: Value, node: ast.AST, via: str, relation: Relation, path: str, kept: bool = False

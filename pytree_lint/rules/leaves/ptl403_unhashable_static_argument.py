@@ -108,7 +108,7 @@ def _unhashable(analysis, value: ast.expr, call: ast.Call) -> tuple[Kind, str, s
         # or property returning what it computes of its arguments (`return x > 0`; `return x > 0, n` taken back
         # as `f(x)[0]` or unpacked) or an attribute of one (`return config.widths`)
         inlined = written_as(value, function, analysis.index)
-        value = inlined if isinstance(inlined, ARITHMETIC) or _attribute_of_a_name(inlined) else value
+        value = inlined if isinstance(inlined, ARITHMETIC) or _attribute_of_an_object(inlined) else value
     if _built_here(value):
         evidence = next((e for e in analysis.values.passed(value, call)
                          if e.kind in UNHASHABLE and (not e.trail or isinstance(value, ARITHMETIC))), None)
@@ -131,7 +131,7 @@ def _reaching(analysis, value: ast.expr, call: ast.Call):
     = dict(...)`, `make_kwargs()` of this module or another, `make()[0]` an element of one's tuple), when
     nothing else can reach it instead."""
     if not isinstance(value, (ast.Name, ast.Call)) and not _element_of_a_value(value) \
-            and not _attribute_of_a_name(value):
+            and not _attribute_of_an_object(value):
         return None
     evidence = analysis.values.passed(value, call)
     # What the name or call itself holds, not the elements of the container it holds.
@@ -146,10 +146,10 @@ def _reaching(analysis, value: ast.expr, call: ast.Call):
     return made[0]
 
 
-def _attribute_of_a_name(value: ast.expr) -> bool:
-    """`config.widths`, `self.sizes`: an attribute of what a name holds (an object built here or the
-    method's own)."""
-    return isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
+def _attribute_of_an_object(value: ast.expr) -> bool:
+    """`config.widths`, `self.sizes`, `make_config().widths`: an attribute of what a name holds (an object
+    built here or the method's own) or of an object a call builds."""
+    return isinstance(value, ast.Attribute) and isinstance(value.value, (ast.Name, ast.Call))
 
 
 def _unpacked(value: ast.expr, function: FunctionInfo | None) -> bool:
