@@ -21,7 +21,8 @@ from flax import struct
 """
 VALUES = ["np.arange(3)", "[1, 2]", "{'k': 1}", "lambda x: x", "object()", "'name'", "jnp.zeros(2)",
           "functools.partial(max, 1)", "None", "(1, 2)", "set()", "id(self)", "x", "self", "type(self)",
-          "(np.arange(3), 1)", "{'k': jnp.zeros(2), **{}}", "helper(1)[0]", "helper(x)['k']", "dict(k=[1])['k']"]
+          "(np.arange(3), 1)", "{'k': jnp.zeros(2), **{}}", "helper(1)[0]", "helper(x)['k']", "dict(k=[1])['k']",
+          "helper(x).a", "build(x).b", "C0(x).a"]
 FLATTENS = ["return (self.a,), self.b", "return (self.b, self.a), None", "return self.a, (self.b,)",
             "return [self.a], [self.b]", "return (self,), self", "return ()", "return self.a",
             "aux = (self.b, self.a)\n        return (self.a,), aux",
@@ -66,6 +67,8 @@ def _module(rng: random.Random, number: int, count: int) -> str:
         parts.append(_class(rng, name, [b for b in bases if b != name or rng.random() < 0.2]))
         local.append(name)
     parts.append(f"\ndef helper(x):\n    return {rng.choice(VALUES).replace('self', 'x')}\n")
+    parts.append(f"\ndef build(x):\n    return {rng.choice([*local, 'helper', 'build'])}({rng.choice(VALUES)})\n"
+                 .replace("self", "x"))
     parts.append(_registrations(rng, [*local, *imported]))
     parts.append(_uses(rng, local))
     return "\n".join(parts) + "\n"
@@ -115,4 +118,6 @@ def _uses(rng: random.Random, local: list[str]) -> str:
     return (f"\n\n@functools.partial(jax.jit, static_argnums={rng.choice(['0', '(1,)', '()'])})\n"
             f"def step(obj: {name}, n):\n    return jax.tree.map(lambda x: x, obj)\n\n\n"
             f"INSTANCE = {name}({rng.choice(VALUES).replace('self', '1')})\n"
-            f"jax.jit(step)(INSTANCE, {rng.choice(['[1]', '{}', '3'])})\n")
+            f"jax.jit(step)(INSTANCE, {rng.choice(['[1]', '{}', '3'])})\n\n\n"
+            f"def run(x):\n    config = {rng.choice(['build(x)', f'{name}(x)', 'helper(x)'])}\n"
+            f"    return step(config, config.{rng.choice(['a', 'b'])})\n")
