@@ -2,7 +2,7 @@
 
     python benchmarks/growth.py [--sizes 100,200,400,800,1600] [--repeat N]
 
-Six shapes, each generated at every size N and linted whole (`pytree-lint --no-cache --jobs 1`, from bytecode):
+Eight shapes, each generated at every size N and linted whole (`pytree-lint --no-cache --jobs 1`, from bytecode):
 (a) a chain of N helpers in one module, each returning one of three calls of the one before, the first an
 array, the last's result put in a registered class's aux_data: a path-enumerating evaluator walks 3**N paths;
 (b) the same chain across N modules, each importing the helper before it; (c) N modules each re-exporting the
@@ -11,7 +11,10 @@ constructing one registered class with an array; (e) N registered classes in one
 modules each defining and building a registered class of the same name (each mentions the others' name: a
 search for a class's users that asks every file mentioning it is quadratic); (g) N modules each returning a
 pair made of the one before's, unpacked (`a, b = step(x)`) or indexed (`step(x)[0]`), the array its first
-element all the way (each element of a returned tuple is followed on its own). Each row gives the
+element all the way (each element of a returned tuple is followed on its own); (h) a chain of N builders in one
+module, each returning one of three objects made of the attribute of the one before's (`Held(step(x).value)`):
+a walk per object is 3**N, a summary per builder and attribute is N (the array is found up to 24 builders
+deep, the bound of summaries computed inside one another). Each row gives the
 time per unit (ms per helper, module or class): linear growth keeps it flat, and the last column, the time at
 the largest size over the smallest scaled by size, near 1.
 """
@@ -133,6 +136,15 @@ def pairs_across_modules(root: Path, n: int) -> None:
     _chain_package(root / "pairs", n, "jnp.zeros(3) + x, 0", _pair_helper, "[0]")
 
 
+def builders_in_one_module(root: Path, n: int) -> None:
+    parts = [REGISTERED, "\n\nclass Held:\n    def __init__(self, value):\n        self.value = value\n",
+             "\n\ndef step0(x):\n    return Held(jnp.zeros(3) + x)\n"]
+    parts += ["\n\n" + _helper(i, f"step{i - 1}").replace(f"return step{i - 1}(", f"return Held(step{i - 1}(")
+              .replace(")\n", ").value)\n") for i in range(1, n + 1)]
+    parts.append(f"\n\nBOX = Box(jnp.ones(2), step{n}(1).value)\n")
+    (root / "builders.py").write_text("".join(parts))
+
+
 SHAPES = [
     ("(a) helpers chained in one module, 3 calls each", "helper", chain_in_one_module),
     ("(b) helpers chained across modules", "module", chain_across_modules),
@@ -141,6 +153,7 @@ SHAPES = [
     ("(e) registered classes in one module", "class", classes),
     ("(f) modules defining the same class name", "module", same_names),
     ("(g) pairs unpacked along a chain of modules", "module", pairs_across_modules),
+    ("(h) objects built along a chain of builders", "builder", builders_in_one_module),
 ]
 
 

@@ -51,7 +51,6 @@ if TYPE_CHECKING:
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12  # expressions followed within one summary (names, arguments, operands)
 _MAX_NESTED_SUMMARIES = 24  # summaries (a helper's returns, a class's attribute) computed inside one another
-_MAX_BUILDERS = 4  # functions returning what the one they call returns, followed to the object they build
 # Expressions that compute a new value from their operands: an array when an operand is one (_arithmetic).
 ARITHMETIC = (ast.BinOp, ast.Compare, ast.UnaryOp)
 # Operands that make arithmetic a sequence operation (concatenation, repetition), never an array's.
@@ -210,6 +209,9 @@ class ValueInference:
     # (helper, parameter) -> what the module's calls of it pass (see _passed_by_callers), each asked once
     _passed: dict[tuple[int, str, bool], list[Evidence] | None] = field(default_factory=dict)
     _once_per_parent_call: dict[int, bool] = field(default_factory=dict)  # per nested def: see _name
+    # per function (by its node's id): the classes' constructions its returns are (see constructions_returned)
+    _returned_constructions: dict[int, list[tuple[ast.Call, FunctionInfo | None]] | None] = field(
+        default_factory=dict)
     # per function (by its node's id): the attributes of its names it assigns, the names it hands to calls
     _object_changes: dict[int, tuple[set[tuple[str, str]], set[str]]] = field(default_factory=dict)
     # Set while the module is summarised (there is no project to look into then): the absolute name a
@@ -749,17 +751,27 @@ class ValueInference:
         return [] if (owner.id, attr) in assigned or owner.id in handed else found
 
     def _held_by_objects(self, value: ast.expr, attr: str, function: FunctionInfo | None) -> list[Evidence]:
-        """What the attribute `attr` of the objects an expression builds holds (nothing when one is not known)."""
-        made = self.constructions_returned(value, function)
-        if made is None:
-            return self._held_by_objects_built_elsewhere(value, attr, function)
-        found = []
-        for call, where in made:
-            cls = self.index.class_named(call.func)
-            if cls is None:
-                return []
-            given = (self.given_at(call, cls, attr, where) if self._set_only_when_built(cls, attr)
-                     else self.attribute(cls, attr, f"{cls.name}.{attr}"))
+        """What the attribute `attr` of the objects an expression builds holds: a class's construction
+        (`PadConfig(widths=...)`, through names bound once), a function of the module that returns one (its
+        summary, once per function and attribute, whatever the calls of it: a chain of builders costs one
+        summary per builder), or another module's (from its summary). Nothing when an object is not known."""
+        value = written_as(value, function, self.index)
+        if not isinstance(value, ast.Call):
+            return []
+        cls = self.index.class_named(value.func)
+        if cls is not None:
+            return (self.given_at(value, cls, attr, function) or [] if self._set_only_when_built(cls, attr)
+                    else self.attribute(cls, attr, f"{cls.name}.{attr}"))
+        helper = self._helper(value.func, Context.of(function))
+        if helper is not None:
+            return self._summary((id(helper.node), f".{attr}"), lambda: self._held_by_returned(helper, attr))
+        return self._held_by_objects_built_elsewhere(value, attr, function)
+
+    def _held_by_returned(self, function: FunctionInfo, attr: str) -> list[Evidence]:
+        """What the attribute `attr` of the objects a function returns holds, when each return builds one."""
+        found: list[Evidence] = []
+        for statement in function.return_statements:
+            given = self._held_by_objects(statement.value, attr, function) if statement.value is not None else []
             if not given:
                 return []
             found.extend(given)
@@ -793,27 +805,33 @@ class ValueInference:
             found.extend(given)
         return found
 
-    def constructions_returned(self, value: ast.expr, function: FunctionInfo | None, depth: int = 0
+    def constructions_returned(self, value: ast.expr, function: FunctionInfo | None
                                ) -> list[tuple[ast.Call, FunctionInfo | None]] | None:
         """The calls of classes an expression's value is made by, each with the function it is written in
         (where its arguments are read): the expression itself (`PadConfig(...)`, through names bound once),
-        or every return of the function of the module (a nested one too) it calls, at most _MAX_BUILDERS
-        deep. None when a way to the value is anything else."""
+        or every return of the function of the module (a nested one too) it calls, once per function (a
+        function met again while its returns are read, recursion, builds nothing known). None when a way to
+        the value is anything else."""
         value = written_as(value, function, self.index)
         if not isinstance(value, ast.Call):
             return None
         if self._calls_a_class(value.func):
             return [(value, function)]
         helper = self._helper(value.func, Context.of(function))
-        if helper is None or depth == _MAX_BUILDERS or not helper.return_statements:
+        if helper is None:
             return None
-        found = []
-        for statement in helper.return_statements:
-            made = None if statement.value is None else self.constructions_returned(statement.value, helper, depth + 1)
-            if made is None:
-                return None
-            found.extend(made)
-        return found
+        key = id(helper.node)
+        if key not in self._returned_constructions:
+            self._returned_constructions[key] = None  # while its returns are read
+            found: list[tuple[ast.Call, FunctionInfo | None]] | None = []
+            for statement in helper.return_statements:
+                made = None if statement.value is None else self.constructions_returned(statement.value, helper)
+                if made is None or found is None:
+                    found = None
+                    break
+                found.extend(made)
+            self._returned_constructions[key] = found or None
+        return self._returned_constructions[key]
 
     def _calls_a_class(self, func: ast.expr) -> bool:
         """A callee that is a class: of the module or of the project (read from its module); while the module
