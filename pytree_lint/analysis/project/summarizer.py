@@ -269,8 +269,12 @@ class Summarizer:
         built = []
         for call, where in made:
             cls = self.index.resolve_class(call.func)
-            callee = f"{self.module}.{cls.name}" if cls is not None else self.absolute(self.index.qualify(call.func))
-            if callee is None or (cls is not None and cls.parent is not None):
+            qualified = self.index.qualify(call.func)  # an imported class (`constructions_returned` knows it is)
+            if cls is not None and cls.parent is None:
+                callee = f"{self.module}.{cls.name}"
+            elif cls is None and qualified is not None:
+                callee = self.absolute(qualified)
+            else:
                 return ()
             position = self.analysis.position(call)
             built.append(Built(callee, position[0] if position else 0, self._arguments_of(call, where)))
