@@ -506,10 +506,22 @@ def other_module_helper(case: Case) -> list[Case]:
     return _variants(case, _in_other_module(case, "make_value", "values_made_elsewhere"))
 
 
-def _in_other_module(case: Case, stem: str, other: str, classes: frozenset[str] = frozenset()
-                     ) -> Callable[[str, cst.Module, Place], dict[str, str] | None]:
-    """The expression made by a function of a new module of the package, given the locals it reads; the
-    module's `classes` it names are imported inside that function (its module imports the new one first)."""
+@rewrite("attribute of an object built in another module")
+def object_other_module_helper(case: Case) -> list[Case]:
+    """The expression given to the constructor of a class of a new module of the package, which keeps it as
+    an attribute, the object built by a function of that module and the attribute read back:
+    `make_held(x).value`."""
+    holder = "class Held:\n    def __init__(self, value):\n        self.value = value\n\n\n"
+    return _variants(case, _in_other_module(case, "make_held", "objects_made_elsewhere", returned="Held({})",
+                                            taken=".value", prefix=holder))
+
+
+def _in_other_module(case: Case, stem: str, other: str, classes: frozenset[str] = frozenset(), returned: str = "{}",
+                     taken: str = "", prefix: str = "") -> Callable[[str, cst.Module, Place], dict[str, str] | None]:
+    """The expression made by a function of a new module of the package, given the locals it reads, returned
+    as `returned` says (`{}` the expression; `prefix` is code of the new module before the function) and taken
+    back from the call's result by `taken`; the module's `classes` it names are imported inside that function
+    (its module imports the new one first)."""
     def make(path: str, module: cst.Module, place: Place) -> dict[str, str] | None:
         arguments = _locals_of(place)
         imported = imported_names(module)
@@ -519,10 +531,9 @@ def _in_other_module(case: Case, stem: str, other: str, classes: frozenset[str] 
         package, stem_module = path.rsplit("/", 1)
         own = sorted(read & classes - imported)
         lazy = [f"    from .{stem_module[:-3]} import {', '.join(own)}"] if own else []
-        helper = "\n".join([*module_import_lines(module), "", "",
-                            f"def {stem}({', '.join(arguments)}):", *lazy,
-                            f"    return {code(place.expression)}", ""])
-        call = cst.parse_expression(f"{stem}({', '.join(arguments)})")
+        helper = "\n".join([*module_import_lines(module), "", "", prefix + f"def {stem}({', '.join(arguments)}):",
+                            *lazy, f"    return {returned.format(code(place.expression))}", ""])
+        call = cst.parse_expression(f"{stem}({', '.join(arguments)}){taken}")
         importing = _statement(f"from .{other} import {stem}\n")
         anchor = _first_definition(module)
         new = module.visit(_Replace({place.expression: call}, {anchor: [importing]})).code

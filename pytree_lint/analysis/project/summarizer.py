@@ -237,9 +237,12 @@ class Summarizer:
         return found
 
     def _returns(self, function: FunctionInfo) -> tuple[Value, ...]:
-        return tuple(value for statement in function.return_statements if statement.value is not None
-                     for value in self._kinds(self.analysis.values.infer(statement.value, Context(function)),
-                                              statement.value))
+        """What a function returns, and what the attributes of the objects it builds hold (elements `.attr`)."""
+        values = self.analysis.values
+        return (*(value for statement in function.return_statements if statement.value is not None
+                  for value in self._kinds(values.infer(statement.value, Context(function)), statement.value)),
+                *(value for argument, evidence in values.attributes_kept(function)
+                  for value in self._kinds(evidence, argument)))
 
     def _function(self, function: FunctionInfo) -> FunctionFacts:
         field = next((facts for statement in function.return_statements if isinstance(statement.value, ast.Call)
@@ -366,9 +369,14 @@ class Summarizer:
             return None
         given = next((k.value for k in call.keywords if k.arg == "metadata"), None)
         given = written_as(given, self.index.enclosing_function(call), self.index) if given is not None else None
+        attribute = ""
+        if isinstance(given, ast.Attribute) and isinstance(given.value, ast.Call):  # `make_held().value`
+            attribute, given = given.attr, given.value
         made_by = self.index.qualify(given.func) if isinstance(given, ast.Call) and not (
             given.args or given.keywords) else None
-        return FieldFacts(self.absolute(qualified), metadata, made_by and self.project_name(made_by))
+        source = self.project_name(made_by) if made_by is not None else None
+        return FieldFacts(self.absolute(qualified), metadata, f"{source}().{attribute}" if source and attribute
+                          else source)
 
     def _bindings(self) -> dict[str, tuple[Value, ...]]:
         """What the module's top-level names hold, for the modules that import them (only the names whose

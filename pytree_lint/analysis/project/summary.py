@@ -22,7 +22,7 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 37
+SUMMARY_VERSION = 38
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -68,7 +68,8 @@ class JitFacts(NamedTuple):
 
 class FieldFacts(NamedTuple):
     """A field helper of the project: the library helper it calls and the metadata flags it passes (also
-    those returned by a function of another project module it calls for its metadata, named absolute)."""
+    those returned by a function of another project module it calls for its metadata, named absolute, or
+    kept by an attribute of the object that function returns: `pkg.m.make_held().value`)."""
 
     helper: str
     metadata: dict[str, bool]

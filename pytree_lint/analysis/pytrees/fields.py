@@ -38,6 +38,7 @@ from ..syntax.model import (
     ClassInfo,
     FunctionInfo,
     ModuleIndex,
+    inline_expression,
     is_name,
     keyword_arguments,
     literal_string,
@@ -222,17 +223,19 @@ class Frameworks:
         return (qualified in FIELD_HELPERS or self.is_configured_helper(qualified)
                 or self.project_field(call) is not None)
 
-    def _metadata_returned(self, function: str | None) -> dict[str, bool]:
-        """The literal metadata a project function returns (`def static(): return {"static": True}`)."""
+    def _metadata_returned(self, function: str | None, call: ast.Call) -> dict[str, bool]:
+        """The literal metadata a project function returns (`def static(): return {"static": True}`), or an
+        attribute of the object it returns keeps (`pkg.m.make_held().value`: see FieldFacts.metadata_from)."""
+        name, _, attribute = (function or "").partition("().")
         project = self.index.project
-        definition = project.definition(function) if project is not None and function is not None else None
+        definition = project.definition(name) if project is not None and name else None
         inline = definition.function.inline if definition is not None and definition.function is not None else None
         if inline is None or inline.positional or inline.keyword_only:
             return {}
-        try:
-            return literal_metadata(ast.parse(inline.expression, mode="eval").body)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):  # a damaged summary
-            return {}
+        value = inline_expression(inline, {}, call)
+        if attribute:
+            value = self.index.kept_argument(value, attribute) if isinstance(value, ast.Call) else None
+        return literal_metadata(value) if value is not None else {}
 
     def project_field(self, call: ast.Call) -> FieldFacts | None:
         """The library field call a helper of another project module returns (`def static_field(**kw):
@@ -248,7 +251,7 @@ class Frameworks:
             return None
         project_field = self.project_field(call) if qualified not in FIELD_HELPERS else None
         if project_field is not None:
-            return {**project_field.metadata, **self._metadata_returned(project_field.metadata_from)}
+            return {**project_field.metadata, **self._metadata_returned(project_field.metadata_from, call)}
         keywords = keyword_arguments(call)
         metadata = literal_metadata(written_as(keywords["metadata"], self.index.enclosing_function(call), self.index)
                                     ) if "metadata" in keywords else {}

@@ -24,6 +24,7 @@ from .source import Source, home_of
 
 if TYPE_CHECKING:
     from ..project.modules import Definition, ModuleView
+    from ..project.summary import Inline
 
 Scope = Union["ClassInfo", "FunctionInfo"]
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -594,11 +595,7 @@ class ModuleIndex:
                                  [(name, None) for name in inline.keyword_only]) if inline is not None else None
         if inline is None or bound is None:
             return None
-        try:
-            value = ast.parse(inline.expression, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError, MemoryError):  # a damaged summary: not inlined
-            return None
-        return _Substituted(bound, call, dict(inline.names)).visit(value)  # type: ignore[arg-type]
+        return inline_expression(inline, bound, call)
 
     def _function_named(self, name: str, caller: FunctionInfo | None) -> FunctionInfo | None:
         """The def a name calls: a function nested in the caller, or the module's own."""
@@ -1143,13 +1140,19 @@ def element_key(index: ast.expr) -> int | str | None:
     return None
 
 
+def attribute_key(attr: str) -> str:
+    """The element-path key of an object's attribute (`.widths`; see values.Evidence.elements): apart from
+    a dict's keys, which are identifiers."""
+    return f".{attr}"
+
+
 def display_element(display: ast.expr, key: int | str) -> ast.expr | None:
     """The expression a tuple, list or dict display holds at `key`, where the display says it for certain
     (not behind a starred element, nor before a `**` that may replace it)."""
     if isinstance(display, (ast.Tuple, ast.List)) and type(key) is int and key < len(display.elts) and not any(
             isinstance(e, ast.Starred) for e in display.elts[:key + 1]):
         return display.elts[key]
-    if isinstance(display, ast.Dict):
+    if isinstance(display, ast.Dict) and (type(key) is int or key.isidentifier()):  # not an attribute's key
         found = None
         for written, value in zip(display.keys, display.values):
             if written is None:
@@ -1278,6 +1281,17 @@ def returned_expression(function: FunctionInfo, imports: bool = False) -> ast.ex
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
         return body[0].value
     return None
+
+
+def inline_expression(inline: Inline, arguments: dict[str, ast.expr], at: ast.expr) -> ast.expr | None:
+    """The expression another module's function returns, from its summary (Inline): its parameters replaced
+    by `arguments`, placed at `at`, each name standing for what it does in that module; None when the
+    summary's text does not parse (a damaged summary)."""
+    try:
+        value = ast.parse(inline.expression, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return _Substituted(arguments, at, dict(inline.names)).visit(value)
 
 
 class _Substituted(ast.NodeTransformer):

@@ -31,6 +31,7 @@ from ..syntax.model import (
     Scope,
     argument_given,
     as_display,
+    attribute_key,
     child_nodes,
     display_element,
     element_key,
@@ -724,6 +725,8 @@ class ValueInference:
             return self._imported(expr, self.index.code(expr))  # a project module's name, or a library constant
         if attr in np_knowledge.ARRAY_ATTRIBUTES:
             return [e for e in self.infer(owner, context) if e.kind is Kind.ARRAY][:1]
+        if isinstance(owner, ast.Call):  # what a summary says the objects another module's builder returns hold
+            return _element(self.infer(owner, context), attribute_key(attr))
         return []
 
     def _attribute_of_a_built_object(self, owner: ast.Name, attr: str, context: Context) -> list[Evidence]:
@@ -804,6 +807,39 @@ class ValueInference:
                 return []
             found.extend(given)
         return found
+
+    def attributes_kept(self, function: FunctionInfo) -> list[tuple[ast.expr, list[Evidence]]]:
+        """For each attribute that every object a function returns keeps from its constructor (each return
+        builds one of a class of the module: see constructions_returned), each construction's argument for it
+        with what it is, the evidence's element path starting with the attribute's key (`.widths`): what a
+        summary keeps of a builder's objects for other modules' reads (`default_config().widths`)."""
+        made: list[tuple[ast.Call, FunctionInfo | None]] = []
+        for statement in function.return_statements:
+            calls = self.constructions_returned(statement.value, function) if statement.value is not None else None
+            if calls is None:
+                return []
+            made.extend(calls)
+        built = [(call, where, cls) for call, where in made if (cls := self.index.resolve_class(call.func)) is not None]
+        if not made or len(built) < len(made):
+            return []
+        found: list[tuple[ast.expr, list[Evidence]]] = []
+        for attr in sorted(set.intersection(*(self._attributes_kept_by(cls) for _, _, cls in built))):
+            given = []
+            for call, where, cls in built:
+                parameter = self._filling_parameter(cls, attr)
+                argument = argument_given(call, *parameter) if parameter is not None else None
+                evidence = self.given_at(call, cls, attr, where)
+                if argument is None or not evidence:
+                    break
+                given.append((argument, [e._replace(elements=(attribute_key(attr), *e.elements)) for e in evidence]))
+            else:
+                found.extend(given)
+        return found
+
+    def _attributes_kept_by(self, cls: ClassInfo) -> set[str]:
+        """The attributes a class's objects keep as their constructor is given them (_set_only_when_built)."""
+        named = {attr for owner in self.index.class_and_bases(cls) for attr in (*owner.fields, *owner.assignments)}
+        return {attr for attr in named if self._set_only_when_built(cls, attr)}
 
     def constructions_returned(self, value: ast.expr, function: FunctionInfo | None
                                ) -> list[tuple[ast.Call, FunctionInfo | None]] | None:
@@ -1278,8 +1314,9 @@ def _runs_once_per_call_of_parent(function: FunctionInfo) -> bool:
 def _element(evidence: list[Evidence], key: int | str) -> list[Evidence]:
     """The evidence of the element `key` of what `evidence` is about: its own where a display said it, and a
     reference to that element of what a reference stands for (`pkg.m.f()[0]`, resolved by the project)."""
+    part = f"attribute `{key[1:]}`" if isinstance(key, str) and key.startswith(".") else f"element {key!r}"
     return [e._replace(elements=e.elements[1:]) if e.elements else
-            e._replace(refers=f"{e.refers}[{key!r}]", what=f"element {key!r} of {e.what}")
+            e._replace(refers=f"{e.refers}[{key!r}]", what=f"{part} of {e.what}")
             for e in evidence if e.elements[:1] == (key,) or (e.refers is not None and not e.elements)]
 
 
