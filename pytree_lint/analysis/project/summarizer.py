@@ -260,8 +260,10 @@ class Summarizer:
                              memoizes(self.index, function), self._builds(function))
 
     def _builds(self, function: FunctionInfo) -> tuple[Built, ...]:
-        """The objects a function returns when every return builds one (see
-        ValueInference.constructions_returned), with what each argument of the call is."""
+        """The objects a function returns when every return builds one of a class it imports (see
+        ValueInference.constructions_returned), with what each argument of the call is: which of them its
+        attributes keep is known only where the class is read (the module's own classes' attributes are in
+        its returns: ValueInference.attributes_kept)."""
         made: list[tuple[ast.Call, FunctionInfo | None]] = []
         for statement in function.return_statements:
             calls = None if statement.value is None else self.analysis.values.constructions_returned(
@@ -271,14 +273,10 @@ class Summarizer:
             made.extend(calls)
         built = []
         for call, where in made:
-            cls = self.index.resolve_class(call.func)
             qualified = self.index.qualify(call.func)  # an imported class (`constructions_returned` knows it is)
-            if cls is not None and cls.parent is None:
-                callee = f"{self.module}.{cls.name}"
-            elif cls is None and qualified is not None:
-                callee = self.absolute(qualified)
-            else:
+            if qualified is None or self.index.resolve_class(call.func) is not None:
                 return ()
+            callee = self.absolute(qualified)
             position = self.analysis.position(call)
             built.append(Built(callee, position[0] if position else 0, self._arguments_of(call, where)))
         return tuple(built)

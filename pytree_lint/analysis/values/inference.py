@@ -783,14 +783,17 @@ class ValueInference:
     def _held_by_objects_built_elsewhere(self, value: ast.expr, attr: str, function: FunctionInfo | None
                                          ) -> list[Evidence]:
         """What the attribute `attr` holds of the objects a function of another project module returns, from
-        its summary (FunctionFacts.builds): what its construction passes for it, or what the class's objects
-        hold."""
+        its summary: as its returns keep it (their elements `.attr`, for the classes of its module), or, for
+        the classes it imports (FunctionFacts.builds), what its construction passes for it, or what the
+        class's objects hold."""
         value = written_as(value, function, self.index)
         project = self.index.project
         definition = self.index.definition(value.func) if isinstance(value, ast.Call) else None
         facts = definition.function if definition is not None else None
-        if project is None or facts is None or not facts.builds:
+        if project is None or facts is None:
             return []
+        if not facts.builds:
+            return _element(self.infer(value, Context.of(function)), attribute_key(attr))
         found = []
         for built in facts.builds:
             made = project.definition(built.callee)
@@ -831,7 +834,9 @@ class ValueInference:
                 evidence = self.given_at(call, cls, attr, where)
                 if argument is None or not evidence:
                     break
-                given.append((argument, [e._replace(elements=(attribute_key(attr), *e.elements)) for e in evidence]))
+                # cited as where the value was made (the argument's own hop dropped: it may be a bare name)
+                given.append((argument, [e._replace(elements=(attribute_key(attr), *e.elements), trail=e.trail[1:])
+                                         for e in evidence]))
             else:
                 found.extend(given)
         return found

@@ -12,6 +12,11 @@ def pad(x, widths):
     return jnp.pad(x, widths)
 
 
+@partial(jax.jit, static_argnums=1)
+def piecewise(step, boundaries):
+    return sum(step > boundary for boundary in boundaries)
+
+
 @dataclass
 class PadConfig:
     widths: list

@@ -11,6 +11,11 @@ def pad(x, widths):
     return jnp.pad(x, widths)
 
 
+@partial(jax.jit, static_argnums=1)
+def piecewise(step, boundaries):
+    return sum(step > boundary for boundary in boundaries)
+
+
 @dataclass
 class PadConfig:
     widths: list
@@ -29,6 +34,6 @@ class Padder:
 
 
 def examples():
-    from .run import pad_twice, pad_with_config
+    from .run import pad_twice, pad_with_config, scheduled
 
-    return [pad_twice(jnp.ones(3)), pad_with_config(jnp.ones(3))]
+    return [pad_twice(jnp.ones(3)), pad_with_config(jnp.ones(3)), scheduled(jnp.ones(()))]
