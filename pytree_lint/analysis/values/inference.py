@@ -725,7 +725,8 @@ class ValueInference:
             return self._imported(expr, self.index.code(expr))  # a project module's name, or a library constant
         if attr in np_knowledge.ARRAY_ATTRIBUTES:
             return [e for e in self.infer(owner, context) if e.kind is Kind.ARRAY][:1]
-        if isinstance(owner, ast.Call):  # what a summary says the objects another module's builder returns hold
+        if isinstance(owner, ast.Call) and self.project_name is not None:  # while the module is summarised: a
+            # reference to that attribute of what another module's function returns (`pkg.m.make()['.widths']`)
             return _element(self.infer(owner, context), attribute_key(attr))
         return []
 
@@ -767,7 +768,7 @@ class ValueInference:
                     else self.attribute(cls, attr, f"{cls.name}.{attr}"))
         helper = self._helper(value.func, Context.of(function))
         if helper is not None:
-            return self._summary((id(helper.node), f".{attr}"), lambda: self._held_by_returned(helper, attr))
+            return self._summary((id(helper.node), attribute_key(attr)), lambda: self._held_by_returned(helper, attr))
         return self._held_by_objects_built_elsewhere(value, attr, function)
 
     def _held_by_returned(self, function: FunctionInfo, attr: str) -> list[Evidence]:
