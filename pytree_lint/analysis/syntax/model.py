@@ -851,8 +851,8 @@ class ModuleIndex:
         position after `self` (None: keyword-only): an `__init__` parameter assigned to `self.<attr>` there,
         and nowhere else; or, for a generated constructor (no `__init__`), the field itself, which no method
         assigns (its position is the value analysis's: `field_position`). None when a method or property
-        has the attribute's name."""
-        if self.find_method(cls, attr) is not None:
+        has the attribute's name, or the class may store something else (sets_attribute_itself)."""
+        if self.find_method(cls, attr) is not None or self.sets_attribute_itself(cls, attr):
             return None
         assignments = [a for owner in self.class_and_bases(cls) for a in owner.assignments.get(attr, ())]
         init = self.find_method(cls, "__init__")
@@ -867,6 +867,15 @@ class ModuleIndex:
         if name in positional:
             return name, positional.index(name)
         return (name, None) if name in {p.name for p in init.keyword_only_params} else None
+
+    def sets_attribute_itself(self, cls: ClassInfo, attr: str) -> bool:
+        """Whether `self.<attr> = value` may store something else than `value`: the class (or a base of the
+        module) defines `__setattr__`, or binds the name in its body, unannotated, to a call (`sizes =
+        property(get, set)`, a descriptor; an annotated `index: Array = eqx.field(...)` declares a field)."""
+        if self.find_method(cls, "__setattr__") is not None:
+            return True
+        return any(owner.fields[attr].annotation is None and isinstance(owner.fields[attr].value, ast.Call)
+                   for owner in self.class_and_bases(cls) if attr in owner.fields)
 
     def kept_argument(self, call: ast.Call, attr: str) -> ast.expr | None:
         """The argument a construction gives the attribute `attr` of its object, when the class keeps it as

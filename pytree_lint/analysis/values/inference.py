@@ -1119,6 +1119,8 @@ class ValueInference:
 
     # attributes of a class -------------------------------------------------------------------------
     def _attribute_sources(self, cls: ClassInfo, attr: str) -> list[Evidence]:
+        if self.index.sets_attribute_itself(cls, attr):
+            return []  # what is assigned is not what is stored
         holder = Holder(attr, cls=cls)
         found: list[Evidence] = []
         for owner in self.index.class_and_bases(cls):
