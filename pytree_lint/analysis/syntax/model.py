@@ -856,9 +856,9 @@ class ModuleIndex:
             return None
         assignments = [a for owner in self.class_and_bases(cls) for a in owner.assignments.get(attr, ())]
         init = self.find_method(cls, "__init__")
-        if init is None:
-            declared = not assignments and any(attr in owner.fields for owner in self.class_and_bases(cls))
-            return (attr, None) if declared else None
+        if init is None:  # a generated constructor: the field, unless it converts (`field(converter=tuple)`)
+            declared = [owner.fields[attr] for owner in self.class_and_bases(cls) if attr in owner.fields]
+            return (attr, None) if declared and not assignments and not converts(declared[0]) else None
         if len(assignments) != 1 or assignments[0].method is not init or not isinstance(assignments[0].value,
                                                                                         ast.Name):
             return None
@@ -1056,6 +1056,12 @@ def arguments_in_order(call: ast.Call) -> list[ast.expr | ast.keyword]:
     if is_inlined(call):
         return [*call.args, *call.keywords]
     return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
+
+
+def converts(declared: ClassField) -> bool:
+    """A field declared with a converter (`eqx.field(converter=jnp.asarray)`, `attrs.field(converter=tuple)`):
+    what the constructor is given is not what the object keeps."""
+    return isinstance(declared.value, ast.Call) and any(k.arg == "converter" for k in declared.value.keywords)
 
 
 def argument_given(call: ast.Call, name: str, position: int | None) -> ast.expr | None:

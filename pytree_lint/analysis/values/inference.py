@@ -33,6 +33,7 @@ from ..syntax.model import (
     as_display,
     attribute_key,
     child_nodes,
+    converts,
     display_element,
     element_key,
     is_none,
@@ -885,8 +886,22 @@ class ValueInference:
             and self.project_name(qualified) is not None  # type: ignore[misc]
 
     def _set_only_when_built(self, cls: ClassInfo, attr: str) -> bool:
-        """Whether an object's attribute keeps what its constructor was given (ModuleIndex.kept_parameter)."""
-        return self.index.kept_parameter(cls, attr) is not None and self._filling_parameter(cls, attr) is not None
+        """Whether an object's attribute keeps what its constructor was given (ModuleIndex.kept_parameter),
+        a constructor the class writes or one made from its fields (see _generates_constructor)."""
+        return self.index.kept_parameter(cls, attr) is not None and self._filling_parameter(cls, attr) is not None \
+            and (self.index.find_method(cls, "__init__") is not None or self._generates_constructor(cls))
+
+    def _generates_constructor(self, cls: ClassInfo) -> bool:
+        """A class whose constructor is made from its fields and keeps what it is given (a converter aside):
+        a dataclass decorator's (`dataclasses`, `flax.struct`, `chex`, a project decorator applying one), a
+        NamedTuple, a pytree library's class (`eqx.Module`, `struct.PyTreeNode`). Not another library's base,
+        whose constructor may convert (pydantic's `BaseModel` makes a tuple of a list)."""
+        for owner in self.index.class_and_bases(cls, across_modules=True):
+            decorators = [d.func if isinstance(d, ast.Call) else d for d in owner.decorators]
+            if any((self.index.qualify(d) or "").endswith("dataclass") for d in decorators) or any(
+                    self.index.qualify(base) == py.NAMED_TUPLE for base in owner.bases):
+                return True
+        return self.frameworks.library_class(cls) is not None
 
     def _call(self, expr: ast.Call, context: Context) -> list[Evidence]:
         func = expr.func
@@ -1149,8 +1164,9 @@ class ValueInference:
         declared = [owner.fields[attr] for owner in self.index.class_and_bases(cls) if attr in owner.fields]
         for class_field in declared[:1]:
             found.extend(self._field_default(class_field, holder))
-            if self.index.find_method(cls, "__init__") is None and not self._reassigned_after_init(cls, attr):
-                # a dataclass or NamedTuple: fields in order
+            if self.index.find_method(cls, "__init__") is None and not self._reassigned_after_init(cls, attr) \
+                    and not converts(class_field) and self._generates_constructor(cls):  # a dataclass or
+                # NamedTuple: fields in order (a converter's result is what is kept: an array one says so above)
                 found.extend(self.constructor_arguments(cls, attr, self.field_position(cls, attr), _PLACEHOLDER))
             # The declared type speaks unless a value built per instance says otherwise; a container type
             # does not speak over a value the class stores (a tuple, a frozendict, a MappingProxyType).

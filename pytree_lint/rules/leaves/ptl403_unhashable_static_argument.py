@@ -43,8 +43,11 @@ Known limits:
     attribute (`self.step = jax.jit(...)`) called on an object known to be of the class. A local name is
     judged by its last unconditional assignment in the function (a conversion after the call hides it).
     A local object's attribute is judged only when the class keeps what its constructor is given as it is
-    and the function neither assigns the attribute nor hands the object to a call; `self.sizes` only when
-    every value any construction of the class gives it is a list, dict, set or array.
+    (its own `__init__` stores it, or a dataclass decorator, a NamedTuple or a pytree library makes the
+    constructor from its fields, with no converter; another library's base, such as pydantic's `BaseModel`,
+    may convert) and the function neither assigns the attribute nor hands the object to a call;
+    `self.sizes` only when every value any construction of the class gives it is a list, dict, set or
+    array.
 """
 
 from __future__ import annotations
