@@ -30,7 +30,7 @@ from ...knowledge import (
 from ...knowledge.jax import MECHANISMS, Mechanism
 from ...knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ...knowledge.numpyro import AUX_FIELDS
-from ...knowledge.python import ANNOTATED, CLASS_VARIABLES, DATACLASS_DECORATORS, MEMOIZERS
+from ...knowledge.python import ANNOTATED, CLASS_VARIABLES, DATACLASS_DECORATORS, MEMOIZERS, NAMED_TUPLE
 from ..record import record
 from ..syntax.model import (
     FUNCTIONS,
@@ -153,6 +153,40 @@ def makes_dataclass(index: ModuleIndex, function: FunctionInfo) -> bool:
     (`cls = dataclasses.dataclass(cls)`): the class gets a generated `__init__` over its fields."""
     return spells_one_of(index, function, DATACLASS_DECORATORS) and any(
         index.qualify(call.func) in DATACLASS_DECORATORS and call.args for call in function.nodes(ast.Call))
+
+
+# Bases that give a class a constructor over its fields.
+DATACLASS_BASES = frozenset({NAMED_TUPLE, "flax.struct.PyTreeNode"})
+# What a project decorator may apply that gives the class a generated `__init__`: `register_dataclass`, or a
+# library's dataclass decorator.
+DATACLASS_MAKERS = frozenset({Mechanism.REGISTER_DATACLASS.value,
+                              *(library.name for library in LIBRARY_BY_NAME.values() if library.decorators)})
+
+
+def is_dataclass(index: ModuleIndex, cls: ClassInfo) -> bool:
+    """A class (or a base, of any module of the project) decorated to get a constructor over its fields (a
+    `...dataclass` decorator, a project decorator applying one or `register_dataclass`), or derived from a
+    base that gives it one (a NamedTuple, flax's `PyTreeNode`)."""
+    for owner in index.class_and_bases(cls, across_modules=True):
+        for expr in owner.decorators:
+            target = expr.func if isinstance(expr, ast.Call) else expr
+            if (index.qualify(target) or "").endswith("dataclass") or _makes_dataclass(index, target):
+                return True
+        if any(index.qualify(base) in DATACLASS_BASES for base in owner.bases):
+            return True
+    return False
+
+
+def _makes_dataclass(index: ModuleIndex, decorator: ast.expr) -> bool:
+    """A project decorator that applies a library's dataclass decorator, `register_dataclass` or
+    `dataclasses.dataclass` (the project's own `@frozen` calling `flax.struct.dataclass(cls)`), of this
+    module or another."""
+    local = index.module_function(decorator.id) if isinstance(decorator, ast.Name) else None
+    if local is not None:
+        return makes_dataclass(index, local) or registered_by(index, local) in DATACLASS_MAKERS
+    definition = index.definition(decorator) if index.project is not None else None
+    facts = definition.function if definition is not None else None
+    return facts is not None and (facts.dataclass or facts.registers in DATACLASS_MAKERS)
 
 
 def memoizes(index: ModuleIndex, function: FunctionInfo) -> bool:

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from ...knowledge import LIBRARY_BY_NAME
-from ...knowledge.jax import Mechanism
-from ...knowledge.python import NAMED_TUPLE, OBJECT_NEW
+from ...knowledge.python import OBJECT_NEW
 from ..record import field, record
 from ..syntax.model import (
     ClassInfo,
@@ -30,14 +28,8 @@ from ..syntax.model import (
 from ..syntax.source import home_of
 from ..values.inference import Evidence, ValueInference
 from .aux import array_in, flatten_context, flatten_returns, hashable_only
-from .fields import makes_dataclass, registered_by, sets_init_false
+from .fields import is_dataclass, sets_init_false
 from .registrations import Registration
-
-DATACLASS_BASES = frozenset({NAMED_TUPLE, "flax.struct.PyTreeNode"})
-# What a project decorator may apply that gives the class a generated `__init__`: `register_dataclass`, or a
-# library's dataclass decorator.
-DATACLASS_MAKERS = frozenset({Mechanism.REGISTER_DATACLASS.value,
-                              *(library.name for library in LIBRARY_BY_NAME.values() if library.decorators)})
 
 
 def names_in(node: ast.AST) -> set[str]:
@@ -243,7 +235,7 @@ class Structure:
                 annotation = param.annotation or (declared.annotation if declared is not None else None)
                 parameters.append(Parameter(param.name, param.default is None, attribute, annotation))
             return Constructor(parameters, init, post_init, star=init.star_param is not None)
-        if not self._is_dataclass(cls):
+        if not is_dataclass(self.index, cls):
             return None
         parameters = []
         for owner in reversed(self.index.class_and_bases(cls, across_modules=True)):
@@ -256,27 +248,6 @@ class Structure:
                 parameters = [p for p in parameters if p.name != class_field.name]
                 parameters.append(Parameter(class_field.name, required, class_field.name, class_field.annotation))
         return Constructor(parameters, None, post_init)
-
-    def _is_dataclass(self, cls: ClassInfo) -> bool:
-        for owner in self.index.class_and_bases(cls, across_modules=True):
-            for expr in owner.decorators:
-                target = expr.func if isinstance(expr, ast.Call) else expr
-                if (self.index.qualify(target) or "").endswith("dataclass") or self._makes_dataclass(target):
-                    return True
-            if any(self.index.qualify(base) in DATACLASS_BASES for base in owner.bases):
-                return True
-        return False
-
-    def _makes_dataclass(self, decorator: ast.expr) -> bool:
-        """A project decorator that applies a library's dataclass decorator, `register_dataclass` or
-        `dataclasses.dataclass` (the project's own `@frozen` calling `flax.struct.dataclass(cls)`), of this
-        module or another."""
-        local = self.index.module_function(decorator.id) if isinstance(decorator, ast.Name) else None
-        if local is not None:
-            return makes_dataclass(self.index, local) or registered_by(self.index, local) in DATACLASS_MAKERS
-        definition = self.index.definition(decorator) if self.index.project is not None else None
-        facts = definition.function if definition is not None else None
-        return facts is not None and (facts.dataclass or facts.registers in DATACLASS_MAKERS)
 
     def _is_required_field(self, value: ast.expr) -> bool:
         """`x: int = field(...)` without a default or default_factory is still required."""

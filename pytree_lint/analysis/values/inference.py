@@ -20,7 +20,7 @@ from ...knowledge import python as py
 from ...knowledge import scipy as scipy_knowledge
 from ...knowledge.genjax import PYTREE_MAKING_DECORATORS
 from ...knowledge.jax_dataclasses import LIBRARY as JAX_DATACLASSES
-from ..pytrees.fields import Frameworks, declared_fields, memoizes, parse_string_annotation
+from ..pytrees.fields import Frameworks, declared_fields, is_dataclass, memoizes, parse_string_annotation
 from ..record import NamedTuple, field, record
 from ..syntax.model import (
     PROPERTY_DECORATORS,
@@ -893,15 +893,10 @@ class ValueInference:
 
     def _generates_constructor(self, cls: ClassInfo) -> bool:
         """A class whose constructor is made from its fields and keeps what it is given (a converter aside):
-        a dataclass decorator's (`dataclasses`, `flax.struct`, `chex`, a project decorator applying one), a
-        NamedTuple, a pytree library's class (`eqx.Module`, `struct.PyTreeNode`). Not another library's base,
-        whose constructor may convert (pydantic's `BaseModel` makes a tuple of a list)."""
-        for owner in self.index.class_and_bases(cls, across_modules=True):
-            decorators = [d.func if isinstance(d, ast.Call) else d for d in owner.decorators]
-            if any((self.index.qualify(d) or "").endswith("dataclass") for d in decorators) or any(
-                    self.index.qualify(base) == py.NAMED_TUPLE for base in owner.bases):
-                return True
-        return self.frameworks.library_class(cls) is not None
+        a dataclass (fields.is_dataclass: a dataclass decorator's, a project decorator applying one, a
+        NamedTuple) or a pytree library's class (`eqx.Module`). Not another library's base, whose constructor
+        may convert (pydantic's `BaseModel` makes a tuple of a list)."""
+        return is_dataclass(self.index, cls) or self.frameworks.library_class(cls) is not None
 
     def _call(self, expr: ast.Call, context: Context) -> list[Evidence]:
         func = expr.func
