@@ -261,18 +261,11 @@ class Summarizer:
 
     def _builds(self, function: FunctionInfo) -> tuple[Built, ...]:
         """The objects a function returns when every return builds one of a class it imports (see
-        ValueInference.constructions_returned), with what each argument of the call is: which of them its
+        ValueInference.returned_constructions), with what each argument of the call is: which of them its
         attributes keep is known only where the class is read (the module's own classes' attributes are in
         its returns: ValueInference.attributes_kept)."""
-        made: list[tuple[ast.Call, FunctionInfo | None]] = []
-        for statement in function.return_statements:
-            calls = None if statement.value is None else self.analysis.values.constructions_returned(
-                statement.value, function)
-            if calls is None:
-                return ()
-            made.extend(calls)
         built = []
-        for call, where in made:
+        for call, where in self.analysis.values.returned_constructions(function) or ():
             qualified = self.index.qualify(call.func)  # an imported class (`constructions_returned` knows it is)
             if qualified is None or self.index.resolve_class(call.func) is not None:
                 return ()

@@ -862,11 +862,7 @@ class ModuleIndex:
         if len(assignments) != 1 or assignments[0].method is not init or not isinstance(assignments[0].value,
                                                                                         ast.Name):
             return None
-        name = assignments[0].value.id
-        positional = [p.name for p in init.positional_params[1:]]
-        if name in positional:
-            return name, positional.index(name)
-        return (name, None) if name in {p.name for p in init.keyword_only_params} else None
+        return constructor_parameter(init, assignments[0].value.id)
 
     def sets_attribute_itself(self, cls: ClassInfo, attr: str) -> bool:
         """Whether `self.<attr> = value` may store something else than `value`: the class (or a base of the
@@ -1056,6 +1052,14 @@ def arguments_in_order(call: ast.Call) -> list[ast.expr | ast.keyword]:
     if is_inlined(call):
         return [*call.args, *call.keywords]
     return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
+
+
+def constructor_parameter(init: FunctionInfo, name: str) -> tuple[str, int | None] | None:
+    """`__init__`'s parameter `name` with its position after `self` (None: keyword-only), if it has one."""
+    positional = [p.name for p in init.positional_params[1:]]
+    if name in positional:
+        return name, positional.index(name)
+    return (name, None) if name in {p.name for p in init.keyword_only_params} else None
 
 
 def converts(declared: ClassField) -> bool:

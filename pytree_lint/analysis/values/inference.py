@@ -33,6 +33,7 @@ from ..syntax.model import (
     as_display,
     attribute_key,
     child_nodes,
+    constructor_parameter,
     converts,
     display_element,
     element_key,
@@ -48,7 +49,7 @@ from ..syntax.shims import taken_branch
 from .kinds import Kind, Leaf, Relation, Volatility
 
 if TYPE_CHECKING:
-    from ..project.summary import Value
+    from ..project.summary import Argument, Value
 
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12  # expressions followed within one summary (names, arguments, operands)
@@ -112,8 +113,9 @@ class Evidence(NamedTuple):
     annotated: bool = False  # what a type annotation alone says (a `Callable` may be a callable pytree)
     elided: int = 0  # steps of a long trail left out between its first ones and its origin (see `through`)
     # The element of a tuple, list or dict display the evidence is about, outermost first (`(a, (b, c))`: c's
-    # is (1, 1); `{"mask": m}`: m's is ("mask",)); empty: the value itself. Unpacking (`a, b = f()`) and
-    # indexing (`f()[0]`, `f()["mask"]`) select by it.
+    # is (1, 1); `{"mask": m}`: m's is ("mask",)), or the attribute of an object a builder returns (its
+    # `attribute_key`, `.widths`); empty: the value itself. Unpacking (`a, b = f()`), indexing (`f()[0]`,
+    # `f()["mask"]`) and attribute reads of a built object (`f().widths`) select by it.
     elements: tuple[int | str, ...] = ()
 
     @property
@@ -677,13 +679,10 @@ class ValueInference:
         if init is None:
             return attr, self.field_position(cls, attr)
         for assignment in cls.assignments.get(attr, ()):
-            value = assignment.value
-            if assignment.method is init and isinstance(value, ast.Name):
-                positional = [p.name for p in init.positional_params[1:]]
-                if value.id in positional:
-                    return value.id, positional.index(value.id)
-                if value.id in {p.name for p in init.keyword_only_params}:
-                    return value.id, None
+            if assignment.method is init and isinstance(assignment.value, ast.Name):
+                parameter = constructor_parameter(init, assignment.value.id)
+                if parameter is not None:
+                    return parameter
         return None
 
     def _constructed_elsewhere(self, cls: ClassInfo, name: str, position: int | None, via: str) -> list[Evidence]:
@@ -697,7 +696,7 @@ class ValueInference:
         found = []
         for construction, summary in project.constructions(cls.name):
             for argument in construction.arguments:
-                if argument.keyword == name or (position is not None and argument.position == position):
+                if _passes(argument, name, position):
                     found.extend(_summarised(value, cls.node, via, Relation.GIVEN, made_in.display_path,
                                              construction.factory
                                              or project.built_per_call(construction, summary) is None)
@@ -787,8 +786,7 @@ class ValueInference:
         """What the attribute `attr` holds of the objects a function of another project module returns, from
         its summary: as its returns keep it (their elements `.attr`, for the classes of its module), or, for
         the classes it imports (FunctionFacts.builds), what its construction passes for it, or what the
-        class's objects hold."""
-        value = written_as(value, function, self.index)
+        class's objects hold (`value` as written_as gives it)."""
         project = self.index.project
         definition = self.index.definition(value.func) if isinstance(value, ast.Call) else None
         facts = definition.function if definition is not None else None
@@ -806,8 +804,7 @@ class ValueInference:
             given = self.attribute(cls, attr, f"{cls.name}.{attr}") if parameter is None else [
                 _summarised(argument.value, value, f"{cls.name}.{attr}", Relation.GIVEN,
                             definition.summary.display_path)  # type: ignore[union-attr]
-                for argument in built.arguments
-                if argument.keyword == parameter[0] or (parameter[1] is not None and argument.position == parameter[1])]
+                for argument in built.arguments if _passes(argument, *parameter)]
             if not given:
                 return []
             found.extend(given)
@@ -815,15 +812,10 @@ class ValueInference:
 
     def attributes_kept(self, function: FunctionInfo) -> list[tuple[ast.expr, list[Evidence]]]:
         """For each attribute that every object a function returns keeps from its constructor (each return
-        builds one of a class of the module: see constructions_returned), each construction's argument for it
+        builds one of a class of the module: see returned_constructions), each construction's argument for it
         with what it is, the evidence's element path starting with the attribute's key (`.widths`): what a
         summary keeps of a builder's objects for other modules' reads (`default_config().widths`)."""
-        made: list[tuple[ast.Call, FunctionInfo | None]] = []
-        for statement in function.return_statements:
-            calls = self.constructions_returned(statement.value, function) if statement.value is not None else None
-            if calls is None:
-                return []
-            made.extend(calls)
+        made = self.returned_constructions(function) or []
         built = [(call, where, cls) for call, where in made if (cls := self.index.resolve_class(call.func)) is not None]
         if not made or len(built) < len(made):
             return []
@@ -852,23 +844,26 @@ class ValueInference:
                                ) -> list[tuple[ast.Call, FunctionInfo | None]] | None:
         """The calls of classes an expression's value is made by, each with the function it is written in
         (where its arguments are read): the expression itself (`PadConfig(...)`, through names bound once),
-        or every return of the function of the module (a nested one too) it calls, once per function (a
-        function met again while its returns are read, recursion, builds nothing known). None when a way to
-        the value is anything else."""
+        or every return of the function of the module (a nested one too) it calls (returned_constructions).
+        None when a way to the value is anything else."""
         value = written_as(value, function, self.index)
         if not isinstance(value, ast.Call):
             return None
         if self._calls_a_class(value.func):
             return [(value, function)]
         helper = self._helper(value.func, Context.of(function))
-        if helper is None:
-            return None
-        key = id(helper.node)
+        return self.returned_constructions(helper) if helper is not None else None
+
+    def returned_constructions(self, function: FunctionInfo) -> list[tuple[ast.Call, FunctionInfo | None]] | None:
+        """The calls of classes every return of a function is made by (see constructions_returned), read once
+        per function (a function met again while its returns are read, recursion, builds nothing known).
+        None when a return is anything else, or there is none."""
+        key = id(function.node)
         if key not in self._returned_constructions:
             self._returned_constructions[key] = None  # while its returns are read
             found: list[tuple[ast.Call, FunctionInfo | None]] | None = []
-            for statement in helper.return_statements:
-                made = None if statement.value is None else self.constructions_returned(statement.value, helper)
+            for statement in function.return_statements:
+                made = None if statement.value is None else self.constructions_returned(statement.value, function)
                 if made is None or found is None:
                     found = None
                     break
@@ -1298,6 +1293,11 @@ class ValueInference:
         return qualified in jax_knowledge.ARRAY_FUNCTIONS or (
             qualified.startswith(jax_knowledge.ARRAY_MODULES)
             and qualified.split(".", 2)[-1] not in np_knowledge.NON_ARRAY_FUNCTIONS)
+
+
+def _passes(argument: Argument, name: str, position: int | None) -> bool:
+    """A summarised construction's argument is the one it passes as the parameter `name` (or at `position`)."""
+    return argument.keyword == name or (position is not None and argument.position == position)
 
 
 def _summarised(value: Value, node: ast.AST, via: str, relation: Relation, path: str, kept: bool = False
