@@ -41,7 +41,11 @@ class Case:
     files: dict[str, str]  # path inside the case -> source
 
     def expected(self) -> set[tuple[str, int, str]]:
-        return {(path, line, code) for path, text in self.files.items() for line, code in expected_in(text)}
+        """The findings the `# expect:` comments ask for; not one a moved expression carried with it to a
+        line marked `# moved here from ...`: the finding there counts for the line it came from."""
+        moved = {(path, line) for path, line, _code in self.moved_here()}
+        return {(path, line, code) for path, text in self.files.items() for line, code in expected_in(text)
+                if (path, line) not in moved}
 
     def moved_here(self) -> dict[tuple[str, int, str], tuple[str, int, str]]:
         """Findings that may be reported on a line a rewrite moved an expression to instead of the marked

@@ -236,7 +236,7 @@ def _holding_children(returned: FlattenReturn, element: ast.expr, context: Conte
     sources = {name: node for name, node in _instance_attributes(children, owner).items() if name != "__dict__"}
     if not sources:
         return []
-    for value in _carried(element):
+    for value in _carried(written_as(element, function, index)):  # `held = (self._args, ...)`, a helper
         held = _instance_attributes(value, owner)
         if len(held) != 1 or value not in held.values():
             continue  # not the instance's own attribute or `vars()` itself

@@ -116,7 +116,7 @@ def jit_factory(index: ModuleIndex, function: FunctionInfo) -> JitFactory | None
     call = returns[0]
     qualified = index.qualify(call.func)
     if not ((qualified in JIT and not call.args) or (
-            qualified == PARTIAL and len(call.args) == 1 and index.qualify(call.args[0]) in JIT)):
+            qualified == PARTIAL and len(call.args) == 1 and is_jit(index, call.args[0], function))):
         return None
     star = function.star_param.arg if function.star_param is not None else None
     passed_on = next((k.value.id for k in call.keywords if k.arg is None and isinstance(k.value, ast.Name)), None)
@@ -135,6 +135,11 @@ def jit_factory(index: ModuleIndex, function: FunctionInfo) -> JitFactory | None
 
     factory = JitFactory(source("static_argnums"), source("static_argnames"))
     return factory if factory != JitFactory() else None
+
+
+def is_jit(index: ModuleIndex, node: ast.expr, function: FunctionInfo | None) -> bool:
+    """`jax.jit` (or an alias), as a value is written (`held = jax.jit`, a helper returning it: written_as)."""
+    return index.qualify(written_as(node, function, index)) in JIT
 
 
 def factory_statics(factory: JitFactory, params: tuple[str, ...], args: list, keywords: dict
@@ -213,7 +218,8 @@ class JittedFinder:
                 return Statics(set(facts.static_positions), set(facts.static_names), node)
             return None
         qualified = self.index.qualify(node.func)
-        if qualified in JIT or (qualified == PARTIAL and node.args and self.index.qualify(node.args[0]) in JIT):
+        if qualified in JIT or (qualified == PARTIAL and node.args and is_jit(
+                self.index, node.args[0], self.index.enclosing_function(node))):
             keywords = {k: self._written(v) for k, v in keyword_arguments(node).items()}
             positions = _literal_ints(keywords["static_argnums"]) if "static_argnums" in keywords else set()
             names = _literal_strings(keywords["static_argnames"]) if "static_argnames" in keywords else set()

@@ -114,6 +114,7 @@ def _summarised_call(mechanism: str, arguments: tuple[tuple[str, str], ...]
 
 
 _MECHANISM_NAMES = frozenset(m.value for m in Mechanism)
+_CLASS_PARAMETERS = frozenset({"nodetype", "cls"})  # a registering call's parameter for the registered class
 SUBCLASS = "cls"  # how a base's subclass registration names the subclass it registers
 # The methods whose `cls` is each subclass: `__init_subclass__` when it is defined, `__new__` when an object is
 # made (of the class itself too).
@@ -233,6 +234,9 @@ class RegistrationFinder:
             own = hooks.get(id(site.scope))
             mechanism = self.mechanism(site.node.func) if own is not None else None
             bound = _bind_arguments(mechanism, site.node.args, site.node.keywords) if mechanism else {}
+            scope = site.scope if isinstance(site.scope, FunctionInfo) else None
+            bound = {parameter: value if parameter in _CLASS_PARAMETERS else written_as(value, scope, self.index)
+                     for parameter, value in bound.items()}  # `flatten = cls.flatten_fn`, not the class itself
             if mechanism is None or own is None or not is_name(bound.get("nodetype", bound.get("cls")), own):
                 continue
             arguments = _readable_arguments(bound, dotted_name, own, SUBCLASS)
@@ -410,6 +414,7 @@ class RegistrationFinder:
         the `subclass` a base registers, named `named`)."""
         if expr is None:
             return None
+        expr = written_as(expr, scope if isinstance(scope, FunctionInfo) else None, self.index)  # `held = ...`
         if subclass is not None and isinstance(expr, ast.Attribute) and is_name(expr.value, named):
             return self.index.find_method(subclass, expr.attr)
         if isinstance(expr, ast.Lambda):

@@ -184,6 +184,7 @@ class Structure:
         attributes = []
         for value in display:
             if keyed:
+                value = written_as(value, function, self.index)  # `pair = (GetAttrKey("a"), self.a)`
                 if not (isinstance(value, ast.Tuple) and len(value.elts) == 2):
                     return None
                 value = value.elts[1]

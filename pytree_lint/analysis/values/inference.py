@@ -41,6 +41,7 @@ from ..syntax.model import (
     keyword_arguments,
     live_bindings,
     nodes_of,
+    returned_expression,
     walk_statements,
     written_as,
 )
@@ -164,10 +165,18 @@ class Context(NamedTuple):
     @staticmethod
     def of(function: FunctionInfo | None, statement: ast.AST | None = None) -> Context:
         """How a function reads its names: its own scope, `self` an instance of its class (None: the
-        module's)."""
+        module's); a nested function reads the instance of the method around it, unless it binds that name."""
         if function is None:
             return MODULE_CONTEXT
         instances = ((function.self_name, function.cls),) if function.self_name and function.cls else ()
+        inner, outer, bound = function, function.parent, set()
+        while not instances and isinstance(outer, FunctionInfo):
+            bound.update(inner.all_params, () if inner.is_lambda else inner.local_bindings)
+            if outer.self_name and outer.cls:
+                if outer.self_name not in bound:
+                    instances = ((outer.self_name, outer.cls),)
+                break
+            inner, outer = outer, outer.parent
         return Context(function, instances, statement)
 
     def instance_class(self, name: str) -> ClassInfo | None:
@@ -915,13 +924,41 @@ class ValueInference:
             return self._library_call(qualified, expr, context)
         helper = self._helper(func, context)
         if helper is not None:
-            return self._returned(helper)
+            return [*self._returned_here(expr, helper, context), *self._returned(helper)]
         if isinstance(func, ast.Attribute):
             method = self.index.method_of(func.value, func.attr, context.function)
             if method is not None and not PROPERTY_DECORATORS & set(method.decorator_names):
-                return self._returned(method)  # `self.m()`, `cls.m()`, `Class.m()`, `type(self).m()`
+                # `self.m()`, `cls.m()`, `Class.m()`, `type(self).m()`
+                return [*self._returned_here(expr, method, context), *self._returned(method)]
             return self._method_call(func, expr, context)
         return []
+
+    def _returned_here(self, call: ast.Call, callee: FunctionInfo, context: Context) -> list[Evidence]:
+        """What a callee that only returns an expression of what the call gives it (`def mask_of(box):
+        return box.mask`; a nested def's names of the function it is called in) returns at this call: the
+        expression with the call's arguments, evaluated where the call is (its summary, `_returned`, knows
+        nothing of its parameters beyond their annotations, nor what the caller's `self` is an instance of)."""
+        value = returned_expression(callee)
+        if value is None:
+            return []
+        given = {param.name for param in callee.params[1 if callee.self_name else 0:]}
+        given.update(param.name for param in callee.keyword_only_params)
+        read = {node.id for node in nodes_of(value, ast.Name)}
+        caller = context.function
+        callers_names = set() if caller is None else {
+            *caller.all_params, *([] if caller.is_lambda else caller.local_bindings)}
+        if caller is not None and callee.parent is caller:
+            given |= callers_names  # a nested def called where it is defined
+        elif not (read - given).isdisjoint(callers_names):
+            return []  # a name of the callee's module the caller's own name would hide
+        if read.isdisjoint(given):
+            return []
+        inlined = self.index.inlined(call, caller)
+        if inlined is None:
+            return []
+        kept = self._memoized(callee)
+        return [_built_by(e, callee).through(f"{callee.name}()", Relation.RETURNS, element_of(value, e.elements),
+                                             kept=kept) for e in self.infer(inlined, context)]
 
     def _helper(self, func: ast.expr, context: Context) -> FunctionInfo | None:
         """The def a call names: one nested in the caller (bound once there), or the module's own (not shadowed
