@@ -383,7 +383,7 @@ class Structure:
                 and isinstance(statement.value, ast.Call) else None
             if carried is not None:  # `setattr(obj, "x", children[0])`, `object.__setattr__(...)`
                 _target, attribute, value = carried
-                index = _literal_index(value, aliases)
+                index = _literal_index(written_as(value, function, self.index), aliases)  # a helper's too
                 if index is None and isinstance(value, ast.Name) and value.id in model.child_names:
                     index = model.child_names[value.id][0]
                 if index is not None:
@@ -405,7 +405,7 @@ class Structure:
                         elif isinstance(element, ast.Attribute):
                             model.attribute_reads.append(ChildRead(index, statement, element.attr))
             else:
-                index = _literal_index(statement.value, aliases)
+                index = _literal_index(written_as(statement.value, function, self.index), aliases)
                 if index is not None and isinstance(target, ast.Name):
                     model.child_names[target.id] = (index, statement)
                 elif index is not None and isinstance(target, ast.Attribute):

@@ -28,6 +28,7 @@ from ..syntax.model import (
     is_none,
     keyword_arguments,
     nodes_of,
+    returned_expression,
     written_as,
 )
 from ..values.inference import Elsewhere
@@ -245,8 +246,16 @@ class TreeCalls:
 
     # what values are ----------------------------------------------------------------------------------------
     def values_of(self, expr: ast.expr, call: TreeCall) -> list[ast.expr]:
-        """The expressions a name can hold where `call` reads it (itself for anything else); empty when
-        some assignment is unknown (a loop target, a parameter)."""
+        """The expressions a name can hold where `call` reads it, or a call of a def returns as its body
+        writes it (itself for anything else); empty when some assignment is unknown (a loop target, a
+        parameter)."""
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+            # A def's call that only returns a value (`def shapes_of(p): return jax.tree.map(f, p)`): what its
+            # body writes, whose own tree calls are the module's.
+            callee = self.index.function_named(expr.func.id, call.scope if call.scope and not call.scope.is_lambda
+                                               else None)
+            returned = returned_expression(callee) if callee is not None else None
+            return [returned if returned is not None else expr]
         if not isinstance(expr, ast.Name):
             return [expr]
         scope = call.scope

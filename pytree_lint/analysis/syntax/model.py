@@ -560,7 +560,7 @@ class ModuleIndex:
                 return None
             func = expr.func
             if isinstance(func, ast.Name):
-                callee = self._function_named(func.id, caller)
+                callee = self.function_named(func.id, caller)
             elif isinstance(func, ast.Attribute):
                 callee = self.method_of(func.value, func.attr, caller)
             else:
@@ -597,7 +597,7 @@ class ModuleIndex:
             return None
         return inline_expression(inline, bound, call)
 
-    def _function_named(self, name: str, caller: FunctionInfo | None) -> FunctionInfo | None:
+    def function_named(self, name: str, caller: FunctionInfo | None) -> FunctionInfo | None:
         """The def a name calls: a function nested in the caller, or the module's own."""
         if caller is not None and not caller.is_lambda:
             if name in caller.all_params:
@@ -616,7 +616,7 @@ class ModuleIndex:
         for call, _in_function in self.calls_mentioning((function.name,)):
             caller = self.enclosing_function(call)
             func = call.func
-            target = self._function_named(func.id, caller) if isinstance(func, ast.Name) else \
+            target = self.function_named(func.id, caller) if isinstance(func, ast.Name) else \
                 self.method_of(func.value, func.attr, caller) if isinstance(func, ast.Attribute) else None
             if target is not None and target.node is function.node:
                 found.append((call, caller))

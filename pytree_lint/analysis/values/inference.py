@@ -189,16 +189,18 @@ class Context(NamedTuple):
 MODULE_CONTEXT = Context()
 
 
-def _changes_of_objects(function: FunctionInfo) -> tuple[set[tuple[str, str]], set[str]]:
+def _changes_of_objects(function: FunctionInfo, only_reads: Callable[[ast.Call], bool]
+                        ) -> tuple[set[tuple[str, str]], set[str]]:
     """What a function may change of the objects its names hold: the `name.attr` it assigns or deletes, and
-    the names it hands to a call (which may assign their attributes)."""
+    the names it hands to a call (which may assign their attributes), unless `only_reads` says the call's
+    callee changes nothing."""
     assigned: set[tuple[str, str]] = set()
     handed: set[str] = set()
     for node in nodes_of(function.node.body, (ast.Attribute, ast.Call)):
         if isinstance(node, ast.Attribute):
             if isinstance(node.ctx, (ast.Store, ast.Del)) and isinstance(node.value, ast.Name):
                 assigned.add((node.value.id, node.attr))
-        else:
+        elif not only_reads(node):
             handed.update(argument.id for argument in [*node.args, *(keyword.value for keyword in node.keywords)]
                           if isinstance(argument, ast.Name))
     return assigned, handed
@@ -759,9 +761,17 @@ class ValueInference:
         if not found:
             return []
         if id(function.node) not in self._object_changes:
-            self._object_changes[id(function.node)] = _changes_of_objects(function)
+            self._object_changes[id(function.node)] = _changes_of_objects(
+                function, lambda call: self._only_reads(call, function))
         assigned, handed = self._object_changes[id(function.node)]
         return [] if (owner.id, attr) in assigned or owner.id in handed else found
+
+    def _only_reads(self, call: ast.Call, caller: FunctionInfo) -> bool:
+        """A call of a def of the module (or nested in the caller) that only returns an expression making no
+        call (`def widths_of(config): return config.widths`): it changes none of the objects it is given."""
+        callee = self._helper(call.func, Context.of(caller))
+        value = returned_expression(callee) if callee is not None else None
+        return value is not None and not nodes_of(value, (ast.Call, ast.NamedExpr))
 
     def _held_by_objects(self, value: ast.expr, attr: str, function: FunctionInfo | None) -> list[Evidence]:
         """What the attribute `attr` of the objects an expression builds holds: a class's construction

@@ -17,9 +17,9 @@ Use instead:
     `jax.tree.map(lambda x: default if x is None else x, overrides, is_leaf=lambda x: x is None)`
 
 Known false positives:
-    None known. Not reported: a call with an `is_leaf` that may admit None (anything but a lambda whose
-    body is a plain `isinstance(x, ...)` test of types that exclude None), and a def that the module also
-    calls directly, where its None test serves those calls.
+    None known. Not reported: a call with an `is_leaf` that may admit None (anything but a lambda, or a
+    def that only returns, whose result is a plain `isinstance(x, ...)` test of types that exclude None),
+    and a def that the module also calls directly, where its None test serves those calls.
 
     A multi-tree map whose first tree holds None where another holds a value (seen, or expected by the
     function's test of its first parameter) is PTL204's: there the None breaks the map.
@@ -35,7 +35,7 @@ import ast
 from typing import Any
 
 from ...analysis.pytrees.treecalls import TreeCall, none_test_of
-from ...analysis.syntax.model import FunctionInfo, is_name, nodes_of
+from ...analysis.syntax.model import FunctionInfo, is_name, nodes_of, returned_expression
 from ...knowledge.jax import MAP_KINDS
 from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.observe import Outcome, TreeCallRecord, jax_module
@@ -83,7 +83,7 @@ def none_test(analysis, call: TreeCall) -> ast.Compare | None:
     (if any) rejects None and nothing else calls the function (whose test may serve those calls)."""
     if call.kind not in MAP_KINDS or call.function is None:
         return None
-    if call.is_leaf is not None and not _rejects_none(analysis, call.is_leaf):
+    if call.is_leaf is not None and not _rejects_none(analysis, call):
         return None
     function = analysis.tree_calls.function_of(call.function, call)
     parameter = _leaf_parameter(function, call.kind) if function is not None else None
@@ -92,12 +92,15 @@ def none_test(analysis, call: TreeCall) -> ast.Compare | None:
     return none_test_of(function, parameter)
 
 
-def _rejects_none(analysis, is_leaf: ast.expr) -> bool:
-    """`is_leaf=lambda x: isinstance(x, T)` with types T that None is not an instance of: None still
-    never reaches the function. Anything else may admit it (`lambda x: not isinstance(x, dict)` does)."""
-    if not (isinstance(is_leaf, ast.Lambda) and is_leaf.args.args):
+def _rejects_none(analysis, call: TreeCall) -> bool:
+    """`is_leaf=lambda x: isinstance(x, T)` (or a def that returns that, however it is reached) with types T
+    that None is not an instance of: None still never reaches the function. Anything else may admit it
+    (`lambda x: not isinstance(x, dict)` does)."""
+    function = analysis.tree_calls.function_of(call.is_leaf, call)
+    if function is None or not function.params:
         return False
-    body, parameter = is_leaf.body, is_leaf.args.args[0].arg
+    body = function.node.body if function.is_lambda else returned_expression(function)
+    parameter = function.params[0].name
     if not (isinstance(body, ast.Call) and is_name(body.func, "isinstance")
             and analysis.index.is_builtin("isinstance") and len(body.args) == 2 and not body.keywords
             and is_name(body.args[0], parameter)):
