@@ -1103,13 +1103,20 @@ def is_none(node: ast.AST | None) -> bool:
 def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: ModuleIndex | None = None,
                _depth: int = 0) -> ast.expr:
     """The expression a value is written as where it is made: through a local name of `function` bound once
-    (`held = (self.x,); return held, None`), a conditional whose two branches are written alike, and, with
-    the module's `index`, a call of a function or method, or a property read, whose body only returns an
-    expression (see ModuleIndex.inlined), an element of a display by its key (`f(x)[0]`, `f(x)["mask"]`),
-    and an attribute of an object built there that keeps its constructor's argument (`f(x).value`)."""
+    (`held = (self.x,); return held, None`; at module level, with `index`, a module-level one), a
+    conditional whose two branches are written alike, and, with the module's `index`, a call of a function
+    or method, or a property read, whose body only returns an expression (see ModuleIndex.inlined), an
+    element of a display by its key (`f(x)[0]`, `f(x)["mask"]`), and an attribute of an object built there
+    that keeps its constructor's argument (`f(x).value`)."""
     for _ in range(8):  # a chain of names is short; a cycle (`a = b; b = a`) ends here
         if isinstance(expr, ast.Name) and function is not None:
             bound = function.local_bindings.get(expr.id, [])
+            if len(bound) == 1 and isinstance(bound[0], ast.expr):
+                expr = bound[0]
+                continue
+        if isinstance(expr, ast.Name) and function is None and index is not None \
+                and index.aliases.is_module_local(expr.id):  # a module-level name bound once, read there
+            bound = index.bindings.get(expr.id, [])  # type: ignore[assignment]
             if len(bound) == 1 and isinstance(bound[0], ast.expr):
                 expr = bound[0]
                 continue

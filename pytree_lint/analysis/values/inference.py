@@ -598,20 +598,20 @@ class ValueInference:
                                                               by=function.name) for e in given)
         return found
 
-    def given_at(self, call: ast.Call, cls: ClassInfo, attr: str, written_in: FunctionInfo | None = None
-                 ) -> list[Evidence] | None:
+    def given_at(self, call: ast.Call, cls: ClassInfo, attr: str, written_in: FunctionInfo | None = None,
+                 context: Context | None = None) -> list[Evidence] | None:
         """What one construction of `cls` gives its attribute `attr` (the argument of the parameter that
         fills it as it is, read where the call is written, or in `written_in`: a builder's construction
-        inlined there): an object's own values, not every construction's. None when that is unknown: the
-        call passes none, the binding is unsure, or nothing is known of the argument (a parameter of a helper
-        the call is in) and it is no literal."""
+        inlined there, in `context` when that is where it is evaluated): an object's own values, not every
+        construction's. None when that is unknown: the call passes none, the binding is unsure, or nothing is
+        known of the argument (a parameter of a helper the call is in) and it is no literal."""
         parameter = self._filling_parameter(cls, attr)
         argument = argument_given(call, *parameter) if parameter is not None else None
         if argument is None:
             return None
         function = written_in or self.index.enclosing_function(argument)
-        found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument)
-                 for e in self.infer(argument, Context.of(function))]
+        reading = context if context is not None and context.function is function else Context.of(function)
+        found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument) for e in self.infer(argument, reading)]
         if not found and function is not None and isinstance(argument, ast.Name):  # built by a helper: its callers'
             found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument)
                      for e in self._passed_by_callers(function, argument.id) or ()]
@@ -724,7 +724,7 @@ class ValueInference:
             if built:
                 return built
         elif isinstance(owner, ast.Call):  # an object built here or by a helper (`make_held(x).value`)
-            built = self._held_by_objects(owner, attr, context.function)
+            built = self._held_by_objects(owner, attr, context)
             if built:
                 return built
         if attr in np_knowledge.SAFE_ATTRIBUTES:
@@ -753,7 +753,7 @@ class ValueInference:
             return []
         found: list[Evidence] = []
         for binding in function.bindings_before(owner.id, context.statement):
-            given = self._held_by_objects(binding.value, attr, function) if binding.value is not None else []
+            given = self._held_by_objects(binding.value, attr, context) if binding.value is not None else []
             if not given:
                 return []
             found.extend(e.through(owner.id, Relation.ASSIGNED, binding.value, Holder(owner.id, function=function))
@@ -773,19 +773,21 @@ class ValueInference:
         value = returned_expression(callee) if callee is not None else None
         return value is not None and not nodes_of(value, (ast.Call, ast.NamedExpr))
 
-    def _held_by_objects(self, value: ast.expr, attr: str, function: FunctionInfo | None) -> list[Evidence]:
-        """What the attribute `attr` of the objects an expression builds holds: a class's construction
-        (`PadConfig(widths=...)`, through names bound once), a function of the module that returns one (its
-        summary, once per function and attribute, whatever the calls of it: a chain of builders costs one
-        summary per builder), or another module's (from its summary). Nothing when an object is not known."""
+    def _held_by_objects(self, value: ast.expr, attr: str, context: Context) -> list[Evidence]:
+        """What the attribute `attr` of the objects an expression (evaluated in `context`) builds holds: a
+        class's construction (`PadConfig(widths=...)`, through names bound once), a function of the module
+        that returns one (its summary, once per function and attribute, whatever the calls of it: a chain of
+        builders costs one summary per builder), or another module's (from its summary). Nothing when an
+        object is not known."""
+        function = context.function
         value = written_as(value, function, self.index)
         if not isinstance(value, ast.Call):
             return []
         cls = self.index.class_named(value.func)
         if cls is not None:
-            return (self.given_at(value, cls, attr, function) or [] if self._set_only_when_built(cls, attr)
+            return (self.given_at(value, cls, attr, function, context) or [] if self._set_only_when_built(cls, attr)
                     else self.attribute(cls, attr, f"{cls.name}.{attr}"))
-        helper = self._helper(value.func, Context.of(function))
+        helper = self._helper(value.func, context)
         if helper is not None:
             return self._summary((id(helper.node), attribute_key(attr)), lambda: self._held_by_returned(helper, attr))
         return self._held_by_objects_built_elsewhere(value, attr, function)
@@ -794,7 +796,8 @@ class ValueInference:
         """What the attribute `attr` of the objects a function returns holds, when each return builds one."""
         found: list[Evidence] = []
         for statement in function.return_statements:
-            given = self._held_by_objects(statement.value, attr, function) if statement.value is not None else []
+            given = self._held_by_objects(statement.value, attr, Context.of(function)) \
+                if statement.value is not None else []
             if not given:
                 return []
             found.extend(given)
@@ -953,6 +956,10 @@ class ValueInference:
             return []
         given = {param.name for param in callee.params[1 if callee.self_name else 0:]}
         given.update(param.name for param in callee.keyword_only_params)
+        receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+        if callee.self_name and isinstance(receiver, ast.Name) and context.instance_class(receiver.id) not in (
+                None, callee.cls):  # a base's method on an object of a subclass: its attributes are the subclass's
+            given.add(callee.self_name)
         read = {node.id for node in nodes_of(value, ast.Name)}
         caller = context.function
         callers_names = set() if caller is None else {
@@ -994,14 +1001,17 @@ class ValueInference:
                 self._summary((id(callee.node), "return"), lambda callee=callee: self._returns(callee))
         return self._summary((id(helper.node), "return"), lambda: self._returns(helper))
 
-    def _returns(self, helper: FunctionInfo) -> list[Evidence]:
+    def _returns(self, helper: FunctionInfo, on: ClassInfo | None = None) -> list[Evidence]:
+        """What a function returns (`on`: a method of a base, called on an object of that class)."""
         found: list[Evidence] = []
         kept = self._memoized(helper)
         for statement in helper.return_statements:
             if statement.value is not None:
+                context = Context.of(helper, statement) if on is None or not helper.self_name else Context(
+                    helper, ((helper.self_name, on),), statement)
                 found.extend(_built_by(e, helper).through(f"{helper.name}()", Relation.RETURNS,
                                                           element_of(statement.value, e.elements), kept=kept)
-                             for e in self.infer(statement.value, Context.of(helper, statement)))
+                             for e in self.infer(statement.value, context))
         return found
 
     def _memoized(self, function: FunctionInfo) -> bool:
@@ -1197,7 +1207,8 @@ class ValueInference:
             found.append(Evidence(Kind.SAFE, method.node, f"the bound method `{cls.name}.{attr}`",
                                   leaf=Leaf.CALLABLE))
         elif not found and method is not None and PROPERTY_DECORATORS & set(method.decorator_names):
-            found.extend(self._returned(method))  # a property: what its getter returns
+            # a property: what its getter returns (a base's getter, of this class's objects)
+            found.extend(self._returned(method) if method.cls is cls else self._returns(method, cls))
         declared = [owner.fields[attr] for owner in self.index.class_and_bases(cls) if attr in owner.fields]
         for class_field in declared[:1]:
             found.extend(self._field_default(class_field, holder))
