@@ -32,7 +32,7 @@ PROTECTED = {*dir(builtins), "self", "cls", "shape", "dtype", "ndim", "size", "v
              "append", "extend", "update", "add", "items", "keys", "values", "pop", "insert", "remove", "clear",
              "copy", "replace", "tolist", "astype", "reshape", "sum", "mean", "T", "setup", "kernel", "bias",
              "children", "aux_data"}
-MAX_SITES = 1  # variants per rewrite and case: the first place (a marked line first) where it applies
+MAX_SITES = 6  # variants per rewrite and case: the first places (a marked line first) where it applies
 
 
 @dataclass(frozen=True)
