@@ -2,7 +2,7 @@
 
     python benchmarks/growth.py [--sizes 100,200,400,800,1600] [--repeat N]
 
-Eight shapes, each generated at every size N and linted whole (`pytree-lint --no-cache --jobs 1`, from bytecode):
+Nine shapes, each generated at every size N and linted whole (`pytree-lint --no-cache --jobs 1`, from bytecode):
 (a) a chain of N helpers in one module, each returning one of three calls of the one before, the first an
 array, the last's result put in a registered class's aux_data: a path-enumerating evaluator walks 3**N paths;
 (b) the same chain across N modules, each importing the helper before it; (c) N modules each re-exporting the
@@ -14,7 +14,11 @@ pair made of the one before's, unpacked (`a, b = step(x)`) or indexed (`step(x)[
 element all the way (each element of a returned tuple is followed on its own); (h) a chain of N builders in one
 module, each returning one of three objects made of the attribute of the one before's (`Held(step(x).value)`):
 a walk per object is 3**N, a summary per builder and attribute is N (the array is found up to 24 builders
-deep, the bound of summaries computed inside one another). Each row gives the
+deep, the bound of summaries computed inside one another); (i) a chain of N helpers in one module, each
+returning an expression of three calls of the one before on its parameter (`step(box) + step(box) if box.x
+else step(box) * 2`), the last called on a registered class's instance in its flatten: each call evaluated
+with its arguments evaluates the three calls inside it (a cap on such evaluations within one another keeps
+each call's cost 3**2, not 3**N). Each row gives the
 time per unit (ms per helper, module or class): linear growth keeps it flat, and the last column, the time at
 the largest size over the smallest scaled by size, near 1.
 """
@@ -145,6 +149,16 @@ def builders_in_one_module(root: Path, n: int) -> None:
     (root / "builders.py").write_text("".join(parts))
 
 
+def expressions_of_parameters(root: Path, n: int) -> None:
+    parts = [REGISTERED.replace("return (self.x,), self.meta", f"return (self.x,), step{n}(self)"),
+             "\n\ndef step0(box):\n    return box.meta + jnp.zeros(3)\n"]
+    previous = "step{}(box)"
+    parts += [f"\n\ndef step{i}(box):\n    return {previous.format(i - 1)} + {previous.format(i - 1)} if box.x "
+              f"else {previous.format(i - 1)} * 2\n" for i in range(1, n + 1)]
+    parts.append("\n\nBOX = Box(jnp.ones(2), jnp.zeros(3))\n")
+    (root / "expressions.py").write_text("".join(parts))
+
+
 SHAPES = [
     ("(a) helpers chained in one module, 3 calls each", "helper", chain_in_one_module),
     ("(b) helpers chained across modules", "module", chain_across_modules),
@@ -154,6 +168,7 @@ SHAPES = [
     ("(f) modules defining the same class name", "module", same_names),
     ("(g) pairs unpacked along a chain of modules", "module", pairs_across_modules),
     ("(h) objects built along a chain of builders", "builder", builders_in_one_module),
+    ("(i) helpers of their parameter, 3 calls each", "helper", expressions_of_parameters),
 ]
 
 

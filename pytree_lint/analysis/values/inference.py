@@ -54,6 +54,9 @@ if TYPE_CHECKING:
 
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12  # expressions followed within one summary (names, arguments, operands)
+# Calls evaluated with their arguments within one another (`f(g(x))` of helpers that return expressions of
+# their parameters): past this, a call's summary alone (each level multiplies the work by the calls it makes).
+_MAX_INLINED = 2
 _MAX_NESTED_SUMMARIES = 24  # summaries (a helper's returns, a class's attribute) computed inside one another
 # Expressions that compute a new value from their operands: an array when an operand is one (_arithmetic).
 ARITHMETIC = (ast.BinOp, ast.Compare, ast.UnaryOp)
@@ -220,6 +223,7 @@ class ValueInference:
     _summaries: dict[tuple[int, str], list[Evidence]] = field(default_factory=dict)
     _active: set[int] = field(default_factory=set)
     _nested: int = 0
+    _inlined: int = 0  # calls evaluated with their arguments inside one another (see _returned_here)
     _callees: dict[int, list[FunctionInfo]] = field(default_factory=dict)
     # (helper, parameter) -> what the module's calls of it pass (see _passed_by_callers), each asked once
     _passed: dict[tuple[int, str, bool], list[Evidence] | None] = field(default_factory=dict)
@@ -970,12 +974,17 @@ class ValueInference:
             return []  # a name of the callee's module the caller's own name would hide
         if read.isdisjoint(given):
             return []
-        inlined = self.index.inlined(call, caller)
+        inlined = self.index.inlined(call, caller) if self._inlined < _MAX_INLINED else None
         if inlined is None:
             return []
         kept = self._memoized(callee)
+        self._inlined += 1
+        try:
+            found = self.infer(inlined, context)
+        finally:
+            self._inlined -= 1
         return [_built_by(e, callee).through(f"{callee.name}()", Relation.RETURNS, element_of(value, e.elements),
-                                             kept=kept) for e in self.infer(inlined, context)]
+                                             kept=kept) for e in found]
 
     def _helper(self, func: ast.expr, context: Context) -> FunctionInfo | None:
         """The def a call names: one nested in the caller (bound once there), or the module's own (not shadowed
