@@ -1116,9 +1116,9 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: Modu
                 continue
         if isinstance(expr, ast.Name) and function is None and index is not None \
                 and index.aliases.is_module_local(expr.id):  # a module-level name bound once, read there
-            bound = index.bindings.get(expr.id, [])  # type: ignore[assignment]
-            if len(bound) == 1 and isinstance(bound[0], ast.expr):
-                expr = bound[0]
+            assigned = index.bindings.get(expr.id, [])
+            if len(assigned) == 1 and isinstance(assigned[0], ast.expr):
+                expr = assigned[0]
                 continue
         if isinstance(expr, ast.IfExp) and ast.dump(expr.body) == ast.dump(expr.orelse):
             expr = expr.body
