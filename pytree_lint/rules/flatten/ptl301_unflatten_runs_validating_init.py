@@ -4,10 +4,11 @@ What it does:
     Finds an unflatten function (a def, a lambda or a `tree_unflatten` classmethod) that rebuilds the
     object by calling the class, when the class's `__init__` or `__post_init__` raises, asserts, checks
     `.ndim`/`.shape`/`.dtype`/`.size`, calls `checkify.check`, or converts with `jnp.asarray`/`np.asarray`/
-    `jnp.array` on an argument that receives a leaf child (also in a base `__init__` called through
-    `super()`). `register_dataclass` and `flax.struct` classes are rebuilt through `__init__` too, so a
-    validating `__post_init__` (or `__init__`) there is reported at its `def`. The message quotes the
-    first such check in the order the constructor runs, and names the transformation it fails under.
+    `jnp.array` on an argument that receives a leaf child, or on a value computed from one (`positive =
+    w > 0; checkify.check(jnp.all(positive))`), also in a base `__init__` called through `super()`.
+    `register_dataclass` and `flax.struct` classes are rebuilt through `__init__` too, so a validating
+    `__post_init__` (or `__init__`) there is reported at its `def`. The message quotes the first such check
+    in the order the constructor runs, and names the transformation it fails under.
 
 Why is this bad:
     JAX calls unflatten with whatever its transformations put in the leaves, not only arrays: None (and
@@ -360,6 +361,7 @@ class _LeafChecks:
         self.analysis = analysis
         self.index = analysis.index
         self.attributes = attributes
+        self._computed: dict[tuple[int, frozenset[str]], set[str]] = {}  # see _computed_from
 
     def search(self, method: FunctionInfo, names: set[str], depth: int,
                given: dict[str, object] | None = None) -> Validation | None:
@@ -402,7 +404,10 @@ class _LeafChecks:
             received |= {k.arg for k in call.keywords if k.arg and self._is_child(k.value, names, self_name)}
             return self.search(base_init, received, depth + 1) if received or self.attributes else None
         arguments = [written_as(a, method, self.index) for a in [*call.args, *(k.value for k in call.keywords)]]
-        if not any(self._mentions(a, names, self_name) for a in arguments):
+        arguments += [written_as(inner, method, self.index) for a in arguments for inner in nodes_of(a, ast.Call)
+                      if inner is not a]  # `jnp.all(positive())` of a nested def returning `w > 0`
+        computed = self._computed_from(method, names, self_name)
+        if not any(self._mentions(a, computed, self_name) for a in arguments):
             return None
         qualified = self.index.qualify(call.func)
         if qualified in CONVERSIONS:
@@ -422,6 +427,22 @@ class _LeafChecks:
             return None
         bases = self.index.class_and_bases(method.cls, across_modules=True)[1:]
         return next((owner.methods["__init__"] for owner in bases if "__init__" in owner.methods), None)
+
+    def _computed_from(self, method: FunctionInfo, names: set[str], self_name: str | None) -> set[str]:
+        """The children's names and the method's locals computed from them (`held = w > 0`, and from those):
+        what a conversion or a check given such a local is given of the leaves."""
+        key = (id(method.node), frozenset(names))
+        if key not in self._computed:
+            found = set(names)
+            bindings = {} if method.is_lambda else method.local_bindings
+            for _ in range(len(bindings)):
+                added = {name for name, values in bindings.items() if name not in found and any(
+                    isinstance(value, ast.expr) and self._mentions(value, found, self_name) for value in values)}
+                if not added:
+                    break
+                found |= added
+            self._computed[key] = found
+        return self._computed[key]
 
     def _is_child(self, node: ast.AST, names: set[str], self_name: str | None) -> bool:
         return (isinstance(node, ast.Name) and node.id in names) or (
