@@ -23,6 +23,8 @@ from ..syntax.model import (
     ModuleIndex,
     bound_arguments,
     child_nodes,
+    display_element,
+    element_key,
     elements,
     is_name,
     is_none,
@@ -246,18 +248,11 @@ class TreeCalls:
 
     # what values are ----------------------------------------------------------------------------------------
     def values_of(self, expr: ast.expr, call: TreeCall) -> list[ast.expr]:
-        """The expressions a name can hold where `call` reads it, or a call of a def returns as its body
-        writes it (itself for anything else); empty when some assignment is unknown (a loop target, a
-        parameter)."""
-        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
-            # A def's call that only returns a value (`def shapes_of(p): return jax.tree.map(f, p)`): what its
-            # body writes, whose own tree calls are the module's.
-            callee = self.index.function_named(expr.func.id, call.scope if call.scope and not call.scope.is_lambda
-                                               else None)
-            returned = returned_expression(callee) if callee is not None else None
-            return [returned if returned is not None else expr]
+        """The expressions a name can hold where `call` reads it, each as a def's body writes it when it is
+        what a def returns (see _as_a_def_writes; itself for anything else); empty when some assignment is
+        unknown (a loop target, a parameter)."""
         if not isinstance(expr, ast.Name):
-            return [expr]
+            return [self._as_a_def_writes(expr, call.scope)]
         scope = call.scope
         if scope is not None and not scope.is_lambda:
             if expr.id in scope.all_params:
@@ -269,7 +264,33 @@ class TreeCalls:
             return []
         if not values or any(not isinstance(v, ast.expr) for v in values):
             return []
-        return values
+        return [self._as_a_def_writes(value, scope) for value in values]
+
+    def _as_a_def_writes(self, expr: ast.expr, scope: FunctionInfo | None, depth: int = 0) -> ast.expr:
+        """A call of a def that only returns a value (`def shapes_of(p): return jax.tree.map(f, p)`), an element
+        of one's returned display (`make(p)[0]`) or an attribute its returned construction keeps (`make(p).x`),
+        or a conditional whose branches are written alike, as the def's body writes it (through a chain of
+        such defs): the module's own nodes, whose tree calls are the module's (unlike written_as, which copies
+        them to the call)."""
+        caller = scope if scope is not None and not scope.is_lambda else None
+        for _ in range(8):  # a chain of defs is short; a def returning its own call ends here
+            if isinstance(expr, ast.IfExp) and ast.dump(expr.body) == ast.dump(expr.orelse):
+                written = expr.body  # two branches written alike
+            elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+                callee = self.index.function_named(expr.func.id, caller)
+                written = returned_expression(callee) if callee is not None else None
+                caller = callee if written is not None else caller  # its names are the callee's from here
+            elif isinstance(expr, ast.Subscript) and (key := element_key(expr.slice)) is not None and depth < 8:
+                written = display_element(self._as_a_def_writes(expr.value, caller, depth + 1), key)
+            elif isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Call) and depth < 8:
+                built = self._as_a_def_writes(expr.value, caller, depth + 1)
+                written = self.index.kept_argument(built, expr.attr) if isinstance(built, ast.Call) else None
+            else:
+                written = None
+            if written is None:
+                break
+            expr = written
+        return expr
 
     def called_directly(self, function: FunctionInfo) -> bool:
         """A def that the module also calls by name (`fill(x)`), outside the tree maps."""

@@ -2,8 +2,10 @@
 
 What it does:
     Follows the result of a tree map whose function returns a shape (`lambda x: x.shape`, `jnp.shape`,
-    `np.shape`, `tuple(x.shape)`), directly or through local variables, to a tree function that takes it
-    as its first tree (`jax.tree.map`, `jax.tree.leaves`, `jax.tree.reduce`, ...) without `is_leaf`.
+    `np.shape`, `tuple(x.shape)`), directly, through local variables, or through a def of the module that
+    only returns it (alone, as an element of its tuple or dict, or kept by the object it builds:
+    `shapes, n = shapes_and_count(params)`), to a tree function that takes it as its first tree
+    (`jax.tree.map`, `jax.tree.leaves`, `jax.tree.reduce`, ...) without `is_leaf`.
 
 Why is this bad:
     A shape is a tuple, and a tuple is a pytree node: its ints are the leaves, not the shape (measured,
@@ -25,8 +27,8 @@ Known false positives:
     structure), any call with `is_leaf`, and `jax.eval_shape` results (ShapeDtypeStruct leaves).
 
 Known limits:
-    Followed through local and module-level names in one module; a tree of shapes returned by another
-    function is not followed.
+    Followed through local and module-level names and the defs of one module that only return; a tree
+    of shapes another module's function returns, or a def with more than a `return`, is not followed.
 """
 
 from __future__ import annotations
