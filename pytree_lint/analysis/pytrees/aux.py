@@ -344,11 +344,26 @@ class AuxSiteFinder:
         # Built nowhere in a function here: still the aux_data class (its `__eq__` matters, PTL105).
         return [Evidence(Kind.INSTANCE, registration.node, f"a `{cls.name}`", cls=cls)]
 
+    def _called_only_traced(self, traced: set[int]) -> set[int]:
+        """`traced` (functions by their node's id) and the module's functions called only inside them, and
+        called there at least once (`def outputs(): return Units("m"), None` called in a jitted function):
+        what they return is part of a traced function's output too."""
+        found = set(traced)
+        pending = [f for f in self.index.functions.values() if not f.is_lambda and id(f.node) not in found]
+        while True:
+            added = [f for f in pending if (callers := self.index.callers_of(f)) and all(
+                caller is not None and id(caller.node) in found for _call, caller in callers)]
+            if not added:
+                return found
+            found.update(id(f.node) for f in added)
+            pending = [f for f in pending if id(f.node) not in found]
+
     def _passed_constructions(self, cls):
         """`cls(...)` calls inside functions whose object may be passed in (see _passed_on). A helper whose
         body only returns the object (`def build(): return Units("m")`, here or in another module) builds it
         where it is called: its calls are judged, not its own `return`."""
-        jitted = {id(j.function.node) for j in self.jitted().values() if j.function is not None}
+        jitted = self._called_only_traced({id(j.function.node) for j in self.jitted().values()
+                                           if j.function is not None})
         for statement in self.index.statements_mentioning((cls.name, *self._builders(cls))):
             traced = jitted | _handed_to_calls(statement)
             pending: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(statement, None, None)]

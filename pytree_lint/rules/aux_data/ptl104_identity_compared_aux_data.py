@@ -31,7 +31,8 @@ Use instead:
 Known false positives:
     None known. Not reported: module-level singletons, frozen dataclasses, NamedTuples, Enums and
     classes with `__eq__`, classes whose base class is in another module (it may define `__eq__`), and a
-    `register_static` object that only a jitted function returns (never passed in, never compared), and
+    `register_static` object that only a jitted function returns (never passed in, never compared; also
+    made by a helper of the module called only inside jitted functions, `return total, Units("m")`), and
     identity tokens: an object of a class without state (`__slots__ = ("__weakref__",)`) or one the
     module uses as a lookup key (equinox's per-wrapper trace counters), where value equality would merge
     what must stay apart.
