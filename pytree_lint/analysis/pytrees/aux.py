@@ -112,6 +112,8 @@ def flatten_context(function: FunctionInfo, registration: Registration, statemen
 
 
 _DISPLAYS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
+# Defs between a construction and the traced function that calls them (AuxSiteFinder._called_only_where_traced).
+_MAX_CALLER_LEVELS = 8
 
 
 def handed_and_returned(function: ast.AST) -> tuple[set[str], list[ast.expr | None]]:
@@ -344,33 +346,33 @@ class AuxSiteFinder:
         # Built nowhere in a function here: still the aux_data class (its `__eq__` matters, PTL105).
         return [Evidence(Kind.INSTANCE, registration.node, f"a `{cls.name}`", cls=cls)]
 
-    def _called_only_traced(self, traced: set[int]) -> set[int]:
-        """`traced` (functions by their node's id) and the module's functions called only inside them, and
-        called there at least once (`def outputs(): return Units("m"), None` called in a jitted function):
-        what they return is part of a traced function's output too."""
-        found = set(traced)
-        pending = [f for f in self.index.functions.values() if not f.is_lambda and id(f.node) not in found]
-        while True:
-            added = [f for f in pending if (callers := self.index.callers_of(f)) and all(
-                caller is not None and id(caller.node) in found for _call, caller in callers)]
-            if not added:
-                return found
-            found.update(id(f.node) for f in added)
-            pending = [f for f in pending if id(f.node) not in found]
+    def _called_only_where_traced(self, function: ast.AST, traced: set[int], depth: int = 0) -> bool:
+        """A def of the module called only inside traced functions (`traced`, by their node's id), or inside
+        defs that are in turn (a few levels up), and called there at least once (`def outputs(): return
+        Units("m"), None` called in a jitted function): what it returns is part of a traced output too."""
+        info = self.index.functions.get(getattr(function, "name", ""))
+        if info is None or info.node is not function or depth > _MAX_CALLER_LEVELS:
+            return False
+        callers = [caller for _call, caller in self.index.callers_of(info)]
+        return bool(callers) and all(caller is not None and (
+            id(caller.node) in traced or self._called_only_where_traced(caller.node, traced, depth + 1))
+            for caller in callers)
 
     def _passed_constructions(self, cls):
         """`cls(...)` calls inside functions whose object may be passed in (see _passed_on). A helper whose
         body only returns the object (`def build(): return Units("m")`, here or in another module) builds it
         where it is called: its calls are judged, not its own `return`."""
-        jitted = self._called_only_traced({id(j.function.node) for j in self.jitted().values()
-                                           if j.function is not None})
+        jitted = {id(j.function.node) for j in self.jitted().values() if j.function is not None}
         for statement in self.index.statements_mentioning((cls.name, *self._builders(cls))):
             traced = jitted | _handed_to_calls(statement)
             pending: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(statement, None, None)]
             while pending:
                 node, parent, function = pending.pop()
                 if isinstance(node, ast.Call) and function is not None and self._builds(node, cls, function) \
-                        and _passed_on(node, parent, function, traced):
+                        and _passed_on(node, parent, function, traced) and (  # not only by a return of a
+                            # def that traced functions alone call
+                            _passed_on(node, parent, function, traced | {id(function)})
+                            or not self._called_only_where_traced(function, traced)):
                     yield node
                 inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else function
                 # A conditional's value is its branch's: the branches are passed on where it is.

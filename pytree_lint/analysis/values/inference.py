@@ -1011,7 +1011,8 @@ class ValueInference:
         return self._summary((id(helper.node), "return"), lambda: self._returns(helper))
 
     def _returns(self, helper: FunctionInfo, on: ClassInfo | None = None) -> list[Evidence]:
-        """What a function returns (`on`: a method of a base, called on an object of that class)."""
+        """What a function returns; `on`, for a base's method: the class of the object it is called on (its
+        `self` an instance of that class, whose attributes a subclass may set)."""
         found: list[Evidence] = []
         kept = self._memoized(helper)
         for statement in helper.return_statements:
