@@ -430,17 +430,25 @@ class _LeafChecks:
 
     def _computed_from(self, method: FunctionInfo, names: set[str], self_name: str | None) -> set[str]:
         """The children's names and the method's locals computed from them (`held = w > 0`, and from those):
-        what a conversion or a check given such a local is given of the leaves."""
+        what a conversion or a check given such a local is given of the leaves. One read of each value."""
         key = (id(method.node), frozenset(names))
         if key not in self._computed:
             found = set(names)
-            bindings = {} if method.is_lambda else method.local_bindings
-            for _ in range(len(bindings)):
-                added = {name for name, values in bindings.items() if name not in found and any(
-                    isinstance(value, ast.expr) and self._mentions(value, found, self_name) for value in values)}
-                if not added:
-                    break
-                found |= added
+            readers: dict[str, set[str]] = {}  # a name -> the locals whose values read it
+            for local, values in ({} if method.is_lambda else method.local_bindings).items():
+                for value in values:
+                    if not isinstance(value, ast.expr):
+                        continue
+                    if self_name and self_attributes(value, self_name) & self.attributes:
+                        found.add(local)  # computed from a child the object already holds
+                    for read in names_in(value):
+                        readers.setdefault(read, set()).add(local)
+            pending = list(found)
+            while pending:
+                for local in readers.get(pending.pop(), ()):
+                    if local not in found:
+                        found.add(local)
+                        pending.append(local)
             self._computed[key] = found
         return self._computed[key]
 
