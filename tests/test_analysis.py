@@ -258,6 +258,37 @@ def test_columns_count_characters_where_ast_counts_bytes():
     assert found == {"PTL101": "self.table", "PTL102": "self.sizes"}
 
 
+def test_a_quoted_expression_over_several_lines_leaves_out_its_comments():
+    source = textwrap.dedent("""\
+        import jax
+
+
+        @jax.tree_util.register_pytree_node_class
+        class MLP:
+            def __init__(self, weights, sizes):
+                self.weights = weights
+                self.sizes = list(sizes)
+
+            def add_layer(self, size):
+                self.sizes.append(size)
+
+            def tree_flatten(self):
+                held = (self.sizes,  # the widths, "#" kept in a string: "a#b"
+                        len("a#b"))
+                return (self.weights,), held
+
+            @classmethod
+            def tree_unflatten(cls, aux, children):
+                return cls(children[0], aux[0])
+        """)
+    [finding] = lint_source(source)
+    assert (finding.code, finding.line, finding.column) == ("PTL102", 16, 32)
+    assert finding.message == ('mutable `list` in aux_data of `MLP`: `held` is assigned `(self.sizes, len("a#b"))` at '
+                               "line 14, `self.sizes` is assigned `list(sizes)` at line 8; `self.sizes.append(size)` "
+                               "at line 11 changes it in place, and jit caches the compiled call under this object, so "
+                               "the calls after that change silently return stale results (use a tuple)")
+
+
 def test_only_assignments_before_a_use_reach_it():
     source = """
         import jax

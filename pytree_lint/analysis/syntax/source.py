@@ -142,6 +142,27 @@ class Source:
         return "".join(parts)
 
     def snippet(self, node: ast.AST) -> str:
-        """A node's code on one line, cut to `MAX_SNIPPET` characters: how messages quote code."""
-        code = " ".join(self.code(node).split())
+        """A node's code on one line, without the comments of its lines, cut to `MAX_SNIPPET` characters: how
+        messages quote code."""
+        code = self.code(node)
+        if "#" in code and "\n" in code:
+            code = _without_comments(code)
+        code = " ".join(code.split())
         return code if len(code) <= MAX_SNIPPET else code[:MAX_SNIPPET - 3] + "..."
+
+
+def _without_comments(code: str) -> str:
+    """An expression written over several lines without its comments (`(self.sizes,  # in pixels` then
+    `self.options)`); as it is when it does not tokenize alone. `tokenize` is imported only then: most
+    snippets are one line, and its import costs every start."""
+    import tokenize
+
+    lines = code.split("\n")
+    try:
+        comments = [token.start for token in tokenize.generate_tokens(io.StringIO(code).readline)
+                    if token.type == tokenize.COMMENT]
+    except (tokenize.TokenError, SyntaxError):
+        return code
+    for row, column in comments:
+        lines[row - 1] = lines[row - 1][:column]
+    return "\n".join(lines)
