@@ -392,10 +392,13 @@ def intermediate_name(case: Case) -> list[Case]:
         if place.marked:  # a finding about the expression may now be reported where it is made
             lines = new.splitlines(keepends=True)
             marked = next(i for i, line in enumerate(lines) if line.lstrip().startswith(f"{name} = "))
-            codes = EXPECT.search(lines[marked + 1])
-            if codes is not None:
-                lines[marked] = lines[marked].rstrip("\n") + (
-                    f"  # moved here from line {marked + 2}: {codes.group('codes')}\n")
+            used = marked + len(code(place.expression).splitlines())  # the statement using the name
+            codes = EXPECT.search(lines[used])
+            if codes is not None:  # each line of the hoisted statement: one an `# expect:` comment came with too
+                for at in range(marked, used):
+                    if at == marked or EXPECT.search(lines[at]):
+                        lines[at] = lines[at].rstrip("\n") + (
+                            f"  # moved here from line {used + 1}: {codes.group('codes')}\n")
             new = "".join(lines)
         return {path: new}
     return _variants(case, make)
@@ -560,7 +563,12 @@ def _moved_mark(helper_text: str, caller_text: str, name: str, caller_path: str)
     start = next(i for i, line in enumerate(lines) if line.lstrip().startswith(f"def {name}("))
     returned = next(i for i in range(start, len(lines)) if lines[i].lstrip().startswith("return "))
     where = "" if helper_text is caller_text else f"{caller_path} "
-    lines[returned] = lines[returned].rstrip("\n") + f"  # moved here from {where}line {marked[0]}: {marked[1]}\n"
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = next((i for i in range(returned + 1, len(lines))
+                if lines[i].strip() and len(lines[i]) - len(lines[i].lstrip()) <= indent), len(lines))
+    for at in range(returned, end):  # the return line, and each line of its expression an `# expect:` came with
+        if at == returned or EXPECT.search(lines[at]):
+            lines[at] = lines[at].rstrip("\n") + f"  # moved here from {where}line {marked[0]}: {marked[1]}\n"
     return "".join(lines)
 
 
@@ -584,7 +592,8 @@ def _method_helper(decorator: str, receiver: str, first: str | None) -> Rewrite:
             parameters = [*own, *(a for a in arguments if a != first)]
             method = _statement(f"{header}def {name}({', '.join(parameters)}):\n    return {code(place.expression)}\n")
             call = cst.parse_expression(f"{receiver}.{name}({', '.join(a for a in arguments if a != first)})")
-            return {path: module.visit(_Replace({place.expression: call}, class_members={place.klass: [method]})).code}
+            new = module.visit(_Replace({place.expression: call}, class_members={place.klass: [method]})).code
+            return {path: _moved_mark(new, new, name, path) if place.marked else new}
         return _variants(case, make, want=lambda place: place.klass is not None)
     return rewrite_case
 
