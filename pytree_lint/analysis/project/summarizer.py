@@ -17,7 +17,7 @@ from ..pytrees.mutations import changed_in_place
 from ..pytrees.nnx import filling
 from ..pytrees.registrations import RegistrationFinder
 from ..pytrees.treecalls import TreeCall
-from ..syntax.model import FunctionInfo, first_line, returned_expression, unquoted, written_as
+from ..syntax.model import FunctionInfo, first_line, reached, returned_expression, unquoted, written_as
 from ..syntax.source import Source, parse
 from ..values.inference import Context, Evidence, element_of
 from ..values.kinds import Kind
@@ -519,13 +519,7 @@ class Summarizer:
         for name, text in texts.items():
             for word in set(WORD.findall(text)):
                 spelled_in.setdefault(word, []).append(name)
-        pending = list(leading)
-        while pending:
-            for name in spelled_in.get(pending.pop(), ()):
-                if name not in leading:
-                    leading.add(name)
-                    pending.append(name)
-        return leading
+        return reached(leading, spelled_in)
 
     def _hashed(self) -> tuple[HashedObject, ...]:
         """Objects of other project modules' classes this module passes as static arguments of jitted calls

@@ -12,7 +12,7 @@ import ast
 import copy
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache, cached_property
 from itertools import repeat
 from typing import TYPE_CHECKING, Union
@@ -1031,6 +1031,18 @@ def nodes_of(node: ast.AST | list, kind: type | tuple[type, ...]) -> list:
         if children:
             children.reverse()
             pending.extend(children)
+    return found
+
+
+def reached(found: set[str], successors: dict[str, Iterable[str]]) -> set[str]:
+    """`found`, grown in place by every name the `successors` of a name in it lead to (a worklist: each name
+    is taken once, so the cost is the edges')."""
+    pending = list(found)
+    while pending:
+        for name in successors.get(pending.pop(), ()):
+            if name not in found:
+                found.add(name)
+                pending.append(name)
     return found
 
 

@@ -79,6 +79,7 @@ from ...analysis.syntax.model import (
     child_nodes,
     is_none,
     nodes_of,
+    reached,
     statement_blocks,
     written_as,
 )
@@ -443,13 +444,7 @@ class _LeafChecks:
                         found.add(local)  # computed from a child the object already holds
                     for read in names_in(value):
                         readers.setdefault(read, set()).add(local)
-            pending = list(found)
-            while pending:
-                for local in readers.get(pending.pop(), ()):
-                    if local not in found:
-                        found.add(local)
-                        pending.append(local)
-            self._computed[key] = found
+            self._computed[key] = reached(found, readers)
         return self._computed[key]
 
     def _is_child(self, node: ast.AST, names: set[str], self_name: str | None) -> bool:
