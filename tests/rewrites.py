@@ -394,11 +394,8 @@ def intermediate_name(case: Case) -> list[Case]:
             marked = next(i for i, line in enumerate(lines) if line.lstrip().startswith(f"{name} = "))
             used = marked + len(code(place.expression).splitlines())  # the statement using the name
             codes = EXPECT.search(lines[used])
-            if codes is not None:  # each line of the hoisted statement: one an `# expect:` comment came with too
-                for at in range(marked, used):
-                    if at == marked or EXPECT.search(lines[at]):
-                        lines[at] = lines[at].rstrip("\n") + (
-                            f"  # moved here from line {used + 1}: {codes.group('codes')}\n")
+            if codes is not None:
+                _mark_moved(lines, marked, used, f"line {used + 1}: {codes.group('codes')}")
             new = "".join(lines)
         return {path: new}
     return _variants(case, make)
@@ -566,10 +563,16 @@ def _moved_mark(helper_text: str, caller_text: str, name: str, caller_path: str)
     indent = len(lines[start]) - len(lines[start].lstrip())
     end = next((i for i in range(returned + 1, len(lines))
                 if lines[i].strip() and len(lines[i]) - len(lines[i].lstrip()) <= indent), len(lines))
-    for at in range(returned, end):  # the return line, and each line of its expression an `# expect:` came with
-        if at == returned or EXPECT.search(lines[at]):
-            lines[at] = lines[at].rstrip("\n") + f"  # moved here from {where}line {marked[0]}: {marked[1]}\n"
+    _mark_moved(lines, returned, end, f"{where}line {marked[0]}: {marked[1]}")
     return "".join(lines)
+
+
+def _mark_moved(lines: list[str], first: int, end: int, origin: str) -> None:
+    """Mark `# moved here from {origin}` the first of the lines `first:end` a moved expression now spans, and
+    each other one an `# expect:` comment came with."""
+    for at in range(first, end):
+        if at == first or EXPECT.search(lines[at]):
+            lines[at] = lines[at].rstrip("\n") + f"  # moved here from {origin}\n"
 
 
 def _method_helper(decorator: str, receiver: str, first: str | None) -> Rewrite:
