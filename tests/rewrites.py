@@ -547,12 +547,13 @@ def _in_other_module(case: Case, stem: str, other: str, classes: frozenset[str] 
     return make
 
 
-def _moved_mark(helper_text: str, caller_text: str, name: str, caller_path: str) -> str:
+def _moved_mark(helper_text: str, caller_text: str, name: str, caller_path: str, used: str = "{name}(") -> str:
     """`helper_text` with its `return` line of function `name` marked `# moved here from ...` the line of
-    `caller_text` (the file `caller_path`) whose `# expect:` comment is on the line calling `name`: a finding
-    about the moved expression may be reported where it is now made."""
+    `caller_text` (the file `caller_path`) whose `# expect:` comment is on the line using `name` (`used`: a
+    call, or `self.{name}` for a property): a finding about the moved expression may be reported where it is
+    now made."""
     marked = next(((number, match.group("codes")) for number, line in enumerate(caller_text.splitlines(), 1)
-                   if f"{name}(" in line and not line.lstrip().startswith("def ")
+                   if used.format(name=name) in line and not line.lstrip().startswith("def ")
                    and (match := EXPECT.search(line))), None)
     if marked is None:
         return helper_text  # the comment is on another line of the statement: nothing to say where it went
@@ -616,7 +617,8 @@ def property_helper(case: Case) -> list[Case]:
         name = _fresh(case.files[path], "made_value")
         getter = _statement(f"@property\ndef {name}(self):\n    return {code(place.expression)}\n")
         call = cst.parse_expression(f"self.{name}")
-        return {path: module.visit(_Replace({place.expression: call}, class_members={place.klass: [getter]})).code}
+        new = module.visit(_Replace({place.expression: call}, class_members={place.klass: [getter]})).code
+        return {path: _moved_mark(new, new, name, path, used="self.{name}") if place.marked else new}
     return _variants(case, make, want=lambda place: place.klass is not None)
 
 

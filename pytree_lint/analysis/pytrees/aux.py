@@ -209,6 +209,16 @@ def _instance_attributes(expr: ast.expr, owner: str) -> dict[str, ast.Attribute]
     return found
 
 
+def _aux_elements(aux: ast.expr) -> list[ast.expr]:
+    """The parts of aux_data judged (and reported) one by one: the items of a tuple display, and of each
+    branch of a conditional (`(a, b) if c else (a,)`), each where it is written."""
+    if isinstance(aux, ast.Tuple):
+        return [e for e in aux.elts if not isinstance(e, ast.Starred)]
+    if isinstance(aux, ast.IfExp):
+        return [*_aux_elements(aux.body), *_aux_elements(aux.orelse)]
+    return [aux]
+
+
 def _carried(element: ast.expr) -> list[ast.expr]:
     """The values an aux element holds as they are, or computed elementwise: the element, the items of its
     displays, `x[...]`, `x + y`, `tuple(x)`, `list(x)` (not `x.shape`, `len(x)`, ...)."""
@@ -292,9 +302,7 @@ class AuxSiteFinder:
             if id(returned.node) in self.swapped:
                 continue
             context = flatten_context(function, registration, returned.node)
-            aux = returned.aux
-            elements = [e for e in aux.elts if not isinstance(e, ast.Starred)] if isinstance(aux, ast.Tuple) else [aux]
-            for element in elements:
+            for element in _aux_elements(returned.aux):
                 evidence = self.inference.infer(element, context)
                 held = _holding_children(returned, element, context, function, self.index)
                 sites.append(AuxSite(registration, element, [*held, *evidence], subject))

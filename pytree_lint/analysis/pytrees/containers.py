@@ -63,25 +63,37 @@ class HeldContainer:
     @property
     def member(self) -> str | None:
         """The attribute of the class's instances that holds the container (`sizes` for `self.sizes`)."""
-        if self.site.field is not None:
-            return self.site.field
-        return next((holder.name for holder in self.evidence.holders if holder.cls is not None), None)
+        return _holding_attribute(self.site, self.evidence)
 
 
 def held_containers(analysis) -> list[HeldContainer]:
+    """The containers of a site (its first one for each attribute holding one: `self.sizes` and
+    `self.options` of an aux tuple a property returns) the module changes or hashes (PTL102), or else the
+    first (PTL901). The other values an attribute may hold are alternatives of the first, not more parts."""
     found = []
     for site in analysis.aux_sites:
-        evidence = next((e for e in site.evidence if e.kind is Kind.MUTABLE
-                         and (site.held_by_instance or e.held_outside)), None)
-        if evidence is None:
+        containers: dict[str | None, Evidence] = {}
+        for evidence in site.evidence:
+            if evidence.kind is Kind.MUTABLE and (site.held_by_instance or evidence.held_outside):
+                containers.setdefault(_holding_attribute(site, evidence), evidence)
+        if not containers:
             continue
         cls = site.registration.cls
         # Module-level changes count from where the class is defined (imported from another module: all).
         defined_at = (cls.node.lineno if home_of(cls.node) is None else 0) if cls is not None else getattr(
             site.registration.node, "lineno", 0)
-        mutation = analysis.mutations.first(evidence.holders, defined_at) if evidence.holders else None
-        found.append(HeldContainer(site, evidence, mutation, _static_hash(analysis, site)))
+        hashed = _static_hash(analysis, site)
+        held = [HeldContainer(site, evidence, analysis.mutations.first(evidence.holders, defined_at)
+                              if evidence.holders else None, hashed) for evidence in containers.values()]
+        evidenced = [container for container in held if container.evidenced]
+        found.extend(evidenced or held[:1])
     return found
+
+
+def _holding_attribute(site: AuxSite, evidence: Evidence) -> str | None:
+    if site.field is not None:
+        return site.field
+    return next((holder.name for holder in evidence.holders if holder.cls is not None), None)
 
 
 def _static_hash(analysis, site: AuxSite) -> StaticHash | None:
