@@ -95,6 +95,9 @@ class Hop(NamedTuple):
     # a method other than the constructor (`on_run_start`, a lazily built `jax.jit`), and kept after.
     kept: bool = False
     by: str | None = None  # GIVEN: the method whose constructor call gives the value (None: module level)
+    # GIVEN to the one object built at this construction (`Held(x).value`): held by it alone, not by every
+    # object of its class; held beyond the expression only if that object is (a hop after this one says so).
+    own: bool = False
 
     @property
     def phrase(self) -> str:
@@ -129,8 +132,8 @@ class Evidence(NamedTuple):
         return self.leaf is not None and not (self.leaf is Leaf.CALLABLE and self.annotated)
 
     def through(self, via: str, relation: Relation, node: ast.AST, holder: Holder | None = None,
-                kept: bool = False, by: str | None = None) -> Evidence:
-        trail = (Hop(via, relation, node, holder, kept, by), *self.trail)
+                kept: bool = False, by: str | None = None, own: bool = False) -> Evidence:
+        trail = (Hop(via, relation, node, holder, kept, by, own), *self.trail)
         if len(trail) <= MAX_TRAIL:
             return self._replace(trail=trail)
         # A long chain (helpers returning helpers' results): a message says its first steps and its origin;
@@ -155,7 +158,7 @@ class Evidence(NamedTuple):
     def held_outside(self) -> bool:
         """The value is held beyond the expression that made it: by an attribute (`self.x`) or a
         module-level name; not a container a flatten function builds afresh on every call."""
-        return self.shared or any("." in hop.via for hop in self.trail)
+        return self.shared or any("." in hop.via and not hop.own for hop in self.trail)
 
 
 class Context(NamedTuple):
@@ -615,9 +618,10 @@ class ValueInference:
             return None
         function = written_in or self.index.enclosing_function(argument)
         reading = context if context is not None and context.function is function else Context.of(function)
-        found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument) for e in self.infer(argument, reading)]
+        found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument, own=True)
+                 for e in self.infer(argument, reading)]
         if not found and function is not None and isinstance(argument, ast.Name):  # built by a helper: its callers'
-            found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument)
+            found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument, own=True)
                      for e in self._passed_by_callers(function, argument.id) or ()]
         return found if found or isinstance(argument, ast.Constant) else None
 
