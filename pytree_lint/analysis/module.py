@@ -11,7 +11,16 @@ from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
 from ..knowledge.triggers import NNX_TRIGGERS, REGISTRATION_TRIGGERS, TREE_CALL_TRIGGERS
 from .fixes import FixSafety
 from .project.modules import ModuleView
-from .pytrees.aux import AuxSite, AuxSiteFinder, call_places, handed_and_returned, passed_on_in
+from .pytrees.aux import (
+    AuxSite,
+    AuxSiteFinder,
+    CallPlace,
+    NameUses,
+    call_places,
+    called_only_where_traced,
+    handed_and_returned,
+    passed_on_at,
+)
 from .pytrees.children import ChildAttribute, ChildSite, ChildSiteFinder
 from .pytrees.classes import ClassSemantics
 from .pytrees.containers import HeldContainer, held_containers
@@ -71,9 +80,10 @@ class ModuleAnalysis:
         self.values.made_per_call = self.made_per_call
         self.classes = ClassSemantics(self.index, self.values)
         self._registrations_elsewhere: dict[int, list[Registration]] = {}
-        self._call_places: dict[int, dict] = {}  # per function: where each of its calls is (one walk each)
+        self._call_places: dict[int, dict[int, CallPlace]] = {}  # per function: where its calls go (one walk)
         self._per_call: dict[tuple[int, int], bool] = {}  # per (construction call, function): made_per_call
-        self._uses: dict[int, tuple[set[str], list[ast.expr | None]]] = {}  # per def: handed_and_returned
+        self._uses: dict[int, NameUses] = {}  # per def: handed_and_returned
+        self._traced_callers: dict[int, bool] = {}  # per def: called only where the jitted functions trace it
 
     def close(self) -> None:
         """Let the analysis go now. Its facts refer back to it (and its classes' methods to their classes):
@@ -104,21 +114,36 @@ class ModuleAnalysis:
                 return False
             return any(caller is not None and self.made_per_call(built, caller, _builders | {id(maker.node)})
                        for built, caller in self.index.callers_of(maker))
-        if id(maker.node) not in self._call_places:
-            self._call_places[id(maker.node)] = call_places(maker.node)
-        places = self._call_places[id(maker.node)]
-        if id(call) not in places:
-            return False
-        inner = places[id(call)][1]
-        per_call = passed_on_in(call, places, self._jitted_defs, self._handed_and_returned)
-        name = getattr(inner, "name", None)
-        if per_call and name is not None and self.index.calls_passing(name):  # handed to a transformation
-            per_call = passed_on_in(call, places, self._jitted_defs | {id(inner)}, self._handed_and_returned)
+        place = self.place_of(call, maker)
+        return place is not None and self._passed_on_per_call(call, place)
+
+    def made_per_call_if_kept(self, call: ast.Call, maker: FunctionInfo, keeper: ast.Call) -> bool:
+        """made_per_call of the object `call` makes, were the construction `keeper` it is given to one that
+        only keeps it (a class of another module: Construction.kept_by): it goes where the keeper's goes."""
+        if returned_expression(maker, imports=True) is keeper or maker.is_classmethod or maker.is_staticmethod:
+            return self.made_per_call(keeper, maker)  # returned whole: as often as the keeper
+        place = self.place_of(keeper, maker)
+        return place is not None and self._passed_on_per_call(call, place._replace(made=keeper))
+
+    def _passed_on_per_call(self, call: ast.Call, place: CallPlace) -> bool:
+        per_call = passed_on_at(call, place, self._jitted_defs, self._handed_and_returned)
+        name = getattr(place.function, "name", None)
+        if per_call and place.function is not None and not passed_on_at(
+                call, place, self._jitted_defs | {id(place.function)}, self._handed_and_returned):
+            # only returned: per call unless a transformation traces the function or what calls it
+            per_call = not (name is not None and self.index.calls_passing(name)) and not called_only_where_traced(
+                self.index, place.function, self._jitted_defs, self._traced_callers)
         return per_call
 
-    def _handed_and_returned(self, function: ast.AST) -> tuple[set[str], list[ast.expr | None]]:
+    def place_of(self, call: ast.Call, maker: FunctionInfo) -> CallPlace | None:
+        """Where the object a call in the function `maker` makes goes (see places_of_calls)."""
+        if id(maker.node) not in self._call_places:
+            self._call_places[id(maker.node)] = call_places(maker.node, self.values.keeps_arguments)
+        return self._call_places[id(maker.node)].get(id(call))
+
+    def _handed_and_returned(self, function: ast.AST) -> NameUses:
         if id(function) not in self._uses:
-            self._uses[id(function)] = handed_and_returned(function)
+            self._uses[id(function)] = handed_and_returned(function, self.values.keeps_arguments)
         return self._uses[id(function)]
 
     @cached_property

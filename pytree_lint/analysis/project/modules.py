@@ -19,7 +19,7 @@ import os
 import re
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
@@ -1430,17 +1430,24 @@ class ModuleView:
         """The calls other project modules make of this module's class `class_name`."""
         return self.project.constructions(self, class_name)
 
-    def built_per_call(self, construction: Construction, summary: ModuleSummary
-                       ) -> tuple[str, ModuleSummary, int] | None:
+    def built_per_call(self, construction: Construction, summary: ModuleSummary,
+                       keeps: Callable[[ClassInfo], bool]) -> tuple[str, ModuleSummary, int] | None:
         """Where another module's construction (of `summary`'s module) makes its object anew per call of a
         function and passes it on (the call as written, its module and line): its own function does, or it is
-        a builder (see Construction.builder) that a call in a module importing it makes per call. None when
-        nothing says it is made per call."""
-        if construction.per_call:
-            return construction.per_call, summary, construction.line
-        if not construction.builder:
+        a builder (see Construction.builder) that a call in a module importing it makes per call. An object
+        given to a construction of a class that only keeps what it is given (`keeps`) goes where that one
+        goes (Construction.kept_by). None when nothing says it is made per call."""
+        per_call, builder = construction.per_call, construction.builder
+        if construction.kept_by:
+            definition = self.definition(construction.kept_by)
+            keeper = self.foreign_class(definition) if definition is not None else None
+            if keeper is not None and keeps(keeper):
+                per_call, builder = construction.kept_per_call, construction.kept_builder
+        if per_call:
+            return per_call, summary, construction.line
+        if not builder:
             return None
-        name = construction.builder.rsplit(".", 1)[-1]
+        name = builder.rsplit(".", 1)[-1]
         return next(((call.per_call, module, call.line) for call, module
                      in self.project.calls_elsewhere(self.project.view_of(summary), name) if call.per_call), None)
 

@@ -428,17 +428,40 @@ class Summarizer:
             if callee is None or not self.is_projects(callee) or not wanted(callee):
                 continue
             maker = self.index.enclosing_function(call) if in_function else None
-            per_call = maker is not None and self.analysis.made_per_call(call, maker)
-            builder = f"{self.module}.{maker.name}" if (
-                built and not per_call and maker is not None and maker.parent is None and maker.cls is None
-                and returned_expression(maker, imports=True) is call) else ""
+            per_call, builder = self._how_often(call, maker, built)
+            keeper = self._keeper(call, maker) if built and maker is not None else None
+            kept_by, (kept_per_call, kept_builder) = ("", ("", "")) if keeper is None else (
+                keeper[0], self._how_often(keeper[1], maker, built, kept=call))
             arguments = self._arguments_of(call, maker)
-            if arguments or per_call or builder:
+            if arguments or per_call or builder or kept_by:
                 position = self.analysis.position(call)
                 factory = maker is None or maker.is_classmethod or maker.is_staticmethod
                 found.append(Construction(self.absolute(callee), position[0] if position else 0, arguments,
-                                          factory, self.analysis.snippet(call) if per_call else "", builder))
+                                          factory, per_call, builder, kept_by, kept_per_call, kept_builder))
         return found
+
+    def _how_often(self, call: ast.Call, maker: FunctionInfo | None, built: bool,
+                   kept: ast.Call | None = None) -> tuple[str, str]:
+        """Construction.per_call and Construction.builder of a call in `maker` (None: module level); with
+        `kept`, of the object that construction `kept` makes, given to `call` (a keeper: kept_per_call and
+        kept_builder)."""
+        per_call = maker is not None and (self.analysis.made_per_call(call, maker) if kept is None
+                                           else self.analysis.made_per_call_if_kept(kept, maker, call))
+        builder = f"{self.module}.{maker.name}" if (
+            built and not per_call and maker is not None and maker.parent is None and maker.cls is None
+            and returned_expression(maker, imports=True) is call) else ""
+        return self.analysis.snippet(call) if per_call else "", builder
+
+    def _keeper(self, call: ast.Call, maker: FunctionInfo) -> tuple[str, ast.Call] | None:
+        """The construction of another project class that takes the object as an argument, as it is, with
+        that class's absolute name (Construction.kept_by)."""
+        place = self.analysis.place_of(call, maker)
+        keeper = place.parent if place is not None else None
+        if not isinstance(keeper, ast.Call) or place.made is not call or call not in (  # type: ignore[union-attr]
+                *keeper.args, *(k.value for k in keeper.keywords)):
+            return None
+        callee = self.index.qualify(keeper.func)
+        return (self.absolute(callee), keeper) if callee is not None and self.is_projects(callee) else None
 
     def _arguments_of(self, call: ast.Call, function: FunctionInfo | None) -> tuple[Argument, ...]:
         """What each argument of a call is (positional ones up to a starred one), read where it is written."""

@@ -22,7 +22,7 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 38
+SUMMARY_VERSION = 39
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -278,6 +278,12 @@ class Construction(NamedTuple):
     # The function (absolute) that only returns it, when no call of it in its own module makes it per call:
     # a builder, whose calls in other modules decide how often it is made (ModuleView.built_per_call).
     builder: str = ""
+    # Given as it is to a construction of another class of the project (`Reading(Units("m"))`): that class
+    # (absolute), and `per_call` and `builder` of that construction, which decide when the class only keeps
+    # what it is given (known where the class is, not here: the object then goes where the keeper goes).
+    kept_by: str = ""
+    kept_per_call: str = ""
+    kept_builder: str = ""
 
 
 class Uses(NamedTuple):

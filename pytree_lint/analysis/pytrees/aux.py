@@ -8,12 +8,21 @@ gives two sites), a static field of a registered dataclass, or the instance itse
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Container
-from itertools import repeat
+from collections.abc import Callable, Container, Iterator
+from typing import NamedTuple
 
 from ...knowledge.jax import Mechanism
 from ..record import record
-from ..syntax.model import FunctionInfo, ModuleIndex, child_nodes, is_none, nodes_of, returned_expression, written_as
+from ..syntax.model import (
+    FunctionInfo,
+    ModuleIndex,
+    child_nodes,
+    is_name,
+    is_none,
+    nodes_of,
+    returned_expression,
+    written_as,
+)
 from ..syntax.source import home_of
 from ..values.inference import Context, Elsewhere, Evidence, Hop, ValueInference
 from ..values.kinds import Kind, Leaf, Relation
@@ -116,76 +125,171 @@ _DISPLAYS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
 _MAX_CALLER_LEVELS = 8
 
 
-def handed_and_returned(function: ast.AST) -> tuple[set[str], list[ast.expr | None]]:
-    """The names a function passes as call arguments, and what it returns or yields (one walk: _passed_on
-    asks for every object the function builds)."""
-    handed: set[str] = set()
-    returned: list[ast.expr | None] = []
-    for node in nodes_of(function, (ast.Call, ast.Return, ast.Yield)):
+class NameUses(NamedTuple):
+    """What a function does with its names: those it passes as call arguments, those whose attributes or
+    items it passes (`f(reading.units)`), and what it returns or yields."""
+
+    handed: set[str]
+    parts_handed: set[str]
+    returned: list[ast.expr | None]
+
+
+def handed_and_returned(function: ast.AST, keeps: Callable[[ast.Call], bool]) -> NameUses:
+    """The function's NameUses (one walk: _passed_on asks for every object the function builds). A name
+    that a construction keeps (`keeps`: `Reading(held)`) goes where that object goes: returned with it,
+    handed with it, and otherwise (assigned) counted as handed."""
+    uses = NameUses(set(), set(), [])
+    for node in nodes_of(function, (ast.Call, ast.Return, ast.Yield, ast.Assign)):
         if isinstance(node, ast.Call):
-            handed.update(argument.id for argument in [*node.args, *(k.value for k in node.keywords)]
-                          if isinstance(argument, ast.Name))
+            if keeps(node):
+                continue  # its arguments go where it goes
+            for argument in [*node.args, *(k.value for k in node.keywords)]:
+                carried = _carried_names(argument, keeps)
+                uses.handed.update(name.id for name in carried)
+                if not carried and (root := _root_name(argument)) is not None:
+                    uses.parts_handed.add(root)
+        elif isinstance(node, ast.Assign):
+            if isinstance(node.value, ast.Call) and keeps(node.value):
+                uses.handed.update(name.id for name in _carried_names(node.value, keeps))
         else:
-            returned.append(node.value)
-    return handed, returned
+            uses.returned.extend([node.value, *_carried_names(node.value, keeps)])
+    return uses
 
 
-def _passed_on(call: ast.Call, parent: ast.AST | None, function: ast.AST, traced: set[int],
-               uses: Callable[[ast.AST], tuple[set[str], list[ast.expr | None]]] = handed_and_returned) -> bool:
+def _carried_names(value: ast.expr | None, keeps: Callable[[ast.Call], bool]) -> list[ast.Name]:
+    """The names an expression passes along as they are: itself, the items of its displays, the arguments
+    of a construction that keeps them."""
+    if isinstance(value, ast.Name):
+        return [value]
+    if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+        return [name for element in value.elts for name in _carried_names(element, keeps)]
+    if isinstance(value, ast.Call) and keeps(value):
+        return [name for argument in [*value.args, *(k.value for k in value.keywords)]
+                for name in _carried_names(argument, keeps)]
+    return []
+
+
+def _root_name(value: ast.expr) -> str | None:
+    """`x` of `x.a.b` or `x[0].a`: the name whose part an expression reads."""
+    while isinstance(value, (ast.Attribute, ast.Subscript)):
+        value = value.value
+    return value.id if isinstance(value, ast.Name) else None
+
+
+def _passed_on(made: ast.AST, parent: ast.AST | None, function: ast.AST, traced: set[int],
+               uses: Callable[[ast.AST], NameUses], carried: bool = False) -> bool:
     """The object a construction makes may be compared with the one of the call before: it is passed to a
     call, stored on an object, or returned (directly, in a display, or through a name) by a function that
     is not traced (its caller may pass it on). The output of a function that jit (or another
     transformation) traces is never passed in, so nothing looks it up; an object only used where it is
-    made (`Cls().method()`) is never compared either."""
+    made (`Cls().method()`) is never compared either. `made`: the expression `parent` holds whose value is
+    the object, the construction or what carries it (see places_of_calls); `carried`: an object keeps it
+    (`Reading(x, Units("m"))`), so passing or returning that object's attributes passes it on too."""
     if isinstance(parent, (ast.Call, ast.keyword, ast.Starred)):
         return True
     returned = isinstance(parent, (ast.Return, ast.Yield, ast.YieldFrom, ast.Lambda, *_DISPLAYS))
-    if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is call:
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is made:
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
         if any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in targets):
             return True  # stored on an object
         names = {t.id for t in targets if isinstance(t, ast.Name)}
-        handed, returns = uses(function)
-        if not handed.isdisjoint(names):
+        found = uses(function)
+        if not names.isdisjoint(found.handed) or (carried and not names.isdisjoint(found.parts_handed)):
             return True
-        returned = any(_holds_name(value, names) for value in returns)
+        returned = any(_holds_name(value, names, carried) for value in found.returned)
     return returned and id(function) not in traced
 
 
-def call_places(function: ast.AST) -> dict[int, tuple[ast.AST | None, ast.AST]]:
-    """For each call in `function` (nested defs and lambdas included): its parent (a conditional's value is
-    its branch's) and the innermost def or lambda it is in, found in one walk."""
-    found: dict[int, tuple[ast.AST | None, ast.AST]] = {}
-    pending: list[tuple[ast.AST, ast.AST | None, ast.AST]] = [(function, None, function)]
+class CallPlace(NamedTuple):
+    """Where the object a call makes goes: `parent`, the node that takes it, as the expression `made`
+    (the call, or the conditional or keeping construction around it: see places_of_calls), in `function`,
+    the innermost def or lambda (None: module level)."""
+
+    parent: ast.AST | None
+    made: ast.AST
+    function: ast.AST | None
+
+
+def places_of_calls(root: ast.AST, keeps: Callable[[ast.Call], bool],
+                    function: ast.AST | None = None) -> Iterator[tuple[ast.AST, CallPlace]]:
+    """Each node under `root` (in source order) with where its value goes: a conditional's value is its
+    branch's, and an object that a construction only keeps (`Held(Units("m"))`, `keeps` says which) goes
+    where the keeping object goes."""
+    pending: list[tuple[ast.AST, CallPlace]] = [(root, CallPlace(None, root, function))]
     while pending:
-        node, parent, inner = pending.pop()
-        if isinstance(node, ast.Call):
-            found[id(node)] = (parent, inner)
-        holder = parent if isinstance(node, ast.IfExp) else node
-        if node is not function and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            inner = node
-        pending.extend(zip(child_nodes(node), repeat(holder), repeat(inner)))
-    return found
+        node, place = pending.pop()
+        yield node, place
+        inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else place.function
+        if isinstance(node, ast.IfExp):
+            kept = child_nodes(node)
+        elif isinstance(node, ast.Call) and keeps(node):
+            kept = [*node.args, *(k.value for k in node.keywords)]
+            pending.append((node.func, CallPlace(node, node.func, inner)))
+        else:
+            pending.extend((child, CallPlace(node, child, inner)) for child in reversed(child_nodes(node)))
+            continue
+        pending.extend((child, place._replace(function=inner)) for child in reversed(kept))
 
 
-def passed_on_in(call: ast.Call, places: dict[int, tuple[ast.AST | None, ast.AST]], traced: set[int],
-                 uses: Callable[[ast.AST], tuple[set[str], list[ast.expr | None]]]) -> bool:
-    """Whether the object `call` makes may be passed on (see _passed_on), where `call_places` of its
-    function says it is; `uses`: handed_and_returned of a function, kept by the caller (asked only for an
-    object assigned to a name)."""
-    parent, inner = places[id(call)]
-    return _passed_on(call, parent, inner, traced, uses)
+def call_places(function: ast.AST, keeps: Callable[[ast.Call], bool]) -> dict[int, CallPlace]:
+    """For each call in `function` (nested defs and lambdas included): where its object goes (see
+    places_of_calls), found in one walk."""
+    return {id(node): place for node, place in places_of_calls(function, keeps, function)
+            if isinstance(node, ast.Call)}
 
 
-def _holds_name(value: ast.expr | None, names: set[str]) -> bool:
-    """`value` is one of `names`, or a display holding one (`return (image, held)`)."""
+def passed_on_at(call: ast.Call, place: CallPlace, traced: set[int], uses: Callable[[ast.AST], NameUses]) -> bool:
+    """Whether the object `call` makes may be passed on (see _passed_on), at the place places_of_calls
+    gives it; `uses`: handed_and_returned of a function (a caller may keep them: asked only for an object
+    assigned to a name). An object another object keeps is passed on with that object's attributes."""
+    carried = place.made is not call and not isinstance(place.made, ast.IfExp)
+    return _passed_on(place.made, place.parent, place.function, traced, uses, carried)  # type: ignore[arg-type]
+
+
+def _holds_name(value: ast.expr | None, names: set[str], parts: bool = False) -> bool:
+    """`value` is one of `names` (or, with `parts`, an attribute or item of one), or a display holding one
+    (`return (image, held)`)."""
     if isinstance(value, ast.Name):
         return value.id in names
     if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
-        return any(_holds_name(element, names) for element in value.elts)
+        return any(_holds_name(element, names, parts) for element in value.elts)
     if isinstance(value, ast.Dict):
-        return any(_holds_name(element, names) for element in value.values)
-    return False
+        return any(_holds_name(element, names, parts) for element in value.values)
+    return parts and value is not None and _root_name(value) in names
+
+
+def called_only_where_traced(index: ModuleIndex, function: ast.AST, traced: set[int],
+                             memo: dict[int, bool], depth: int = 0) -> bool:
+    """A def of the module called only inside traced functions (`traced`, by their node's id), or inside
+    defs that are in turn (a few levels up), and called there at least once (`def outputs(): return
+    Units("m"), None` called in a jitted function): what it returns is part of a traced output too. A nested
+    def counts when only its parent calls it. `memo`: the answers for this `traced`, by def (each def is
+    judged once, however many callers lead to it)."""
+    if id(function) in memo:
+        return memo[id(function)]
+    memo[id(function)] = False  # a def calling itself, round a cycle: not known to be traced
+    if depth > _MAX_CALLER_LEVELS:
+        return False
+    info = index.functions.get(getattr(function, "name", ""))
+    if info is None or info.node is not function:  # a def nested in the function around it: its calls there
+        parent = index.enclosing_function(function)
+        callers = [parent] if parent is not None and parent.node is not function \
+            and _only_called_in(function, parent.node) else []
+    else:
+        callers = [caller for _call, caller in index.callers_of(info)]
+    memo[id(function)] = found = bool(callers) and all(caller is not None and (
+        id(caller.node) in traced or called_only_where_traced(index, caller.node, traced, memo, depth + 1))
+        for caller in callers)
+    return found
+
+
+def _only_called_in(function: ast.AST, parent: ast.AST) -> bool:
+    """The nested def is called in `parent`, and its name is used there for nothing else (not returned,
+    stored or handed on)."""
+    name = getattr(function, "name", None)
+    called = {id(call.func) for call in nodes_of(parent, ast.Call) if is_name(call.func, name or "")}
+    used = [node for node in nodes_of(parent, ast.Name) if node.id == name]
+    return bool(called) and all(id(node) in called for node in used)
 
 
 def _handed_to_calls(statement: ast.stmt) -> set[int]:
@@ -345,7 +449,7 @@ class AuxSiteFinder:
         project = self.index.project
         if project is not None and cls.parent is None and home_of(cls.node) is None:  # built by other modules
             for construction, summary in project.constructions(cls.name):
-                per_call = project.built_per_call(construction, summary)
+                per_call = project.built_per_call(construction, summary, self.inference.keeps_what_it_is_given)
                 if per_call is not None:
                     text, module, line = per_call
                     where = Elsewhere(text, module.display_path, line)
@@ -354,17 +458,8 @@ class AuxSiteFinder:
         # Built nowhere in a function here: still the aux_data class (its `__eq__` matters, PTL105).
         return [Evidence(Kind.INSTANCE, registration.node, f"a `{cls.name}`", cls=cls)]
 
-    def _called_only_where_traced(self, function: ast.AST, traced: set[int], depth: int = 0) -> bool:
-        """A def of the module called only inside traced functions (`traced`, by their node's id), or inside
-        defs that are in turn (a few levels up), and called there at least once (`def outputs(): return
-        Units("m"), None` called in a jitted function): what it returns is part of a traced output too."""
-        info = self.index.functions.get(getattr(function, "name", ""))
-        if info is None or info.node is not function or depth > _MAX_CALLER_LEVELS:
-            return False
-        callers = [caller for _call, caller in self.index.callers_of(info)]
-        return bool(callers) and all(caller is not None and (
-            id(caller.node) in traced or self._called_only_where_traced(caller.node, traced, depth + 1))
-            for caller in callers)
+    def _uses(self, function: ast.AST) -> NameUses:
+        return handed_and_returned(function, self.inference.keeps_arguments)
 
     def _passed_constructions(self, cls):
         """`cls(...)` calls inside functions whose object may be passed in (see _passed_on). A helper whose
@@ -373,16 +468,12 @@ class AuxSiteFinder:
         jitted = {id(j.function.node) for j in self.jitted().values() if j.function is not None}
         for statement in self.index.statements_mentioning((cls.name, *self._builders(cls))):
             traced = jitted | _handed_to_calls(statement)
-            pending: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(statement, None, None)]
-            while pending:
-                node, parent, function = pending.pop()
+            traced_callers: dict[int, bool] = {}
+            for node, place in places_of_calls(statement, self.inference.keeps_arguments):
+                function = place.function
                 if isinstance(node, ast.Call) and function is not None and self._builds(node, cls, function) \
-                        and _passed_on(node, parent, function, traced) and (  # not only by a return of a
-                            # def that traced functions alone call
-                            _passed_on(node, parent, function, traced | {id(function)})
-                            or not self._called_only_where_traced(function, traced)):
+                        and passed_on_at(node, place, traced, self._uses) and (  # not only by a return of
+                            # a def that traced functions alone call
+                            passed_on_at(node, place, traced | {id(function)}, self._uses)
+                            or not called_only_where_traced(self.index, function, traced, traced_callers)):
                     yield node
-                inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else function
-                # A conditional's value is its branch's: the branches are passed on where it is.
-                holder = parent if isinstance(node, ast.IfExp) else node
-                pending.extend(zip(reversed(child_nodes(node)), repeat(holder), repeat(inner)))

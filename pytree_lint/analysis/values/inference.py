@@ -37,6 +37,7 @@ from ..syntax.model import (
     converts,
     display_element,
     element_key,
+    is_name,
     is_none,
     keyword_arguments,
     live_bindings,
@@ -718,7 +719,8 @@ class ValueInference:
                 if _passes(argument, name, position):
                     found.extend(_summarised(value, cls.node, via, Relation.GIVEN, made_in.display_path,
                                              construction.factory
-                                             or project.built_per_call(construction, summary) is None)
+                                             or project.built_per_call(construction, summary,
+                                                                       self.keeps_what_it_is_given) is None)
                                  for value, made_in in project.resolved(summary, (argument.value,)))
         return found
 
@@ -915,6 +917,23 @@ class ValueInference:
         a constructor the class writes or one made from its fields (see _generates_constructor)."""
         return self.index.kept_parameter(cls, attr) is not None and self._filling_parameter(cls, attr) is not None \
             and (self.index.find_method(cls, "__init__") is not None or self._generates_constructor(cls))
+
+    def keeps_arguments(self, call: ast.Call) -> bool:
+        """A construction of a class of the project whose constructor only keeps what it is given: a generated
+        one (no `__post_init__`), or an `__init__` that only assigns its parameters to attributes. What it is
+        given goes where the object goes (`Held(Units("m"))`)."""
+        cls = self.index.class_named(call.func)
+        return cls is not None and self.keeps_what_it_is_given(cls)
+
+    def keeps_what_it_is_given(self, cls: ClassInfo) -> bool:
+        """The class's constructor only keeps what it is given (see keeps_arguments)."""
+        init = self.index.find_method(cls, "__init__")
+        if init is None:
+            return self._generates_constructor(cls) and self.index.find_method(cls, "__post_init__") is None
+        return init.self_name is not None and all(
+            _keeps_a_parameter(statement, init) or (isinstance(statement, ast.Expr)
+                                                    and isinstance(statement.value, ast.Constant))
+            for statement in init.node.body)  # type: ignore[union-attr]
 
     def _generates_constructor(self, cls: ClassInfo) -> bool:
         """A class whose constructor is made from its fields and keeps what it is given (a converter aside):
@@ -1370,6 +1389,13 @@ class ValueInference:
 def _passes(argument: Argument, name: str, position: int | None) -> bool:
     """A summarised construction's argument is the one it passes as the parameter `name` (or at `position`)."""
     return argument.keyword == name or (position is not None and argument.position == position)
+
+
+def _keeps_a_parameter(statement: ast.stmt, init: FunctionInfo) -> bool:
+    """`self.x = x`: a statement of `__init__` keeping one of its parameters as it is."""
+    return (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(target := statement.targets[0], ast.Attribute) and is_name(target.value, init.self_name)
+            and isinstance(statement.value, ast.Name) and statement.value.id in init.all_params)
 
 
 def _summarised(value: Value, node: ast.AST, via: str, relation: Relation, path: str, kept: bool = False
