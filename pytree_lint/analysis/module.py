@@ -19,6 +19,7 @@ from .pytrees.aux import (
     call_places,
     called_only_where_traced,
     handed_and_returned,
+    only_called_in,
     passed_on_at,
 )
 from .pytrees.children import ChildAttribute, ChildSite, ChildSiteFinder
@@ -34,7 +35,7 @@ from .pytrees.structure import Structure, Swap
 from .pytrees.subtrees import SubtreeTypes
 from .pytrees.transformed import TransformedClasses
 from .pytrees.treecalls import MapForwarding, NoneInFirstTree, TreeCall, TreeCalls
-from .syntax.model import ClassInfo, FunctionInfo, ModuleIndex, is_inlined, returned_expression
+from .syntax.model import ClassInfo, FunctionInfo, ModuleIndex, is_inlined, is_name, nodes_of
 from .syntax.source import Source, Span, home_of
 from .values.inference import Elsewhere, Evidence, ValueInference
 from .values.kinds import Relation
@@ -109,18 +110,35 @@ class ModuleAnalysis:
     def _made_per_call(self, call: ast.Call, maker: FunctionInfo, _builders: frozenset[int]) -> bool:
         if maker.is_classmethod or maker.is_staticmethod:
             return False
-        if returned_expression(maker, imports=True) is call:
-            if id(maker.node) in _builders:  # a builder calling itself: nothing more to learn
-                return False
+        place = self.place_of(call, maker)
+        if place is None:
+            return False
+        builder = self.returned_by(call, maker)
+        if builder is not None and id(builder) in _builders:  # a builder calling itself: nothing more to learn
+            return False
+        if builder is maker.node:
             return any(caller is not None and self.made_per_call(built, caller, _builders | {id(maker.node)})
                        for built, caller in self.index.callers_of(maker))
+        if builder is not None and only_called_in(builder, maker.node):  # a nested builder its parent calls
+            name = builder.name  # type: ignore[attr-defined]
+            return any(self.made_per_call(built, maker, _builders | {id(builder)})
+                       for built in nodes_of(maker.node, ast.Call) if is_name(built.func, name))
+        return self._passed_on_per_call(call, place)
+
+    def returned_by(self, call: ast.Call, maker: FunctionInfo) -> ast.AST | None:
+        """The def (`maker`'s own, or one nested in it) that returns the object `call` makes as it is (from
+        any of its returns, a conditional's branch too): a builder, whose callers decide how often it is
+        made. None when no def returns it so."""
         place = self.place_of(call, maker)
-        return place is not None and self._passed_on_per_call(call, place)
+        if place is None or not isinstance(place.parent, ast.Return) or not (
+                place.made is call or isinstance(place.made, ast.IfExp)):
+            return None
+        return place.function if isinstance(place.function, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
     def made_per_call_if_kept(self, call: ast.Call, maker: FunctionInfo, keeper: ast.Call) -> bool:
         """made_per_call of the object `call` makes, were the construction `keeper` it is given to one that
         only keeps it (a class of another module: Construction.kept_by): it goes where the keeper's goes."""
-        if returned_expression(maker, imports=True) is keeper or maker.is_classmethod or maker.is_staticmethod:
+        if self.returned_by(keeper, maker) is not None or maker.is_classmethod or maker.is_staticmethod:
             return self.made_per_call(keeper, maker)  # returned whole: as often as the keeper
         place = self.place_of(keeper, maker)
         return place is not None and self._passed_on_per_call(call, place._replace(made=keeper))

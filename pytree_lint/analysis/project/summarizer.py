@@ -449,7 +449,7 @@ class Summarizer:
                                            else self.analysis.made_per_call_if_kept(kept, maker, call))
         builder = f"{self.module}.{maker.name}" if (
             built and not per_call and maker is not None and maker.parent is None and maker.cls is None
-            and returned_expression(maker, imports=True) is call) else ""
+            and self.analysis.returned_by(call, maker) is maker.node) else ""
         return self.analysis.snippet(call) if per_call else "", builder
 
     def _keeper(self, call: ast.Call, maker: FunctionInfo) -> tuple[str, ast.Call] | None:

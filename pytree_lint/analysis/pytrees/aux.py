@@ -274,7 +274,7 @@ def called_only_where_traced(index: ModuleIndex, function: ast.AST, traced: set[
     if info is None or info.node is not function:  # a def nested in the function around it: its calls there
         parent = index.enclosing_function(function)
         callers = [parent] if parent is not None and parent.node is not function \
-            and _only_called_in(function, parent.node) else []
+            and only_called_in(function, parent.node) else []
     else:
         callers = [caller for _call, caller in index.callers_of(info)]
     memo[id(function)] = found = bool(callers) and all(caller is not None and (
@@ -283,7 +283,7 @@ def called_only_where_traced(index: ModuleIndex, function: ast.AST, traced: set[
     return found
 
 
-def _only_called_in(function: ast.AST, parent: ast.AST) -> bool:
+def only_called_in(function: ast.AST, parent: ast.AST) -> bool:
     """The nested def is called in `parent`, and its name is used there for nothing else (not returned,
     stored or handed on)."""
     name = getattr(function, "name", None)
