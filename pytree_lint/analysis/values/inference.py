@@ -37,6 +37,7 @@ from ..syntax.model import (
     converts,
     display_element,
     element_key,
+    is_inlined,
     is_name,
     is_none,
     keyword_arguments,
@@ -777,11 +778,14 @@ class ValueInference:
         return [] if (owner.id, attr) in assigned or owner.id in handed else found
 
     def _only_reads(self, call: ast.Call, caller: FunctionInfo) -> bool:
-        """A call of a def of the module (or nested in the caller) that only returns an expression making no
-        call (`def widths_of(config): return config.widths`): it changes none of the objects it is given."""
+        """A call of a def of the module (or nested in the caller, or of another module: its summary's
+        expression, at the call) that only returns an expression making no call but constructions that keep
+        what they are given (`def widths_of(config): return config.widths`, `return Held(config.widths)`): it
+        changes none of the objects it is given."""
         callee = self._helper(call.func, Context.of(caller))
-        value = returned_expression(callee) if callee is not None else None
-        return value is not None and not nodes_of(value, (ast.Call, ast.NamedExpr))
+        value = returned_expression(callee) if callee is not None else self.index.inlined(call, caller)
+        return value is not None and not nodes_of(value, ast.NamedExpr) and all(
+            self.keeps_arguments(inner) for inner in nodes_of(value, ast.Call))
 
     def _held_by_objects(self, value: ast.expr, attr: str, context: Context) -> list[Evidence]:
         """What the attribute `attr` of the objects an expression (evaluated in `context`) builds holds: a
@@ -800,7 +804,11 @@ class ValueInference:
         helper = self._helper(value.func, context)
         if helper is not None:
             return self._summary((id(helper.node), attribute_key(attr)), lambda: self._held_by_returned(helper, attr))
-        return self._held_by_objects_built_elsewhere(value, attr, function)
+        found = self._held_by_objects_built_elsewhere(value, attr, function)
+        if not found and not is_inlined(value):  # another module's builder of what it is given: at this call
+            inlined = self.index.inlined(value, function)
+            found = self._held_by_objects(inlined, attr, context) if inlined is not None else []
+        return found
 
     def _held_by_returned(self, function: FunctionInfo, attr: str) -> list[Evidence]:
         """What the attribute `attr` of the objects a function returns holds, when each return builds one."""
