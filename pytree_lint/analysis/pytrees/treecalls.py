@@ -30,7 +30,7 @@ from ..syntax.model import (
     is_none,
     keyword_arguments,
     nodes_of,
-    returned_expression,
+    sole_return,
     written_as,
 )
 from ..values.inference import Elsewhere
@@ -267,7 +267,8 @@ class TreeCalls:
         return [self._as_a_def_writes(value, scope) for value in values]
 
     def _as_a_def_writes(self, expr: ast.expr, scope: FunctionInfo | None, depth: int = 0) -> ast.expr:
-        """A call of a def that only returns a value (`def shapes_of(p): return jax.tree.map(f, p)`), an element
+        """A call of a def that returns one value (`def shapes_of(p): return jax.tree.map(f, p)`, its only
+        `return`, after other statements or in a loop), an element
         of one's returned display (`make(p)[0]`) or an attribute its returned construction keeps (`make(p).x`),
         or a conditional whose branches are written alike, as the def's body writes it (through a chain of
         such defs): the module's own nodes, whose tree calls are the module's (unlike written_as, which copies
@@ -278,7 +279,7 @@ class TreeCalls:
                 written = expr.body  # two branches written alike
             elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
                 callee = self.index.function_named(expr.func.id, caller)
-                written = returned_expression(callee) if callee is not None else None
+                written = sole_return(callee) if callee is not None else None
                 caller = callee if written is not None else caller  # its names are the callee's from here
             elif isinstance(expr, ast.Subscript) and (key := element_key(expr.slice)) is not None and depth < 8:
                 written = display_element(self._as_a_def_writes(expr.value, caller, depth + 1), key)

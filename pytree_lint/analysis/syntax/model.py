@@ -1321,6 +1321,17 @@ def returned_expression(function: FunctionInfo, imports: bool = False) -> ast.ex
     return None
 
 
+def sole_return(function: FunctionInfo) -> ast.expr | None:
+    """The value a def returns from its only `return` (after other statements, or inside a loop or a `with`),
+    in a def that yields nothing: what every call of it that returns gives back."""
+    if function.is_lambda:
+        return None
+    returns = function.return_statements
+    if len(returns) != 1 or returns[0].value is None or function.nodes(ast.Yield, ast.YieldFrom):
+        return None
+    return returns[0].value
+
+
 def inline_expression(inline: Inline, arguments: dict[str, ast.expr], at: ast.expr) -> ast.expr | None:
     """The expression another module's function returns, from its summary (Inline): its parameters replaced
     by `arguments`, placed at `at`, each name standing for what it does in that module; None when the

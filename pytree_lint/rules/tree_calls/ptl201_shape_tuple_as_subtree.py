@@ -2,9 +2,10 @@
 
 What it does:
     Follows the result of a tree map whose function returns a shape (`lambda x: x.shape`, `jnp.shape`,
-    `np.shape`, `tuple(x.shape)`), directly, through local variables, or through a def of the module that
-    only returns it (alone, as an element of its tuple or dict, or kept by the object it builds:
-    `shapes, n = shapes_and_count(params)`), to a tree function that takes it as its first tree
+    `np.shape`, `tuple(x.shape)`), directly, through local variables, or through a def of the module
+    (or one nested in it) that returns it from its only `return` (alone, as an element of its tuple or
+    dict, or kept by the object it builds: `shapes, n = shapes_and_count(params)`), to a tree function
+    that takes it as its first tree
     (`jax.tree.map`, `jax.tree.leaves`, `jax.tree.reduce`, ...) without `is_leaf`.
 
 Why is this bad:
@@ -27,8 +28,8 @@ Known false positives:
     structure), any call with `is_leaf`, and `jax.eval_shape` results (ShapeDtypeStruct leaves).
 
 Known limits:
-    Followed through local and module-level names and the defs of one module that only return; a tree
-    of shapes another module's function returns, or a def with more than a `return`, is not followed.
+    Followed through local and module-level names and the defs of one module with one `return`; a tree
+    of shapes another module's function returns, or a def with several returns, is not followed.
 """
 
 from __future__ import annotations
