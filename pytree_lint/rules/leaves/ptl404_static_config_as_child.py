@@ -5,7 +5,8 @@ What it does:
     field of a dataclass-style registration) that the class's own methods use as static configuration:
     in `range(self.n)`, as a shape or size (`jnp.zeros((self.n, 3))`, `x.reshape(self.n, -1)`,
     `jnp.arange(self.n)`), or in a Python `if`/`while` test that compares it (`if self.n > 3:`).
-    Arithmetic and locals are followed (`range(self.n - 1)`, `n = self.n`).
+    Arithmetic, locals and the helpers and methods that return a size or shape are followed
+    (`range(self.n - 1)`, `n = self.n`, `jnp.zeros(self._padding(n))`).
 
 Why is this bad:
     Children are traced: inside jit, vmap or grad the method sees a tracer, not the int (measured, jax
@@ -101,7 +102,7 @@ class ConfigurationUses:
                 record(node, [a.value if isinstance(a, ast.Starred) else a for a in node.args]
                        + [k.value for k in node.keywords], "`TracerIntegerConversionError`")
             else:
-                shape = self._shape_arguments(node)
+                shape = self._shape_arguments(node, method)
                 if shape is not None:
                     record(node, shape[0], shape[1])
         return found
@@ -119,14 +120,15 @@ class ConfigurationUses:
                     found.extend(nodes_of(written, (ast.Call, ast.IfExp)))
         return found
 
-    def _shape_arguments(self, call: ast.Call) -> tuple[list[ast.expr], str] | None:
-        """The arguments of an array constructor (or `x.reshape(...)`) that take a shape or a size."""
+    def _shape_arguments(self, call: ast.Call, method: FunctionInfo) -> tuple[list[ast.expr], str] | None:
+        """The arguments of an array constructor (or `x.reshape(...)`) that take a shape or a size, as they
+        are written (a helper's or a method's returned shape, at the call: see written_as)."""
         qualified = self.index.qualify(call.func) or ""
         if isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" and not qualified:
             # `x.reshape(...)`: every argument is shape
             arguments = [a for a in call.args if not isinstance(a, ast.Starred)]
             arguments += [k.value for k in call.keywords if k.arg is not None]
-            return _shape_elements(arguments), SHAPE_ERROR
+            return _shape_elements(self._written(arguments, method)), SHAPE_ERROR
         if not qualified.startswith(SHAPE_MODULES):
             return None
         parameters = SHAPE_PARAMETERS.get(qualified.rsplit(".", 1)[-1])
@@ -136,7 +138,10 @@ class ConfigurationUses:
         arguments = [a.value if isinstance(a, ast.Starred) else a for position, a in enumerate(call.args)
                      if position in positions]
         arguments += [k.value for k in call.keywords if k.arg in keywords]
-        return _shape_elements(arguments), symptom
+        return _shape_elements(self._written(arguments, method)), symptom
+
+    def _written(self, arguments: list[ast.expr], method: FunctionInfo) -> list[ast.expr]:
+        return [written_as(argument, method, self.index) for argument in arguments]
 
     def _compared(self, test: ast.expr) -> list[ast.expr]:
         """The operands of the comparisons in a test that need a concrete number: both sides of an
@@ -172,6 +177,9 @@ class ConfigurationUses:
                 and expression.func.id in ("int", "float", "bool", "abs")
                 and len(expression.args) + len(expression.keywords) == 1 and expression.args):
             return self._attributes(expression.args[0], instance, method, through_local)
+        if isinstance(expression, ast.Call) and (written := written_as(expression, method, self.index)) \
+                is not expression:  # a helper's or a method's returned expression of the call's arguments
+            return self._attributes(written, instance, method, through_local)
         if isinstance(expression, ast.Name) and through_local:
             bound = method.local_bindings.get(expression.id, [])
             if len(bound) == 1 and isinstance(bound[0], ast.expr):
