@@ -237,9 +237,29 @@ class Mutations:
         if not isinstance(receiver, ast.Name) or receiver.id != holder.name:
             return False
         if holder.function is not None:
-            return site.function is holder.function.node
+            return site.function is holder.function.node and not self._filled_before_use(holder)
         return site.function is None or (function is not None and holder.name not in function.local_bindings
                                          and holder.name not in function.all_params)
+
+    def _filled_before_use(self, holder: Holder) -> bool:
+        """A local that its function fills in place (`keys.append(key)`) and only then reads otherwise (hands
+        to a constructor, returns), outside any loop that also fills it: nothing has seen it before its last
+        change (jax's `_safe_flatten_dict` builds its keys, then the wrapper holding them)."""
+        function = holder.function
+        if function is None or function.is_lambda:
+            return False
+        changes = [site for site in self._by_name.get(holder.name, ()) if site.function is function.node]
+        changed = {id(site.receiver) for site in changes}
+        reads = [node for node in function.nodes(ast.Name) if node.id == holder.name
+                 and isinstance(node.ctx, ast.Load) and id(node) not in changed]
+        if not changes or not reads:
+            return False
+        last_change = max(site.order for site in changes)
+        first_read = min(reads, key=lambda node: (node.lineno, node.col_offset))
+        if (first_read.lineno, first_read.col_offset) <= last_change:
+            return False
+        return not any(loop.lineno <= last_change[0] and first_read.lineno <= (loop.end_lineno or loop.lineno)
+                       for loop in function.nodes(ast.For, ast.AsyncFor, ast.While))
 
     def _instance_of(self, owner: ast.expr, function: FunctionInfo | None, cls: ClassInfo) -> bool:
         """`owner` is an instance of `cls` (or of a class related to it by inheritance in the module):

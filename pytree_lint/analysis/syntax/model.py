@@ -785,25 +785,25 @@ class ModuleIndex:
         """constructor_calls and constructions_in_functions for every class, from one pass over the calls."""
         own: dict[int, list[tuple[ast.Call, FunctionInfo | None]]] = {}
         elsewhere: dict[int, list[tuple[ast.Call, FunctionInfo]]] = {}
-        for site in self.calls:
+        for site, call in ((each, call) for each in self.calls for call in _with_argument_calls(each.node)):
             if site.scope is None:
-                built = self.resolve_class(site.node.func)
+                built = self.resolve_class(call.func)
                 if built is not None:
-                    own.setdefault(id(built), []).append((site.node, None))
+                    own.setdefault(id(built), []).append((call, None))
                 continue
             method = site.scope
             while isinstance(method, FunctionInfo) and method.cls is None:
                 method = method.parent
-            func = site.node.func
+            func = call.func
             built = self.resolve_class(func)
             if isinstance(method, FunctionInfo) and method.cls is not None:
                 cls = method.cls
                 if (isinstance(func, ast.Name) and method.is_classmethod and func.id == cls.name_of_cls(method)) \
                         or built is cls:
-                    own.setdefault(id(cls), []).append((site.node, method))
+                    own.setdefault(id(cls), []).append((call, method))
                     continue
             if built is not None and isinstance(site.scope, FunctionInfo):
-                elsewhere.setdefault(id(built), []).append((site.node, site.scope))
+                elsewhere.setdefault(id(built), []).append((call, site.scope))
         return own, elsewhere
 
     def module_function(self, name: str) -> FunctionInfo | None:
@@ -904,6 +904,18 @@ class ModuleIndex:
             module, _, name = meant.rpartition(".")
             return self.classes.get(name) if self.project is not None and module == self.project.module else None
         return self.classes.get(node.id) if self.aliases.is_module_local(node.id) else None
+
+
+def _with_argument_calls(call: ast.Call) -> list[ast.Call]:
+    """A call and the calls given to it as they are, at any depth (`Held(Fns(update))`): an object built
+    as another's argument is built where that call is."""
+    found, pending = [], [call]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        pending.extend(argument for argument in [*node.args, *(k.value for k in node.keywords)]
+                       if isinstance(argument, ast.Call))
+    return found
 
 
 def _always_rebinds(statements: list[ast.stmt], name: str) -> bool:
