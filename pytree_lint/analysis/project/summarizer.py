@@ -464,17 +464,29 @@ class Summarizer:
         return (self.absolute(callee), keeper) if callee is not None and self.is_projects(callee) else None
 
     def _arguments_of(self, call: ast.Call, function: FunctionInfo | None) -> tuple[Argument, ...]:
-        """What each argument of a call is (positional ones up to a starred one), read where it is written."""
+        """What each argument of a call is (positional ones up to a starred one), read where it is written,
+        and how the function changes it in place after the call, if it does."""
         arguments = []
         for position, argument in enumerate(call.args):
             if isinstance(argument, ast.Starred):
                 break
-            arguments.extend(Argument(position, None, value) for value in self._argument(argument, function))
+            changed = self._changed_after(argument, call, function)
+            arguments.extend(Argument(position, None, value, *changed)
+                             for value in self._argument(argument, function))
         for keyword in call.keywords:
             if keyword.arg is not None:
-                arguments.extend(Argument(None, keyword.arg, value)
+                changed = self._changed_after(keyword.value, call, function)
+                arguments.extend(Argument(None, keyword.arg, value, *changed)
                                  for value in self._argument(keyword.value, function))
         return tuple(arguments)
+
+    def _changed_after(self, argument: ast.expr, call: ast.Call, function: FunctionInfo | None) -> tuple[str, int]:
+        """The in-place change the function makes of a local it passes, after the call (see
+        Mutations.changed_after), as written and its line; empty when it makes none."""
+        if function is None or not isinstance(argument, ast.Name) or argument.id in function.all_params:
+            return "", 0
+        change = self.analysis.mutations.changed_after(argument.id, function, call)
+        return (self.analysis.snippet(change.node), change.order[0]) if change is not None else ("", 0)
 
     def _changes(self) -> tuple[AttributeChange, ...]:
         """In-place changes of project classes' attributes through what is declared as one of them (a

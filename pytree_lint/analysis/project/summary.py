@@ -22,7 +22,7 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 39
+SUMMARY_VERSION = 40
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -132,6 +132,10 @@ class Argument(NamedTuple):
     position: int | None
     keyword: str | None
     value: Value
+    # The function changes the value in place after handing it over (`made = Box(keys); keys.append(k)`):
+    # the change as written and its line (empty: no such change).
+    changed: str = ""
+    changed_line: int = 0
 
 
 class Built(NamedTuple):
@@ -420,7 +424,7 @@ def _function_facts(line, field_facts, registers, params, decorators, factory, d
 
 
 def _arguments(rows: list) -> tuple[Argument, ...]:
-    return tuple(Argument(position, keyword, _value(value)) for position, keyword, value in rows)
+    return tuple(Argument(position, keyword, _value(value), *changed) for position, keyword, value, *changed in rows)
 
 
 def _value(row: list) -> Value:

@@ -10,6 +10,7 @@ that evidence, naming the site; PTL901, opt-in, the others.
 from __future__ import annotations
 
 import ast
+import sys
 
 from ..record import record
 from ..syntax.source import home_of
@@ -83,11 +84,21 @@ def held_containers(analysis) -> list[HeldContainer]:
         defined_at = (cls.node.lineno if home_of(cls.node) is None else 0) if cls is not None else getattr(
             site.registration.node, "lineno", 0)
         hashed = _static_hash(analysis, site)
-        held = [HeldContainer(site, evidence, analysis.mutations.first(evidence.holders, defined_at)
-                              if evidence.holders else None, hashed) for evidence in containers.values()]
+        held = [HeldContainer(site, evidence, _first_change(analysis, evidence, defined_at), hashed)
+                for evidence in containers.values()]
         evidenced = [container for container in held if container.evidenced]
         found.extend(evidenced or held[:1])
     return found
+
+
+def _first_change(analysis, evidence: Evidence, defined_at: int) -> Mutation | None:
+    """The first in-place change of the container: through what holds it here, or where another module
+    that handed it over changes it after (its summary says so)."""
+    here = analysis.mutations.first(evidence.holders, defined_at) if evidence.holders else None
+    if here is not None:
+        return here
+    return next((Mutation(hop.changed, ast.Name(hop.via), None, (sys.maxsize, hop.changed.line))
+                 for hop in evidence.trail if hop.changed is not None), None)
 
 
 def _holding_attribute(site: AuxSite, evidence: Evidence) -> str | None:

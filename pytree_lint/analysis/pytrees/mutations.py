@@ -241,6 +241,19 @@ class Mutations:
         return site.function is None or (function is not None and holder.name not in function.local_bindings
                                          and holder.name not in function.all_params)
 
+    def changed_after(self, name: str, function: FunctionInfo, node: ast.AST) -> Mutation | None:
+        """The first in-place change of the local `name` of `function` made after `node` (later in the
+        source, or in a loop around both): what a value handed over at `node` undergoes after."""
+        self._index((name,))
+        holder = Holder(name, function=function)
+        at = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+        loops = [loop for loop in function.nodes(ast.For, ast.AsyncFor, ast.While)
+                 if loop.lineno <= at[0] <= (loop.end_lineno or loop.lineno)]
+        later = [site for site in self._by_name.get(name, ()) if site.function is function.node
+                 and self._through(site, holder) and (site.order > at or any(
+                     loop.lineno <= site.order[0] <= (loop.end_lineno or loop.lineno) for loop in loops))]
+        return min(later, key=lambda site: site.order) if later else None
+
     def _filled_before_use(self, holder: Holder) -> bool:
         """A local that its function fills in place (`keys.append(key)`) and only then reads otherwise (hands
         to a constructor, returns), outside any loop that also fills it: nothing has seen it before its last

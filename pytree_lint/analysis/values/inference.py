@@ -100,6 +100,9 @@ class Hop(NamedTuple):
     # GIVEN to the one object built at this construction (`Held(x).value`): held by it alone, not by every
     # object of its class; held beyond the expression only if that object is (a hop after this one says so).
     own: bool = False
+    # GIVEN by another module's call, whose function changes the value in place after (its summary's
+    # Argument.changed): where.
+    changed: Elsewhere | None = None
 
     @property
     def phrase(self) -> str:
@@ -718,10 +721,13 @@ class ValueInference:
         for construction, summary in project.constructions(cls.name):
             for argument in construction.arguments:
                 if _passes(argument, name, position):
+                    changed = Elsewhere(argument.changed, summary.display_path, argument.changed_line) \
+                        if argument.changed else None
                     found.extend(_summarised(value, cls.node, via, Relation.GIVEN, made_in.display_path,
                                              construction.factory
                                              or project.built_per_call(construction, summary,
-                                                                       self.keeps_what_it_is_given) is None)
+                                                                       self.keeps_what_it_is_given) is None,
+                                             changed)
                                  for value, made_in in project.resolved(summary, (argument.value,)))
         return found
 
@@ -1406,12 +1412,13 @@ def _keeps_a_parameter(statement: ast.stmt, init: FunctionInfo) -> bool:
             and isinstance(statement.value, ast.Name) and statement.value.id in init.all_params)
 
 
-def _summarised(value: Value, node: ast.AST, via: str, relation: Relation, path: str, kept: bool = False
-                ) -> Evidence:
-    """Evidence from another module's summary: what `via` `relation` there, cited by module and line."""
+def _summarised(value: Value, node: ast.AST, via: str, relation: Relation, path: str, kept: bool = False,
+                changed: Elsewhere | None = None) -> Evidence:
+    """Evidence from another module's summary: what `via` `relation` there, cited by module and line
+    (`changed`: that module changes it in place after, there)."""
+    hop = Hop(via, relation, Elsewhere(value.text, path, value.line), None, kept or value.made_once, changed=changed)
     return Evidence(Kind(value.kind), node, value.what, leaf=Leaf(value.leaf) if value.leaf else None,
-                    trail=(Hop(via, relation, Elsewhere(value.text, path, value.line), None, kept or value.made_once),),
-                    contained=value.contained, elements=value.elements)
+                    trail=(hop,), contained=value.contained, elements=value.elements)
 
 
 def _runs_once_per_call_of_parent(function: FunctionInfo) -> bool:

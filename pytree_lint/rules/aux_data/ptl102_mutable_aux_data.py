@@ -39,14 +39,16 @@ Known false positives:
     declared `list` that is given a tuple, a frozendict or a `MappingProxyType` is judged by what it is
     given; an equinox field shadowed by a property or method of the same name is no field. A change made
     only by a method the module calls on objects it has just built (flax's `Updates.create()` then
-    `.append(...)`) fills the object before anything flattens it: PTL901, not this rule. netket's
+    `.append(...)`) fills the object before anything flattens it: PTL901, not this rule; so does a local
+    filled in place and only then handed to the constructor (jax's debugger `_DictWrapper`). netket's
     `mutable=True` pytrees (host-side loggers) that reach no transformation are not reported.
 
 Known limits:
     A change made in another module is followed through what that module declares as an object of the
     class: a parameter, a local or an attribute annotated with it, or an item of a collection of it (`for
-    silo in barn.silos`, the collection declared by a class of any module). Containers built outside the
-    module, or changed through a name nothing annotates, are not followed. A change through an attribute
+    silo in barn.silos`, the collection declared by a class of any module), and through a local it hands
+    to a construction of the class and changes after (`made = Box(keys); keys.append(k)`). Containers built
+    outside the module, or changed through a name nothing annotates, are not followed. A change through an attribute
     of the same name counts only on `self` in the class's (or a related class's) methods, or on a name
     bound to the class's constructor.
 
