@@ -26,6 +26,7 @@ from ..syntax.model import (
     display_element,
     element_key,
     elements,
+    is_inlined,
     is_name,
     is_none,
     keyword_arguments,
@@ -272,15 +273,16 @@ class TreeCalls:
         of one's returned display (`make(p)[0]`) or an attribute its returned construction keeps (`make(p).x`),
         or a conditional whose branches are written alike, as the def's body writes it (through a chain of
         such defs): the module's own nodes, whose tree calls are the module's (unlike written_as, which copies
-        them to the call)."""
+        them to the call); another module's def, from its summary, copied to the call (see tree_call_of)."""
         caller = scope if scope is not None and not scope.is_lambda else None
         for _ in range(8):  # a chain of defs is short; a def returning its own call ends here
             if isinstance(expr, ast.IfExp) and ast.dump(expr.body) == ast.dump(expr.orelse):
                 written = expr.body  # two branches written alike
             elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
                 callee = self.index.function_named(expr.func.id, caller)
-                written = sole_return(callee) if callee is not None else None
-                caller = callee if written is not None else caller  # its names are the callee's from here
+                written = sole_return(callee) if callee is not None else self.index.inlined(expr, caller)
+                caller = callee if callee is not None and written is not None else caller  # its names are
+                # the callee's from here (another module's expression, inlined: the caller's)
             elif isinstance(expr, ast.Subscript) and (key := element_key(expr.slice)) is not None and depth < 8:
                 written = display_element(self._as_a_def_writes(expr.value, caller, depth + 1), key)
             elif isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Call) and depth < 8:
@@ -292,6 +294,14 @@ class TreeCalls:
                 break
             expr = written
         return expr
+
+    def tree_call_of(self, node: ast.AST, known: dict[int, TreeCall], scope: FunctionInfo | None) -> TreeCall | None:
+        """The tree call a value is: one of the module's (`known`, by node), or another module's copied to
+        the call that makes it (an inlined expression: see _as_a_def_writes)."""
+        found = known.get(id(node))
+        if found is None and isinstance(node, ast.Call) and is_inlined(node):
+            found = self._tree_call(node, scope, None)
+        return found
 
     def called_directly(self, function: FunctionInfo) -> bool:
         """A def that the module also calls by name (`fill(x)`), outside the tree maps."""

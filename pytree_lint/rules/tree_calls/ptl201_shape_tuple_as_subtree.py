@@ -28,8 +28,9 @@ Known false positives:
     structure), any call with `is_leaf`, and `jax.eval_shape` results (ShapeDtypeStruct leaves).
 
 Known limits:
-    Followed through local and module-level names and the defs of one module with one `return`; a tree
-    of shapes another module's function returns, or a def with several returns, is not followed.
+    Followed through local and module-level names, the defs of the module with one `return`, and the
+    functions of other project modules whose body only returns it; a def with several returns, or another
+    module's that does more than return it, is not followed.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import ast
 from typing import Any
 
 from ...analysis.pytrees.treecalls import TreeCall
+from ...analysis.syntax.model import written_as
 from ...knowledge.jax import MAP_KINDS, SHAPE_FUNCTIONS
 from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.observe import Outcome, TreeCallRecord, describe, jax_module
@@ -77,7 +79,7 @@ class ShapeTupleAsSubtree(Rule):
             if call.is_leaf is not None or not call.trees:
                 continue
             for value in calls.values_of(call.trees[0], call):
-                producer = producers.get(id(value))
+                producer = calls.tree_call_of(value, producers, call.scope)
                 shape = returned_shape(analysis, producer.function, producer) if producer is not None else None
                 if shape is not None:
                     yield Report(call.node,
@@ -90,8 +92,8 @@ class ShapeTupleAsSubtree(Rule):
 
 def returned_shape(analysis, expr: ast.expr | None, call: TreeCall) -> ast.AST | None:
     """The shape a mapped function returns (`x.shape`, `jnp.shape(x)`, `tuple(x.shape)`), if it does."""
-    if expr is not None and analysis.index.qualify(expr) in SHAPE_FUNCTIONS:
-        return expr
+    if expr is not None and analysis.index.qualify(written_as(expr, call.scope, analysis.index)) in SHAPE_FUNCTIONS:
+        return expr  # `jnp.shape`, or a helper returning it
     function = analysis.tree_calls.function_of(expr, call)
     if function is None:
         return None
