@@ -9,6 +9,7 @@ Understood through any import alias, as a call or a decorator (and `functools.pa
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable
 from functools import partial
 
@@ -26,9 +27,10 @@ from ..syntax.model import (
     Scope,
     is_name,
     literal_string,
+    nodes_of,
     written_as,
 )
-from ..syntax.names import dotted_name
+from ..syntax.names import MEANT, dotted_name
 from ..syntax.source import home_of
 from .fields import Frameworks, StaticDeclaration, rebuilt_by, registered_by
 
@@ -90,10 +92,12 @@ def _bind_arguments(mechanism: Mechanism, args: list[ast.expr], keywords: list[a
 
 
 def _readable_arguments(bound: dict[str, ast.expr], meaning: Callable[[ast.expr], str | None], registered: str,
-                        class_name: str) -> tuple[tuple[str, str], ...]:
+                        class_name: str, imported: Callable[[str], bool] = lambda name: False
+                        ) -> tuple[tuple[str, str], ...]:
     """The arguments of a registering call another module can read, each (parameter, expression): literal
-    lists of field names, and the registered class's own methods (on what `meaning` reads as `registered`),
-    written with the class named `class_name`."""
+    lists of field names, the registered class's own methods (on what `meaning` reads as `registered`), and
+    a call of a function the module imports (`imported`) given the registered class (`make_flatten(cls)`,
+    read where the summary is read), written with the class named `class_name`."""
     arguments = []
     for parameter, value in bound.items():
         if isinstance(value, (ast.List, ast.Tuple)) and value.elts and all(
@@ -101,16 +105,32 @@ def _readable_arguments(bound: dict[str, ast.expr], meaning: Callable[[ast.expr]
             arguments.append((parameter, ast.unparse(value)))
         elif isinstance(value, ast.Attribute) and meaning(value.value) == registered:
             arguments.append((parameter, f"{class_name}.{value.attr}"))
+        elif _imported_call_of(value.value if isinstance(value, ast.Attribute) else value, registered, imported):
+            written = copy.deepcopy(value)
+            for name in nodes_of(written, ast.Name):
+                name.id = class_name if name.id == registered else name.id
+            arguments.append((parameter, ast.unparse(written)))
     return tuple(arguments)
 
 
-def _summarised_call(mechanism: str, arguments: tuple[tuple[str, str], ...]
+def _imported_call_of(value: ast.expr, registered: str, imported: Callable[[str], bool]) -> bool:
+    """`make_flatten(cls)`: a call of an imported function given only the registered class."""
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and imported(value.func.id)
+            and bool(value.args) and all(is_name(a, registered) for a in value.args) and not value.keywords)
+
+
+def _summarised_call(mechanism: str, arguments: tuple[tuple[str, str], ...], names: dict[str, str] | None = None
                      ) -> tuple[Mechanism, dict[str, ast.expr]] | None:
-    """A registering call as a summary keeps it, read back (None: a damaged summary, left out)."""
+    """A registering call as a summary keeps it, read back (None: a damaged summary, left out); `names`:
+    what the names it reads stand for in the module it was written in (another module's summary's)."""
     try:
-        return Mechanism(mechanism), {parameter: ast.parse(text, mode="eval").body for parameter, text in arguments}
+        read = {parameter: ast.parse(text, mode="eval").body for parameter, text in arguments}
     except (ValueError, SyntaxError, RecursionError, MemoryError):
         return None
+    for node in (node for value in read.values() for node in nodes_of(value, ast.Name)):
+        if names is not None and node.id in names:
+            setattr(node, MEANT, names[node.id])
+    return Mechanism(mechanism), read
 
 
 _MECHANISM_NAMES = frozenset(m.value for m in Mechanism)
@@ -194,10 +214,12 @@ class RegistrationFinder:
         """The subclasses other modules derive from a class of this module that a hook registers (its own
         `__init_subclass__` or `__new__`, a base's, a metaclass's), each registered with the flatten and
         unflatten it inherits from here (one it overrides is judged in its own module)."""
-        hook = self.subclass_registration(cls) or next((hook for _, hook in self._base_hooks(cls, set())), None)
+        own_hook = self.subclass_registration(cls)
+        hook, names = (own_hook, None) if own_hook is not None else next(
+            ((hook, names) for _, hook, names in self._base_hooks(cls, set())), (None, None))
         if hook is None or self._library_decides(cls):
             return []  # no hook, or a library's class or base (its subclasses follow the library's convention)
-        read = _summarised_call(hook.mechanism, hook.arguments)
+        read = _summarised_call(hook.mechanism, hook.arguments, names)
         own = self._build(read[0], cls.node, cls, read[1], None, subclass=cls) if read is not None else None
         if read is None or own is None or (own.flatten is None and own.unflatten is None):
             return []  # nothing here a subclass could inherit (the hook names no method of theirs)
@@ -239,15 +261,15 @@ class RegistrationFinder:
                      for parameter, value in bound.items()}  # `flatten = cls.flatten_fn`, not the class itself
             if mechanism is None or own is None or not is_name(bound.get("nodetype", bound.get("cls")), own):
                 continue
-            arguments = _readable_arguments(bound, dotted_name, own, SUBCLASS)
+            arguments = _readable_arguments(bound, dotted_name, own, SUBCLASS, self.index.aliases.imports)
             return SubclassRegistration(mechanism.value, site.node.lineno, arguments)
         return None
 
     def _from_base_hook(self, cls: ClassInfo) -> list[Registration]:
         """A subclass of a class (of this module or another of the project) whose `__init_subclass__` or
         `__new__` registers each subclass: registered so, with its own methods or the ones it inherits."""
-        for base, hook in self._base_hooks(cls, set()):
-            read = _summarised_call(hook.mechanism, hook.arguments)
+        for base, hook, names in self._base_hooks(cls, set()):
+            read = _summarised_call(hook.mechanism, hook.arguments, names)
             if read is not None:
                 return [self._build(read[0], base, cls, read[1], None, subclass=cls)]
         return []
@@ -272,9 +294,10 @@ class RegistrationFinder:
         return False
 
     def _base_hooks(self, cls: ClassInfo, seen: set[int]):
-        """(the base or metaclass expression of `cls` it comes through, the registration) for each base,
-        nearest first, whose `__init_subclass__` or `__new__` registers its subclasses, and for its
-        metaclass (or a base's) whose `__new__` or `__init__` registers each class it makes."""
+        """(the base or metaclass expression of `cls` it comes through, the registration, what the names
+        it reads stand for: None for this module's) for each base, nearest first, whose `__init_subclass__`
+        or `__new__` registers its subclasses, and for its metaclass (or a base's) whose `__new__` or
+        `__init__` registers each class it makes."""
         seen.add(id(cls))
         project = self.index.project
         metaclass = cls.keywords.get("metaclass")
@@ -283,12 +306,12 @@ class RegistrationFinder:
             if parent is not None and id(parent) not in seen:
                 hook = self.subclass_registration(parent)
                 if hook is not None:
-                    yield base, hook
-                yield from ((base, inherited) for _, inherited in self._base_hooks(parent, seen))
+                    yield base, hook, None
+                yield from ((base, inherited, names) for _, inherited, names in self._base_hooks(parent, seen))
             elif parent is None and project is not None and (definition := self.index.definition(base)) is not None:
                 hook = project.subclass_registration(definition)
                 if hook is not None:
-                    yield base, hook
+                    yield base, hook, definition.summary.names
 
     def imported_classes(self, project_name: Callable[[str], str | None]) -> list[RegisteredElsewhere]:
         """The registering calls of classes the module imports from its project (`project_name`: the

@@ -900,9 +900,11 @@ class ModuleIndex:
         if not isinstance(node, ast.Name):
             return None
         meant = getattr(node, MEANT, None)
-        if meant is not None:
-            module, _, name = meant.rpartition(".")
-            return self.classes.get(name) if self.project is not None and module == self.project.module else None
+        if meant is not None:  # where it is defined: through the re-exports of a package (`from . import Base`)
+            if self.project is None:
+                return None
+            module, _, name = self.project.followed(meant).rpartition(".")
+            return self.classes.get(name) if module == self.project.module else None
         return self.classes.get(node.id) if self.aliases.is_module_local(node.id) else None
 
 

@@ -101,6 +101,10 @@ class AliasTable:
         """(local name, qualified name) of every import and module-level alias."""
         return self._aliases.items()
 
+    def imports(self, name: str) -> bool:
+        """`name` is bound by an import (and not rebound since)."""
+        return name in self._aliases
+
     @property
     def star_modules(self) -> list[str]:
         """The modules `from m import *` takes names from."""
