@@ -10,7 +10,7 @@ from ..knowledge import Convention
 from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
 from ..knowledge.triggers import NNX_TRIGGERS, REGISTRATION_TRIGGERS, TREE_CALL_TRIGGERS
 from .fixes import FixSafety
-from .project.modules import ModuleView
+from .project.modules import Definition, ModuleView
 from .pytrees.aux import (
     AuxSite,
     AuxSiteFinder,
@@ -47,6 +47,12 @@ CITED_ELSEWHERE = re.compile(r"\(([^()\s:]+\.py):(\d+)\)")
 
 
 _SHOWN_STEPS = 8  # the most steps of a value's way a message spells out
+
+
+def _has_jitted_methods(definition: Definition) -> bool:
+    """A project class whose summary knows jitted methods of it."""
+    return definition.cls is not None and any(key.startswith(f"{definition.name}.")
+                                              for key in definition.summary.jitted)
 
 
 def _offers(statement: ast.stmt) -> bool:
@@ -339,9 +345,11 @@ class ModuleAnalysis:
             jit = project.jit(definition)
             if jit is not None and (jit.static_positions or jit.static_names or jit.wrapper):
                 words.update(("static_argnums", "jit"))
-            if definition.cls is not None and any(key.startswith(f"{definition.name}.")
-                                                  for key in definition.summary.jitted):
-                words.update(("static_argnums", "jit"))  # a class with jitted methods: their calls here
+            inline = function.inline if function is not None else None
+            built = [project.definition(meant) for _name, meant in inline.names] if inline is not None else []
+            if any(made is not None and _has_jitted_methods(made) for made in [definition, *built]):
+                words.update(("static_argnums", "jit"))  # a class with jitted methods (or a function returning
+                # one of its objects, `def build(): return Stepper()`): their calls here
             if function is not None and project.tree_map(definition) is not None:
                 words.add(TREE_CALL_TRIGGERS[0])  # a call of it makes a multi-tree map
         return words
