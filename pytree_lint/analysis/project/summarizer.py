@@ -17,7 +17,15 @@ from ..pytrees.mutations import changed_in_place
 from ..pytrees.nnx import filling
 from ..pytrees.registrations import RegistrationFinder
 from ..pytrees.treecalls import TreeCall
-from ..syntax.model import FunctionInfo, first_line, reached, returned_expression, unquoted, written_as
+from ..syntax.model import (
+    FunctionInfo,
+    first_line,
+    reached,
+    returned_expression,
+    returned_with_locals,
+    unquoted,
+    written_as,
+)
 from ..syntax.source import Source, parse
 from ..values.inference import Context, Evidence, element_of
 from ..values.kinds import Kind
@@ -288,10 +296,11 @@ class Summarizer:
                             position[0] if position else 0, self.analysis.snippet(mapped.node))
 
     def _inline(self, function: FunctionInfo) -> Inline | None:
-        """The returned expression of a function whose body does nothing else, when it reads only its own
+        """The returned expression of a function whose body does nothing else (but bind locals it reads
+        once: see returned_with_locals), when it reads only its own
         parameters, builtins and names the module imports or defines (each kept with what it stands for, so
         the expression means the same written at a call in another module)."""
-        value = returned_expression(function, imports=True)
+        value = returned_expression(function, imports=True) or returned_with_locals(function)
         arguments = function.node.args
         if value is None or arguments.vararg is not None or arguments.kwarg is not None:
             return None

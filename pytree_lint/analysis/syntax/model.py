@@ -1335,6 +1335,33 @@ def returned_expression(function: FunctionInfo, imports: bool = False) -> ast.ex
     return None
 
 
+def returned_with_locals(function: FunctionInfo) -> ast.expr | None:
+    """The expression a def returns when its body only binds locals, each once and read once after
+    (`boundaries = [10, 20]; return build(boundaries)`), then returns: the return with the locals written in
+    place (a copy), as `returned_expression` gives a body that only returns. None for any other body."""
+    if function.is_lambda:
+        return None
+    body = function.node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    body = [statement for statement in body if not isinstance(statement, (ast.Import, ast.ImportFrom))]
+    if len(body) < 2 or not isinstance(body[-1], ast.Return) or body[-1].value is None:
+        return None
+    bound: dict[str, ast.expr] = {}
+    for statement in body[:-1]:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)) or statement.targets[0].id in bound \
+                or statement.targets[0].id in function.all_params:
+            return None
+        bound[statement.targets[0].id] = _Substituted(dict(bound), statement.value).visit(
+            copy.deepcopy(statement.value))  # the locals before it written in
+    reads = [node.id for statement in body for node in nodes_of(statement, ast.Name)
+             if isinstance(node.ctx, ast.Load) and node.id in bound]
+    if sorted(reads) != sorted(bound) or nodes_of(body, (ast.Lambda, ast.comprehension, ast.NamedExpr)):
+        return None  # a local read twice or never, or a scope of its own that could read it
+    return _Substituted(bound, body[-1].value).visit(copy.deepcopy(body[-1].value))
+
+
 def sole_return(function: FunctionInfo) -> ast.expr | None:
     """The value a def returns from its only `return` (after other statements, or inside a loop or a `with`),
     in a def that yields nothing: what every call of it that returns gives back."""
