@@ -238,11 +238,13 @@ def call_places(function: ast.AST, keeps: Callable[[ast.Call], bool]) -> dict[in
             if isinstance(node, ast.Call)}
 
 
-def passed_on_at(call: ast.Call, place: CallPlace, traced: set[int], uses: Callable[[ast.AST], NameUses]) -> bool:
+def passed_on_at(call: ast.Call, place: CallPlace, traced: set[int], uses: Callable[[ast.AST], NameUses],
+                 kept: bool = False) -> bool:
     """Whether the object `call` makes may be passed on (see _passed_on), at the place places_of_calls
     gives it; `uses`: handed_and_returned of a function (a caller may keep them: asked only for an object
-    assigned to a name). An object another object keeps is passed on with that object's attributes."""
-    carried = place.made is not call and not isinstance(place.made, ast.IfExp)
+    assigned to a name). An object another object keeps (the one around the call, or, `kept`, the one the
+    call makes) is passed on with that object's attributes."""
+    carried = kept or (place.made is not call and not isinstance(place.made, ast.IfExp))
     return _passed_on(place.made, place.parent, place.function, traced, uses, carried)  # type: ignore[arg-type]
 
 
@@ -439,6 +441,22 @@ class AuxSiteFinder:
         written = written_as(call, self.index.enclosing_function(call), self.index)
         return written is not call and isinstance(written, ast.Call) and self.index.resolve_class(written.func) is cls
 
+    def _builds_one_kept(self, call: ast.Call, cls) -> bool:
+        """`call` is a builder's (written as its returned expression) that returns an object keeping a new
+        `cls` (`def build(x): return Reading(x, Units("m"))`): where that object goes, the `cls` goes."""
+        written = written_as(call, self.index.enclosing_function(call), self.index)
+        pending = [written] if written is not call and isinstance(written, ast.Call) else []
+        while pending:
+            keeper = pending.pop()
+            if not self.inference.keeps_arguments(keeper):
+                continue
+            for argument in [*keeper.args, *(k.value for k in keeper.keywords)]:
+                if isinstance(argument, ast.Call) and self.index.class_named(argument.func) is cls:
+                    return True
+                if isinstance(argument, ast.Call):
+                    pending.append(argument)
+        return False
+
     def _static_instances(self, registration: Registration) -> list[Evidence]:
         """A `register_static` class built inside a function (or lambda) and passed on (to a call, or stored
         on an object) is a new aux object on every call; one that is only returned is never compared with
@@ -471,9 +489,12 @@ class AuxSiteFinder:
             traced_callers: dict[int, bool] = {}
             for node, place in places_of_calls(statement, self.inference.keeps_arguments):
                 function = place.function
-                if isinstance(node, ast.Call) and function is not None and self._builds(node, cls, function) \
-                        and passed_on_at(node, place, traced, self._uses) and (  # not only by a return of
-                            # a def that traced functions alone call
-                            passed_on_at(node, place, traced | {id(function)}, self._uses)
+                if not isinstance(node, ast.Call) or function is None:
+                    continue
+                builds = self._builds(node, cls, function)
+                kept = not builds and self._builds_one_kept(node, cls)
+                if (builds or kept) and passed_on_at(node, place, traced, self._uses, kept) and (
+                        # not only by a return of a def that traced functions alone call
+                            passed_on_at(node, place, traced | {id(function)}, self._uses, kept)
                             or not called_only_where_traced(self.index, function, traced, traced_callers)):
                     yield node
