@@ -68,24 +68,28 @@ class HeldContainer:
 
 
 def held_containers(analysis) -> list[HeldContainer]:
-    """The containers of a site (its first one for each attribute holding one: `self.sizes` and
-    `self.options` of an aux tuple a property returns) the module changes or hashes (PTL102), or else the
-    first (PTL901). The other values an attribute may hold are alternatives of the first, not more parts."""
+    """The containers of a site, one for each attribute holding one (`self.sizes` and `self.options` of an
+    aux tuple a property returns): of the values an attribute may hold (alternatives, not more parts), the
+    first the module changes or hashes. Those with such evidence are PTL102's; a site with none gives its
+    first container to PTL901."""
     found = []
     for site in analysis.aux_sites:
-        containers: dict[str | None, Evidence] = {}
+        by_attribute: dict[str | None, list[Evidence]] = {}
         for evidence in site.evidence:
             if evidence.kind is Kind.MUTABLE and (site.held_by_instance or evidence.held_outside):
-                containers.setdefault(_holding_attribute(site, evidence), evidence)
-        if not containers:
+                by_attribute.setdefault(_holding_attribute(site, evidence), []).append(evidence)
+        if not by_attribute:
             continue
         cls = site.registration.cls
         # Module-level changes count from where the class is defined (imported from another module: all).
         defined_at = (cls.node.lineno if home_of(cls.node) is None else 0) if cls is not None else getattr(
             site.registration.node, "lineno", 0)
         hashed = _static_hash(analysis, site)
-        held = [HeldContainer(site, evidence, _first_change(analysis, evidence, defined_at), hashed)
-                for evidence in containers.values()]
+        held = []
+        for alternatives in by_attribute.values():
+            containers = [HeldContainer(site, evidence, _first_change(analysis, evidence, defined_at), hashed)
+                          for evidence in alternatives]
+            held.append(next((container for container in containers if container.evidenced), containers[0]))
         evidenced = [container for container in held if container.evidenced]
         found.extend(evidenced or held[:1])
     return found

@@ -802,9 +802,27 @@ class ModuleIndex:
                         or built is cls:
                     own.setdefault(id(cls), []).append((call, method))
                     continue
+            if built is None and isinstance(func, ast.Name) and func.id in self._imported_builders:
+                call = self.inlined(call, site.scope) or call  # another module's builder: its construction here
+                built = self.resolve_class(call.func) if isinstance(call, ast.Call) else None
             if built is not None and isinstance(site.scope, FunctionInfo):
                 elsewhere.setdefault(id(built), []).append((call, site.scope))
         return own, elsewhere
+
+    @cached_property
+    def _imported_builders(self) -> frozenset[str]:
+        """The functions the module imports from its project whose body only returns a construction of one of
+        this module's classes (`def build(keys): return Keyed(keys)`): their calls here build it here."""
+        if self.project is None or not self.classes:
+            return frozenset()
+        mine = {f"{self.project.module}.{name}" for name in self.classes}
+        found = set()
+        for local, _target in self.aliases.items():
+            definition = self.definition(ast.Name(local))
+            inline = definition.function.inline if definition is not None and definition.function else None
+            if inline is not None and any(meant in mine for _name, meant in inline.names):
+                found.add(local)
+        return frozenset(found)
 
     def module_function(self, name: str) -> FunctionInfo | None:
         """The module-level def, or the lambda bound once to a module-level name, that `name` refers to."""
