@@ -442,8 +442,9 @@ class AuxSiteFinder:
         return written is not call and isinstance(written, ast.Call) and self.index.resolve_class(written.func) is cls
 
     def _builds_one_kept(self, call: ast.Call, cls) -> bool:
-        """`call` is a builder's (written as its returned expression) that returns an object keeping a new
-        `cls` (`def build(x): return Reading(x, Units("m"))`): where that object goes, the `cls` goes."""
+        """`call` calls a builder (here or in another module, written as its returned expression) whose object
+        keeps a new `cls` (`def build(x): return Reading(x, Units("m"))`): where that object goes, the `cls`
+        goes."""
         written = written_as(call, self.index.enclosing_function(call), self.index)
         pending = [written] if written is not call and isinstance(written, ast.Call) else []
         while pending:

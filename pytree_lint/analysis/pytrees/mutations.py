@@ -52,6 +52,7 @@ class Mutations:
         self._by_name: dict[str, list[Mutation]] = {}  # by the name the change goes through
         self._on_self: dict[tuple[str, int], list[Mutation]] = {}  # `self.x` changes, by (x, the method's class)
         self._calls_by_method: dict[str, list[ast.Call]] = {}  # `x.<name>(...)` calls, by name: _method_calls
+        self._filled: dict[tuple[str, int], bool] = {}  # per (local, its function's node id): _filled_before_use
 
     def _index(self, names: tuple[str, ...]) -> None:
         """Walk the top-level statements that spell one of `names` (each once), indexing their changes."""
@@ -261,9 +262,15 @@ class Mutations:
         function = holder.function
         if function is None or function.is_lambda:
             return False
-        changes = [site for site in self._by_name.get(holder.name, ()) if site.function is function.node]
+        key = (holder.name, id(function.node))
+        if key not in self._filled:
+            self._filled[key] = self._filled_before_reads(holder.name, function)
+        return self._filled[key]
+
+    def _filled_before_reads(self, name: str, function: FunctionInfo) -> bool:
+        changes = [site for site in self._by_name.get(name, ()) if site.function is function.node]
         changed = {id(site.receiver) for site in changes}
-        reads = [node for node in function.nodes(ast.Name) if node.id == holder.name
+        reads = [node for node in function.nodes(ast.Name) if node.id == name
                  and isinstance(node.ctx, ast.Load) and id(node) not in changed]
         if not changes or not reads:
             return False

@@ -241,6 +241,7 @@ class ValueInference:
         default_factory=dict)
     # per function (by its node's id): the attributes of its names it assigns, the names it hands to calls
     _object_changes: dict[int, tuple[set[tuple[str, str]], set[str]]] = field(default_factory=dict)
+    _keeps: dict[int, bool] = field(default_factory=dict)  # per class (by id): keeps_what_it_is_given
     # Set while the module is summarised (there is no project to look into then): the absolute name a
     # qualified name has when it is one of the project's, else None. Such names become references.
     project_name: Callable[[str], str | None] | None = None
@@ -940,14 +941,16 @@ class ValueInference:
         return cls is not None and self.keeps_what_it_is_given(cls)
 
     def keeps_what_it_is_given(self, cls: ClassInfo) -> bool:
-        """The class's constructor only keeps what it is given (see keeps_arguments)."""
-        init = self.index.find_method(cls, "__init__")
-        if init is None:
-            return self._generates_constructor(cls) and self.index.find_method(cls, "__post_init__") is None
-        return init.self_name is not None and all(
-            _keeps_a_parameter(statement, init) or (isinstance(statement, ast.Expr)
-                                                    and isinstance(statement.value, ast.Constant))
-            for statement in init.node.body)  # type: ignore[union-attr]
+        """The class's constructor only keeps what it is given (see keeps_arguments): once per class."""
+        if id(cls) not in self._keeps:
+            init = self.index.find_method(cls, "__init__")
+            self._keeps[id(cls)] = (
+                self._generates_constructor(cls) and self.index.find_method(cls, "__post_init__") is None
+                if init is None else init.self_name is not None and all(
+                    _keeps_a_parameter(statement, init) or (isinstance(statement, ast.Expr)
+                                                            and isinstance(statement.value, ast.Constant))
+                    for statement in init.node.body))  # type: ignore[union-attr]
+        return self._keeps[id(cls)]
 
     def _generates_constructor(self, cls: ClassInfo) -> bool:
         """A class whose constructor is made from its fields and keeps what it is given (a converter aside):
