@@ -211,31 +211,32 @@ class CallPlace(NamedTuple):
 
 
 def places_of_calls(root: ast.AST, keeps: Callable[[ast.Call], bool],
-                    function: ast.AST | None = None) -> Iterator[tuple[ast.AST, CallPlace]]:
-    """Each node under `root` (in source order) with where its value goes: a conditional's value is its
+                    function: ast.AST | None = None) -> Iterator[tuple[ast.Call, CallPlace]]:
+    """Each call under `root` (in source order) with where its value goes: a conditional's value is its
     branch's, and an object that a construction only keeps (`Held(Units("m"))`, `keeps` says which) goes
     where the keeping object goes."""
-    pending: list[tuple[ast.AST, CallPlace]] = [(root, CallPlace(None, root, function))]
+    pending: list[tuple[ast.AST, ast.AST | None, ast.AST, ast.AST | None]] = [(root, None, root, function)]
     while pending:
-        node, place = pending.pop()
-        yield node, place
-        inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else place.function
-        if isinstance(node, ast.IfExp):
-            kept = child_nodes(node)
-        elif isinstance(node, ast.Call) and keeps(node):
-            kept = [*node.args, *(k.value for k in node.keywords)]
-            pending.append((node.func, CallPlace(node, node.func, inner)))
-        else:
-            pending.extend((child, CallPlace(node, child, inner)) for child in reversed(child_nodes(node)))
+        node, parent, made, inner = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            inner = node
+        elif isinstance(node, ast.Call):
+            yield node, CallPlace(parent, made, inner)
+            if keeps(node):
+                pending.append((node.func, node, node.func, inner))
+                pending.extend((child, parent, made, inner)
+                               for child in reversed([*node.args, *(k.value for k in node.keywords)]))
+                continue
+        elif isinstance(node, ast.IfExp):
+            pending.extend((child, parent, made, inner) for child in reversed(child_nodes(node)))
             continue
-        pending.extend((child, place._replace(function=inner)) for child in reversed(kept))
+        pending.extend((child, node, child, inner) for child in reversed(child_nodes(node)))
 
 
 def call_places(function: ast.AST, keeps: Callable[[ast.Call], bool]) -> dict[int, CallPlace]:
     """For each call in `function` (nested defs and lambdas included): where its object goes (see
     places_of_calls), found in one walk."""
-    return {id(node): place for node, place in places_of_calls(function, keeps, function)
-            if isinstance(node, ast.Call)}
+    return {id(node): place for node, place in places_of_calls(function, keeps, function)}
 
 
 def passed_on_at(call: ast.Call, place: CallPlace, traced: set[int], uses: Callable[[ast.AST], NameUses],
@@ -490,7 +491,7 @@ class AuxSiteFinder:
             traced_callers: dict[int, bool] = {}
             for node, place in places_of_calls(statement, self.inference.keeps_arguments):
                 function = place.function
-                if not isinstance(node, ast.Call) or function is None:
+                if function is None:
                     continue
                 builds = self._builds(node, cls, function)
                 kept = not builds and self._builds_one_kept(node, cls)

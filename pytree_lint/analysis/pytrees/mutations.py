@@ -53,6 +53,7 @@ class Mutations:
         self._on_self: dict[tuple[str, int], list[Mutation]] = {}  # `self.x` changes, by (x, the method's class)
         self._calls_by_method: dict[str, list[ast.Call]] = {}  # `x.<name>(...)` calls, by name: _method_calls
         self._filled: dict[tuple[str, int], bool] = {}  # per (local, its function's node id): _filled_before_use
+        self._in_function: dict[int, list[Mutation]] = {}  # per def (node id): its body's own changes
 
     def _index(self, names: tuple[str, ...]) -> None:
         """Walk the top-level statements that spell one of `names` (each once), indexing their changes."""
@@ -245,15 +246,23 @@ class Mutations:
     def changed_after(self, name: str, function: FunctionInfo, node: ast.AST) -> Mutation | None:
         """The first in-place change of the local `name` of `function` made after `node` (later in the
         source, or in a loop around both): what a value handed over at `node` undergoes after."""
-        self._index((name,))
-        holder = Holder(name, function=function)
+        if self._filled_before_use(Holder(name, function=function)):
+            return None
         at = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
         loops = [loop for loop in function.nodes(ast.For, ast.AsyncFor, ast.While)
                  if loop.lineno <= at[0] <= (loop.end_lineno or loop.lineno)]
-        later = [site for site in self._by_name.get(name, ()) if site.function is function.node
-                 and self._through(site, holder) and (site.order > at or any(
-                     loop.lineno <= site.order[0] <= (loop.end_lineno or loop.lineno) for loop in loops))]
+        later = [site for site in self._changes_of_local(name, function) if site.order > at or any(
+            loop.lineno <= site.order[0] <= (loop.end_lineno or loop.lineno) for loop in loops)]
         return min(later, key=lambda site: site.order) if later else None
+
+    def _changes_of_local(self, name: str, function: FunctionInfo) -> list[Mutation]:
+        """The in-place changes a function's own body makes through its local `name`, from one walk of the
+        function (see _through: a local holder's)."""
+        if id(function.node) not in self._in_function:
+            self._in_function[id(function.node)] = [site for site in _mutations_in(function.node)
+                                                    if site.function is function.node]
+        return [site for site in self._in_function[id(function.node)]
+                if isinstance(receiver := _unaliased(site.receiver, function), ast.Name) and receiver.id == name]
 
     def _filled_before_use(self, holder: Holder) -> bool:
         """A local that its function fills in place (`keys.append(key)`) and only then reads otherwise (hands
@@ -268,7 +277,7 @@ class Mutations:
         return self._filled[key]
 
     def _filled_before_reads(self, name: str, function: FunctionInfo) -> bool:
-        changes = [site for site in self._by_name.get(name, ()) if site.function is function.node]
+        changes = self._changes_of_local(name, function)
         changed = {id(site.receiver) for site in changes}
         reads = [node for node in function.nodes(ast.Name) if node.id == name
                  and isinstance(node.ctx, ast.Load) and id(node) not in changed]

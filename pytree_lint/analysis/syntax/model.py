@@ -1365,18 +1365,22 @@ def returned_with_locals(function: FunctionInfo) -> ast.expr | None:
     body = [statement for statement in body if not isinstance(statement, (ast.Import, ast.ImportFrom))]
     if len(body) < 2 or not isinstance(body[-1], ast.Return) or body[-1].value is None:
         return None
-    bound: dict[str, ast.expr] = {}
+    assigned: list[tuple[str, ast.expr]] = []
     for statement in body[:-1]:
         if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
-                and isinstance(statement.targets[0], ast.Name)) or statement.targets[0].id in bound \
-                or statement.targets[0].id in function.all_params:
+                and isinstance(statement.targets[0], ast.Name)):
             return None
-        bound[statement.targets[0].id] = _Substituted(dict(bound), statement.value).visit(
-            copy.deepcopy(statement.value))  # the locals before it written in
+        assigned.append((statement.targets[0].id, statement.value))
+    names = [name for name, _value in assigned]
+    if len(set(names)) < len(names) or not function.all_params.keys().isdisjoint(names):
+        return None
     reads = [node.id for statement in body for node in nodes_of(statement, ast.Name)
-             if isinstance(node.ctx, ast.Load) and node.id in bound]
-    if sorted(reads) != sorted(bound) or nodes_of(body, (ast.Lambda, ast.comprehension, ast.NamedExpr)):
+             if isinstance(node.ctx, ast.Load) and node.id in names]
+    if sorted(reads) != sorted(names) or nodes_of(body, (ast.Lambda, ast.comprehension, ast.NamedExpr)):
         return None  # a local read twice or never, or a scope of its own that could read it
+    bound: dict[str, ast.expr] = {}
+    for name, value in assigned:  # each with the locals before it written in
+        bound[name] = _Substituted(dict(bound), value).visit(copy.deepcopy(value))
     return _Substituted(bound, body[-1].value).visit(copy.deepcopy(body[-1].value))
 
 
