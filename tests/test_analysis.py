@@ -547,3 +547,22 @@ def test_the_prefilter_keeps_the_rules_one_of_whose_words_a_file_spells():
         spelled = [rule for rule in rules if any(word in text for word in rule.triggers)
                    and (not rule.requires or any(word in text for word in rule.requires))]
         assert prefilter(text, rules, DEFAULT_CONFIG) == spelled
+
+
+@pytest.mark.parametrize(("body", "inlined"), [
+    ("widths = [(1, 1)]\n    return build(widths)", "build([(1, 1)])"),
+    ("first = [1]\n    second = wrap(first)\n    return build(second)", "build(wrap([1]))"),
+    ('"""Doc."""\n    from .m import build\n    widths = [1]\n    return build(widths)', "build([1])"),
+    ("widths = [1]\n    return widths, widths", None),  # read twice: its one object would become two
+    ("widths = sizes\n    sizes = [1]\n    return widths", None),  # read before it is bound
+    ("widths = [1]\n    widths.append(2)\n    return widths", None),  # a statement that is no binding
+    ("widths = [1]\n    return [w for w in widths]", None),  # read in a scope of its own
+])
+def test_a_body_that_binds_locals_read_once_is_inlined_as_its_return(body, inlined):
+    """What a summary inlines at other modules' calls (Inline): the return with the locals written in."""
+    import ast
+
+    from pytree_lint.analysis.syntax.model import FunctionInfo, returned_with_locals
+
+    written = returned_with_locals(FunctionInfo(ast.parse(f"def made():\n    {body}\n").body[0]))
+    assert (ast.unparse(written) if written is not None else None) == inlined

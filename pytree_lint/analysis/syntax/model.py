@@ -811,8 +811,9 @@ class ModuleIndex:
 
     @cached_property
     def _imported_builders(self) -> frozenset[str]:
-        """The functions the module imports from its project whose body only returns a construction of one of
-        this module's classes (`def build(keys): return Keyed(keys)`): their calls here build it here."""
+        """The functions the module imports from its project whose summary's returned expression names one of
+        this module's classes (`def build(keys): return Keyed(keys)`): a call here that is, written as that
+        expression, a construction of it builds it here."""
         if self.project is None or not self.classes:
             return frozenset()
         mine = {f"{self.project.module}.{name}" for name in self.classes}
@@ -1374,10 +1375,12 @@ def returned_with_locals(function: FunctionInfo) -> ast.expr | None:
     names = [name for name, _value in assigned]
     if len(set(names)) < len(names) or not function.all_params.keys().isdisjoint(names):
         return None
-    reads = [node.id for statement in body for node in nodes_of(statement, ast.Name)
-             if isinstance(node.ctx, ast.Load) and node.id in names]
-    if sorted(reads) != sorted(names) or nodes_of(body, (ast.Lambda, ast.comprehension, ast.NamedExpr)):
-        return None  # a local read twice or never, or a scope of its own that could read it
+    reads = [(node.id, position) for position, statement in enumerate(body)
+             for node in nodes_of(statement, ast.Name) if isinstance(node.ctx, ast.Load) and node.id in names]
+    if sorted(name for name, _position in reads) != sorted(names) or any(
+            position <= names.index(name) for name, position in reads) \
+            or nodes_of(body, (ast.Lambda, ast.comprehension, ast.NamedExpr)):
+        return None  # a local read twice, never or before it is bound, or a scope of its own that could read it
     bound: dict[str, ast.expr] = {}
     for name, value in assigned:  # each with the locals before it written in
         bound[name] = _Substituted(dict(bound), value).visit(copy.deepcopy(value))
