@@ -127,9 +127,10 @@ def _summarised_call(mechanism: str, arguments: tuple[tuple[str, str], ...], nam
         read = {parameter: ast.parse(text, mode="eval").body for parameter, text in arguments}
     except (ValueError, SyntaxError, RecursionError, MemoryError):
         return None
-    for node in (node for value in read.values() for node in nodes_of(value, ast.Name)):
-        if names is not None and node.id in names:
-            setattr(node, MEANT, names[node.id])
+    if names is not None:
+        for node in (node for value in read.values() for node in nodes_of(value, ast.Name)):
+            if node.id in names:
+                setattr(node, MEANT, names[node.id])
     return Mechanism(mechanism), read
 
 
