@@ -424,11 +424,8 @@ class AuxSiteFinder:
         project = self.index.project
         if project is not None:
             made = f"{project.module}.{cls.name}"
-            for local, _target in self.index.aliases.items():
-                definition = self.index.definition(ast.Name(local))
-                inline = definition.function.inline if definition is not None and definition.function else None
-                if inline is not None and any(meant == made for _name, meant in inline.names):
-                    names.append(local)
+            names.extend(local for local, _target in self.index.aliases.items()
+                         if made in self.index.inline_names(local))
         return names
 
     def _builds(self, call: ast.Call, cls, function: ast.AST) -> bool:

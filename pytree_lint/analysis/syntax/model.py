@@ -418,6 +418,7 @@ class ModuleIndex:
     _calls_spelling: dict[tuple[str, ...], list[tuple[ast.Call, bool]]] = field(default_factory=dict)
     _passing: dict[str, list[ast.Call]] = field(default_factory=dict)
     _inlined: dict[int, ast.expr | None] = field(default_factory=dict)
+    _inline_names: dict[str, frozenset[str]] = field(default_factory=dict)  # per local name: inline_names
     _spellings: dict[frozenset[str], tuple[str, ...]] = field(default_factory=dict)
     # The index whose classes and functions this one reads (see build), and how many read this one's.
     owner: ModuleIndex | None = None
@@ -802,7 +803,8 @@ class ModuleIndex:
                         or built is cls:
                     own.setdefault(id(cls), []).append((call, method))
                     continue
-            if built is None and isinstance(func, ast.Name) and func.id in self._imported_builders:
+            if built is None and isinstance(func, ast.Name) and self.aliases.imports(func.id) \
+                    and not self._own_classes.isdisjoint(self.inline_names(func.id)):
                 call = self.inlined(call, site.scope) or call  # another module's builder: its construction here
                 built = self.resolve_class(call.func) if isinstance(call, ast.Call) else None
             if built is not None and isinstance(site.scope, FunctionInfo):
@@ -810,20 +812,19 @@ class ModuleIndex:
         return own, elsewhere
 
     @cached_property
-    def _imported_builders(self) -> frozenset[str]:
-        """The functions the module imports from its project whose summary's returned expression names one of
-        this module's classes (`def build(keys): return Keyed(keys)`): a call here that is, written as that
-        expression, a construction of it builds it here."""
-        if self.project is None or not self.classes:
-            return frozenset()
-        mine = {f"{self.project.module}.{name}" for name in self.classes}
-        found = set()
-        for local, _target in self.aliases.items():
-            definition = self.definition(ast.Name(local))
+    def _own_classes(self) -> frozenset[str]:
+        """The absolute names of the module's classes (empty outside a project)."""
+        return frozenset(f"{self.project.module}.{name}" for name in self.classes) if self.project else frozenset()
+
+    def inline_names(self, local: str) -> frozenset[str]:
+        """The absolute names read by the expression the project function a name of the module stands for
+        returns (its summary's Inline: `def build(keys): return Keyed(keys)` reads `pkg.m.Keyed`); empty for
+        anything else. Once per name."""
+        if local not in self._inline_names:
+            definition = self.definition(ast.Name(local)) if self.project is not None else None
             inline = definition.function.inline if definition is not None and definition.function else None
-            if inline is not None and any(meant in mine for _name, meant in inline.names):
-                found.add(local)
-        return frozenset(found)
+            self._inline_names[local] = frozenset(meant for _name, meant in inline.names) if inline else frozenset()
+        return self._inline_names[local]
 
     def module_function(self, name: str) -> FunctionInfo | None:
         """The module-level def, or the lambda bound once to a module-level name, that `name` refers to."""
