@@ -3,12 +3,14 @@ by the per-file result cache (cache.py) and the module summaries (analysis/proje
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
 import sys
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar
 
 from .digest import hasher
 from .diskio import read_regular
@@ -108,3 +110,116 @@ def write_json(path: Path, data) -> bool:
             pass
         return False
     return True
+
+
+class EntryDatabase:
+    """JSON entries by key in one SQLite file (the standard library's), for caches with an entry per module:
+    one file per entry made a cold run create a file per module summary (netket: 490, 10-20% of its cold run on
+    a disk where a creation cost 0.05-0.4 ms; the same run with the cache in memory took 0.80 s, not 0.98).
+    Write-ahead logging lets parallel flake8 workers and forked `--jobs` read while one writes, and the file is
+    never synced: it only ever saves time. Any failure reads as no entry and writes nothing; a damaged file
+    is removed and made again. A connection belongs to its process: closed before a fork, opened on use."""
+
+    _open: ClassVar[dict[Path, EntryDatabase]] = {}
+
+    def __init__(self, path: Path, tables: tuple[str, ...]) -> None:
+        self.path, self.tables = path, tables
+        self._connection = None
+        self._unusable = False  # it could not be opened (a folder without write access): not tried again
+
+    @classmethod
+    def at(cls, path: Path, tables: tuple[str, ...]) -> EntryDatabase:
+        """The process's database of a file (one connection per file, whichever store asks)."""
+        if path not in cls._open:
+            cls._open[path] = cls(path, tables)
+        return cls._open[path]
+
+    def _connected(self):
+        if self._connection is None:
+            import sqlite3  # here: a run that finds every result in its manifest never opens a database
+
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None,
+                                         check_same_thread=False)
+            try:
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("PRAGMA synchronous=OFF")
+                for table in self.tables:
+                    connection.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+                                       " WITHOUT ROWID")
+            except BaseException:
+                connection.close()
+                raise
+            self._connection = connection
+        return self._connection
+
+    def get(self, table: str, key: str):
+        """The JSON data of an entry (None: none, or it cannot be read)."""
+        found = self._run(lambda connection: connection.execute(f"SELECT value FROM {table} WHERE key = ?",
+                                                                (key,)).fetchone())
+        if not found:
+            return None
+        try:
+            return json.loads(found[0])
+        except (ValueError, RecursionError):
+            return None
+
+    def put(self, table: str, entries: list[tuple[str, object]]) -> bool:
+        """Write entries (key, JSON data) in one transaction; whether they were written."""
+        try:
+            rows = [(key, json.dumps(data)) for key, data in entries]
+        except (TypeError, ValueError):
+            return False
+
+        def write(connection) -> bool:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                connection.executemany(f"INSERT OR REPLACE INTO {table} (key, value) VALUES (?, ?)", rows)
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+            return True
+
+        return self._run(write) is not None
+
+    def _run(self, query):
+        """`query`'s result on the connection (None when the database failed). A file that is no database, or a
+        damaged one, is removed, to be made again at the next use; a database the process cannot open (a
+        folder without write access) is not tried again."""
+        try:
+            import sqlite3
+        except ImportError:  # a Python built without it: no cache
+            return None
+        if self._unusable:
+            return None
+        try:
+            return query(self._connected())
+        except (sqlite3.OperationalError, OSError):  # a lock held too long, a full disk, no access
+            self._unusable = self._connection is None
+        except sqlite3.DatabaseError:
+            self.close()
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(OSError):
+                    os.remove(f"{self.path}{suffix}")
+        except sqlite3.Error:
+            pass
+        return None
+
+    def close(self) -> None:
+        if self._connection is not None:
+            with contextlib.suppress(Exception):
+                self._connection.close()
+            self._connection = None
+
+    @classmethod
+    def close_all(cls) -> None:
+        """Close every connection of the process (before it forks: a connection must not cross a fork)."""
+        for database in cls._open.values():
+            database.close()
+
+
+# How long a write waits for another process's (a lock is held for one transaction: milliseconds).
+BUSY_SECONDS = 5.0
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=EntryDatabase.close_all)

@@ -3,8 +3,11 @@ through the real CLI and real flake8 in subprocesses (each under a time bound)."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -135,15 +138,14 @@ def _record(**entry) -> list:
 DAMAGED_RECORDS = {"short": [1], "key of null": _record(key=None), "key of a number": _record(key=5),
                    "findings of a number": _record(findings=3), "a short finding": _record(findings=[[1, 2]]),
                    "error of a number": _record(error=5), "dependencies of a list": _record(dependencies=[])}
-# Shapes a damaged cache file may have: each is ignored (the file linted again) and rewritten.
+# Shapes a damaged cache entry may have: each is ignored (the file linted again) and rewritten.
 DAMAGE = [b"", b"[]", b"null", b"3", b'"x"', b"{}", b'{"written": "x", "files": []}',
           json.dumps({"written": 1, "files": DAMAGED_RECORDS}).encode(), b'{"module": "m", "functions": []}',
           b"[" * 100000 + b"]" * 100000]
 
 
-def test_a_damaged_cache_is_ignored_and_rewritten(tmp_path):
-    """Every cache file (the run's manifest of results, module summaries, the project's call index) damaged
-    in every shape, a different shape per file in each round: the findings are those of the first run."""
+def _damaged_project(tmp_path: Path) -> subprocess.CompletedProcess:
+    """A project whose finding needs another module's summary, linted once (its caches made)."""
     write(tmp_path, {
         "pyproject.toml": "",
         "known.py": KNOWN,
@@ -153,16 +155,63 @@ def test_a_damaged_cache_is_ignored_and_rewritten(tmp_path):
     })
     first = run(".", cwd=tmp_path)
     assert first.returncode == 1, first.stderr
-    cached = sorted((tmp_path / ".cache").rglob("*.json"))
-    assert {path.relative_to(tmp_path / ".cache").parts[0] for path in cached} == {"manifests", "summaries"}, cached
-    for start in range(0, len(DAMAGE), len(cached)):
+    return first
+
+
+def _entries(database: Path) -> list[tuple[str, str]]:
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        return [(table, key) for table in ("summaries", "indexes")
+                for (key,) in connection.execute(f"SELECT key FROM {table}")]
+
+
+def test_a_damaged_cache_entry_is_ignored_and_rewritten(tmp_path):
+    """Every cache entry (the run's manifest of results, each module summary, the project's call index) damaged
+    in every shape, a different shape per entry in each round: the findings are those of the first run."""
+    first = _damaged_project(tmp_path)
+    manifests = sorted((tmp_path / ".cache" / "manifests").glob("*.json"))
+    database = tmp_path / ".cache" / "summaries.sqlite3"
+    entries = _entries(database)
+    assert len(manifests) == 1 and {table for table, _ in entries} == {"summaries", "indexes"}, (manifests, entries)
+    places = [*manifests, *entries]
+    for start in range(0, len(DAMAGE), len(places)):
         damaged = {}
-        for number, path in enumerate(cached):
-            damaged[path] = DAMAGE[(start + number) % len(DAMAGE)]
-            path.write_bytes(damaged[path])
+        with contextlib.closing(sqlite3.connect(database, isolation_level=None)) as connection:
+            for number, place in enumerate(places):
+                damaged[place] = DAMAGE[(start + number) % len(DAMAGE)]
+                if isinstance(place, Path):
+                    place.write_bytes(damaged[place])
+                else:
+                    connection.execute(f"UPDATE {place[0]} SET value = ? WHERE key = ?", (damaged[place], place[1]))
         again = run(".", cwd=tmp_path)
         assert (again.returncode, again.stdout, again.stderr) == (1, first.stdout, first.stderr), damaged
-        assert any(path.exists() and path.read_bytes() != damage for path, damage in damaged.items())
+        with contextlib.closing(sqlite3.connect(database)) as connection:
+            now = {(table, key): value for table, key in entries for (value,) in connection.execute(
+                f"SELECT value FROM {table} WHERE key = ?", (key,))}
+        assert any(now.get(place) not in (None, damage) for place, damage in damaged.items() if not isinstance(
+            place, Path)), "no summary was made again"
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a database" * 100, "first half"])
+def test_a_damaged_summary_database_is_made_again(tmp_path, damage):
+    """The summaries' database file itself damaged (emptied, overwritten, cut in half): the run's findings are
+    those of the first, and the file is a database of the summaries again."""
+    first = _damaged_project(tmp_path)
+    database = tmp_path / ".cache" / "summaries.sqlite3"
+    shutil.rmtree(tmp_path / ".cache" / "manifests")  # the files are linted again, reading the summaries
+    whole = database.read_bytes()
+    database.write_bytes(whole[:len(whole) // 2] if damage == "first half" else damage)
+    again = run(".", cwd=tmp_path)
+    assert (again.returncode, again.stdout, again.stderr) == (1, first.stdout, first.stderr)
+    assert {table for table, _ in _entries(database)} == {"summaries", "indexes"}
+
+
+def test_a_cache_folder_that_cannot_be_made_costs_only_time(tmp_path):
+    """The cache folder's place taken by a file: nothing is cached, nothing is said, the findings are the same."""
+    first = _damaged_project(tmp_path)
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder would be")
+    again = run(".", cwd=tmp_path, cache=blocked / "cache")
+    assert (again.returncode, again.stdout, again.stderr) == (1, first.stdout, first.stderr)
 
 
 @pytest.mark.parametrize(("name", "text", "message"), [

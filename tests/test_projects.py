@@ -7,10 +7,12 @@ name the findings that need another module to be seen, `clean/` its twin that mu
 from __future__ import annotations
 
 import ast
+import contextlib
 import gc
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -294,6 +296,12 @@ def test_a_module_summarised_before_its_lint_is_parsed_once(name, tmp_path, monk
     assert parsed == dict.fromkeys(parsed, 1)
 
 
+def _stored_summaries(cache: Path) -> list[dict]:
+    """The summaries in a cache folder's store, as their JSON data."""
+    with contextlib.closing(sqlite3.connect(cache / "summaries.sqlite3")) as connection:
+        return [json.loads(value) for (value,) in connection.execute("SELECT value FROM summaries")]
+
+
 def test_a_summary_made_and_grown_by_one_lint_is_written_once_after_it(tmp_path, monkeypatch):
     """The lint of model.py summarises masks.py and then asks what its `make_mask` returns: the summary is
     written once, whole, when the lint is over (twice before: made, then grown)."""
@@ -303,9 +311,9 @@ def test_a_summary_made_and_grown_by_one_lint_is_written_once_after_it(tmp_path,
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(Project, "_instances", {})
     written = []
-    put = SummaryStore.put
-    monkeypatch.setattr(SummaryStore, "put", lambda store, summary: (written.append(
-        (summary.module, summary.made_returns is not None)), put(store, summary)))
+    put_all = SummaryStore.put_all
+    monkeypatch.setattr(SummaryStore, "put_all", lambda store, summaries: (written.extend(
+        (summary.module, summary.made_returns is not None) for summary in summaries), put_all(store, summaries))[1])
     assert [f.code for f in lint_file(str(project / "pkg" / "model.py"))] == ["PTL101"]
     assert written.count(("pkg.masks", True)) == 1 and ("pkg.masks", False) not in written
 
@@ -321,9 +329,9 @@ def test_a_worker_of_a_parallel_run_writes_a_new_summary_at_once(tmp_path, monke
     monkeypatch.setattr(Project, "_instances", {})
     monkeypatch.setattr(Project, "takes", lambda file: False)
     written = []
-    put = SummaryStore.put
-    monkeypatch.setattr(SummaryStore, "put", lambda store, summary: (written.append(
-        (summary.module, summary.made_returns is not None)), put(store, summary)))
+    put_all = SummaryStore.put_all
+    monkeypatch.setattr(SummaryStore, "put_all", lambda store, summaries: (written.extend(
+        (summary.module, summary.made_returns is not None) for summary in summaries), put_all(store, summaries))[1])
     assert [f.code for f in lint_file(str(project / "pkg" / "model.py"))] == ["PTL101"]
     assert written.index(("pkg.masks", False)) < written.index(("pkg.masks", True))
 
@@ -339,7 +347,7 @@ def test_returns_and_uses_made_on_demand_are_kept_with_the_summary(tmp_path, mon
     monkeypatch.chdir(project)
     assert main(["--jobs", "1", "--format", "json", "."]) == 1
     first = json.loads(capsys.readouterr().out)
-    stored = [json.loads(path.read_text()) for path in (cache / "summaries").glob("?/*.json")]
+    stored = _stored_summaries(cache)
     assert any(any(part is not None for part in summary["uses"]) for summary in stored)
     assert any(summary["returns"] is not None for summary in stored)
     assert any(summary["uses"] == [None] * 5 and summary["returns"] is None for summary in stored)  # never asked
@@ -381,8 +389,7 @@ def test_a_private_functions_facts_are_made_when_another_module_asks(tmp_path, m
     assert main(["--jobs", "1", "--format", "json", "."]) == 1
     first = json.loads(capsys.readouterr().out)
     assert [(f["path"], f["line"], f["code"]) for f in first] == [("pkg/model.py", 12, "PTL101")]
-    stored = next(summary for path in (cache / "summaries").glob("?/*.json")
-                  if (summary := json.loads(path.read_text()))["module"] == "pkg.fields")
+    stored = next(summary for summary in _stored_summaries(cache) if summary["module"] == "pkg.fields")
     assert stored["functions"]["_static"] is not None and stored["functions"]["_unused"] is None
     assert stored["functions"]["public"] is not None
     shutil.rmtree(cache / "manifests")
@@ -578,7 +585,7 @@ def test_no_cache_holds_for_its_run_only(project, tmp_path, monkeypatch, capsys)
     assert not (tmp_path / "cache").exists() and NO_SUMMARY_CACHE not in os.environ
     monkeypatch.setattr(Project, "_instances", {})  # the modules summarised again, as in a new process
     assert main(["--jobs", "1", "--format", "json", "."]) == 1
-    assert list((tmp_path / "cache" / "summaries").glob("?/*.json"))
+    assert _stored_summaries(tmp_path / "cache")
     capsys.readouterr()
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
-from ...cachedir import code_fingerprint, default_directory, entry_path, read_json, write_json
+from ...cachedir import EntryDatabase, code_fingerprint, default_directory
 from ...digest import content_digest
 from ...shapes import conforms
 from ..record import NamedTuple, field, record
@@ -451,12 +451,13 @@ def _made(part: list | None, make: Callable) -> tuple | None:
 
 
 class SummaryStore:
-    """Summaries on disk, keyed by the module's content hash, its name and the linter's build; writes are
-    atomic (a temporary file renamed), so parallel flake8 workers and `--jobs` share them safely. Any
-    failure to read or write is ignored: the store only ever saves time."""
+    """Summaries on disk, keyed by the module's content hash, its name and the linter's build, in the cache's
+    database (see EntryDatabase: parallel flake8 workers and `--jobs` share it). Any failure to read or write
+    is ignored: the store only ever saves time."""
 
     def __init__(self, directory: Path | None = None) -> None:
-        self.directory = (directory if directory is not None else default_directory()) / "summaries"
+        self.database = EntryDatabase.at((directory if directory is not None else default_directory())
+                                         / "summaries.sqlite3", ("summaries", "indexes"))
         self._salt = f"{SUMMARY_VERSION}|{code_fingerprint()}".encode()
 
     @property
@@ -465,24 +466,25 @@ class SummaryStore:
         (`--no-cache` sets NO_SUMMARY_CACHE for its run only)."""
         return NO_SUMMARY_CACHE not in os.environ
 
-    def _path(self, digest: str, module: str, is_package: bool) -> Path:
-        key = content_digest(self._salt + f"|{module}|{is_package}|{digest}".encode())
-        return entry_path(self.directory, key)
+    def _key(self, digest: str, module: str, is_package: bool) -> str:
+        return content_digest(self._salt + f"|{module}|{is_package}|{digest}".encode())
 
     def get(self, digest: str, module: str, is_package: bool) -> ModuleSummary | None:
         if not self.enabled:
             return None
-        try:
-            data = read_json(self._path(digest, module, is_package))
-        except (OSError, ValueError, RecursionError):
-            return None
-        # A damaged summary is read as none: the module is summarised again and the file rewritten.
-        return ModuleSummary.from_json(data) if valid_summary(data) else None
+        data = self.database.get("summaries", self._key(digest, module, is_package))
+        # A damaged summary is read as none: the module is summarised again and the entry rewritten.
+        return ModuleSummary.from_json(data) if data is not None and valid_summary(data) else None
 
     def put(self, summary: ModuleSummary) -> bool:
         """Write a summary (whether it was: the store is on, and the write did not fail)."""
-        return self.enabled and write_json(self._path(summary.digest, summary.module, summary.is_package),
-                                           summary.to_json())
+        return self.put_all([summary])
+
+    def put_all(self, summaries: list[ModuleSummary]) -> bool:
+        """Write summaries in one transaction (whether they were)."""
+        return self.enabled and self.database.put("summaries", [
+            (self._key(summary.digest, summary.module, summary.is_package), summary.to_json())
+            for summary in summaries])
 
     def put_later(self, summary: ModuleSummary) -> None:
         """Put a summary once the lint that made or grew it is over (see write_pending): a lint often makes
@@ -491,23 +493,20 @@ class SummaryStore:
         _PENDING.setdefault(id(summary), (self, summary))
 
     # what each file of a project calls and imports (Project._names_and_imports) -----------------------------
-    def _index_path(self, root: Path) -> Path:
-        return self.directory / "calls" / f"{content_digest(self._salt + str(root).encode())}.json"
+    def _index_key(self, root: Path) -> str:
+        return content_digest(self._salt + str(root).encode())
 
     def load_index(self, root: Path) -> dict[str, FileText]:
         if not self.enabled:
             return {}
-        try:
-            index = read_json(self._index_path(root))
-        except (OSError, ValueError, RecursionError):
-            return {}
+        index = self.database.get("indexes", self._index_key(root))
         # A damaged row (or one of another version's shape) is dropped: the file is read again.
         return {path: FileText(*row) for path, row in index.items() if conforms(row, FileText)} if isinstance(
             index, dict) else {}
 
     def save_index(self, root: Path, index: dict[str, FileText]) -> None:
         if self.enabled:
-            write_json(self._index_path(root), index)
+            self.database.put("indexes", [(self._index_key(root), index)])
 
 
 # The summaries made or grown (their returns, uses or functions made) during the current lint, by id, each with
@@ -518,9 +517,12 @@ _PENDING: dict[int, tuple[SummaryStore, ModuleSummary]] = {}
 def write_pending() -> None:
     """Write the summaries the lint just over has made or grown (engine.lint_source calls it after each
     lint)."""
+    by_store: dict[int, tuple[SummaryStore, list[ModuleSummary]]] = {}
     while _PENDING:
         _, (store, summary) = _PENDING.popitem()
-        store.put(summary)
+        by_store.setdefault(id(store), (store, []))[1].append(summary)
+    for store, summaries in by_store.values():
+        store.put_all(summaries)
 
 
 def valid_summary(data) -> bool:
