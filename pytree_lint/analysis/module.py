@@ -123,13 +123,51 @@ class ModuleAnalysis:
         if builder is not None and id(builder) in _builders:  # a builder calling itself: nothing more to learn
             return False
         if builder is maker.node:
+            callers = self.index.callers_of(maker)
+            if not callers and self._called_from_outside(maker):
+                return self._passed_on_per_call(call, place)
             return any(caller is not None and self.made_per_call(built, caller, _builders | {id(maker.node)})
-                       for built, caller in self.index.callers_of(maker))
+                       for built, caller in callers)
         if builder is not None and only_called_in(builder, maker.node):  # a nested builder its parent calls
             name = builder.name  # type: ignore[attr-defined]
             return any(self.made_per_call(built, maker, _builders | {id(builder)})
                        for built in nodes_of(maker.node, ast.Call) if is_name(built.func, name))
         return self._passed_on_per_call(call, place)
+
+    def deciding_builder(self, call: ast.Call, maker: FunctionInfo) -> FunctionInfo | None:
+        """The top-level def whose calls decide how often `call` (in `maker`) makes its object: `maker` when it
+        returns the object as it is, or, when every call of it in this module is returned as it is by one other
+        def (a nested builder's parent too), that one's, up the chain (`@estimators.register def _(obs): return
+        build(data)`). None when no def returns it, or the chain ends in a method or a nested def."""
+        builder = self.returned_by(call, maker)
+        if builder is None:
+            return None
+        if builder is not maker.node:  # a nested builder: its parent decides when it returns each of its calls
+            calls = [built for built in nodes_of(maker.node, ast.Call) if is_name(built.func, builder.name)]  # type: ignore[attr-defined]
+            if not only_called_in(builder, maker.node) or any(
+                    self.returned_by(built, maker) is not maker.node for built in calls):
+                return None
+        current, seen = maker, set()
+        while id(current.node) not in seen:
+            seen.add(id(current.node))
+            callers = self.index.callers_of(current)
+            outer = {id(caller.node): caller for built, caller in callers
+                     if caller is not None and self.returned_by(built, caller) is caller.node}
+            if not callers or len(outer) != 1 or any(caller is None or id(caller.node) not in outer
+                                                     for _built, caller in callers):
+                break
+            current = next(iter(outer.values()))
+        return current if current.parent is None and current.cls is None else None
+
+    def _called_from_outside(self, maker: FunctionInfo) -> bool:
+        """Whether a builder no call of this module runs is called from outside the project (a library's
+        factory, a dispatcher's registered implementation: by users, as often as they like): a method or a
+        nested def, or a top-level def no other module imports. Unknown while the module is summarised alone:
+        its summary names the builder, and the class's module judges it (ModuleView.built_per_call)."""
+        if maker.parent is not None or maker.cls is not None:
+            return True
+        view = self.index.project
+        return view is not None and not view.imported_elsewhere(maker.name)
 
     def returned_by(self, call: ast.Call, maker: FunctionInfo) -> ast.AST | None:
         """The def (`maker`'s own, or one nested in it) that returns the object `call` makes as it is (from
@@ -154,9 +192,11 @@ class ModuleAnalysis:
         name = getattr(place.function, "name", None)
         if per_call and place.function is not None and not passed_on_at(
                 call, place, self._jitted_defs | {id(place.function)}, self._handed_and_returned):
-            # only returned: per call unless a transformation traces the function or what calls it
-            per_call = not (name is not None and self.index.calls_passing(name)) and not called_only_where_traced(
-                self.index, place.function, self._jitted_defs, self._traced_callers)
+            # only returned: per call unless a transformation traces the function (it is handed to calls and
+            # never called by name: `lax.cond(p, x, update, ...)`) or what calls it
+            per_call = not (name is not None and self.index.calls_passing(name) and not any(
+                is_name(called.func, name) for called, _ in self.index.calls_mentioning((name,)))) \
+                and not called_only_where_traced(self.index, place.function, self._jitted_defs, self._traced_callers)
         return per_call
 
     def place_of(self, call: ast.Call, maker: FunctionInfo) -> CallPlace | None:

@@ -74,6 +74,8 @@ MUTATING_METHODS = frozenset({
     "difference_update", "intersection_update", "symmetric_difference_update", "__setitem__", "__delitem__",
     "__iadd__", "setdefault", "popitem",
 })
+# Methods that read a container without handing it on (a copy is a new object).
+READING_METHODS = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
 
 # Classes: how their instances compare.
 DATACLASS_DECORATORS = frozenset({

@@ -69,6 +69,8 @@ MAX_SEARCHED_FILES = 3000
 # How long a worker process waits for the summary another is making (see Project._made_elsewhere), at most,
 # and how often it looks for it: a summary takes 1-30 ms; a process killed while making one is waited for no
 # longer than this.
+# How many builders, each returning the object the one before returns, are followed across modules.
+MAX_BUILDER_LEVELS = 4
 AWAIT_SECONDS = 2.0
 AWAIT_POLL_SECONDS = 0.0005
 # The modules a file imports, read from its text before it is parsed: `from .x import`, `import a.b`.
@@ -1026,6 +1028,33 @@ class Project:
             file for file in self._files_importing(view.import_root, package, name)
             if file != view.file and self._imports_name(file, view.module, name, view.import_root))
 
+    def built_through(self, builder: str, summary: ModuleSummary, line: int,
+                      depth: int = 0) -> tuple[str, ModuleSummary, int] | None:
+        """Where calls of a builder (see Construction.builder; of `summary`'s module, whose call at `line` makes
+        the object) make its object per call: a call of another module that does, or one that is itself
+        returned by a builder there, judged the same way (a few levels deep); or the builder itself, when
+        nothing in the project calls it (a library's factory, a dispatcher's registered implementation: its
+        users call it, as often as they like). None when nothing says it is made per call."""
+        name = builder.rsplit(".", 1)[-1]
+        view = self.view_of(summary)
+        calls = self.calls_elsewhere(view, name)
+        for call, module in calls:
+            if call.per_call:
+                return call.per_call, module, call.line
+        for call, module in calls if depth < MAX_BUILDER_LEVELS else ():
+            found = self.built_through(call.builder, module, call.line, depth + 1) if call.builder else None
+            if found is not None:
+                return found
+        if not getattr(summary.function(name), "called_here", True) and not self.imported_elsewhere(view, name):
+            return f"{name}(...)", summary, line
+        return None
+
+    def imported_elsewhere(self, view: ModuleView, name: str) -> bool:
+        """Whether another project file imports the name `name` of the module `view` sees from: its summary
+        binds the name (or takes `*`), so an import in a docstring's example is none."""
+        return any(summary.stars or any(target.rsplit(".", 1)[-1] == name for target in summary.names.values())
+                   for _view, summary in self._importers(view, name))
+
     def registrations_elsewhere(self, view: ModuleView, class_name: str) -> list[tuple[RegisteredElsewhere,
                                                                                      ModuleSummary]]:
         """The registering calls other project modules make of the class `class_name` of the module `view`
@@ -1445,11 +1474,11 @@ class ModuleView:
                 per_call, builder = construction.kept_per_call, construction.kept_builder
         if per_call:
             return per_call, summary, construction.line
-        if not builder:
-            return None
-        name = builder.rsplit(".", 1)[-1]
-        return next(((call.per_call, module, call.line) for call, module
-                     in self.project.calls_elsewhere(self.project.view_of(summary), name) if call.per_call), None)
+        return self.project.built_through(builder, summary, construction.line) if builder else None
+
+    def imported_elsewhere(self, name: str) -> bool:
+        """Whether another module of the project imports this module's name `name`."""
+        return self.project.imported_elsewhere(self, name)
 
     def subclasses_elsewhere(self, class_name: str) -> list[ClassInfo]:
         """The classes other project modules derive from a class of this module, directly or through one

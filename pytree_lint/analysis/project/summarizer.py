@@ -265,7 +265,8 @@ class Summarizer:
                              tuple(p.name for p in function.params if array_annotation(self.analysis.values, p)),
                              self._inline(function), self._forward(function), self._tree_map(function),
                              rebuilt_by(self.index, function), makes_dataclass(self.index, function),
-                             memoizes(self.index, function), self._builds(function))
+                             memoizes(self.index, function), self._builds(function),
+                             bool(self.index.callers_of(function)))
 
     def _builds(self, function: FunctionInfo) -> tuple[Built, ...]:
         """The objects a function returns when every return builds one of a class it imports (see
@@ -437,10 +438,10 @@ class Summarizer:
             if callee is None or not self.is_projects(callee) or not wanted(callee):
                 continue
             maker = self.index.enclosing_function(call) if in_function else None
-            per_call, builder = self._how_often(call, maker, built)
+            per_call, builder = self._how_often(call, maker)
             keeper = self._keeper(call, maker) if built and maker is not None else None
             kept_by, (kept_per_call, kept_builder) = ("", ("", "")) if keeper is None else (
-                keeper[0], self._how_often(keeper[1], maker, built, kept=call))
+                keeper[0], self._how_often(keeper[1], maker, kept=call))
             arguments = self._arguments_of(call, maker)
             if arguments or per_call or builder or kept_by:
                 position = self.analysis.position(call)
@@ -449,16 +450,15 @@ class Summarizer:
                                           factory, per_call, builder, kept_by, kept_per_call, kept_builder))
         return found
 
-    def _how_often(self, call: ast.Call, maker: FunctionInfo | None, built: bool,
+    def _how_often(self, call: ast.Call, maker: FunctionInfo | None,
                    kept: ast.Call | None = None) -> tuple[str, str]:
         """Construction.per_call and Construction.builder of a call in `maker` (None: module level); with
         `kept`, of the object that construction `kept` makes, given to `call` (a keeper: kept_per_call and
         kept_builder)."""
         per_call = maker is not None and (self.analysis.made_per_call(call, maker) if kept is None
                                            else self.analysis.made_per_call_if_kept(kept, maker, call))
-        builder = f"{self.module}.{maker.name}" if (
-            built and not per_call and maker is not None and maker.parent is None and maker.cls is None
-            and self.analysis.returned_by(call, maker) is maker.node) else ""
+        deciding = self.analysis.deciding_builder(call, maker) if maker is not None and not per_call else None
+        builder = f"{self.module}.{deciding.name}" if deciding is not None else ""
         return self.analysis.snippet(call) if per_call else "", builder
 
     def _keeper(self, call: ast.Call, maker: FunctionInfo) -> tuple[str, ast.Call] | None:

@@ -22,7 +22,7 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 42
+SUMMARY_VERSION = 43
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -164,6 +164,7 @@ class FunctionFacts(NamedTuple):
     dataclass: bool = False  # a decorator applying `dataclasses.dataclass` (fields.makes_dataclass)
     memoizes: bool = False  # a decorator that memoises the function it is given (fields.memoizes)
     builds: tuple[Built, ...] = ()  # the objects it returns, when every return builds one
+    called_here: bool = False  # a call of its own module runs it (by name): see ModuleView.built_per_call
 
 
 class SubclassRegistration(NamedTuple):
@@ -408,7 +409,7 @@ class ModuleSummary:
 
 
 def _function_facts(line, field_facts, registers, params, decorators, factory, decorator_calls, arrays, inline,
-                    forward, tree_map, rebuilds, dataclass, memoizes, builds) -> FunctionFacts:
+                    forward, tree_map, rebuilds, dataclass, memoizes, builds, called_here) -> FunctionFacts:
     """A function's facts read back from their JSON array."""
     return FunctionFacts(line, FieldFacts(*field_facts) if field_facts else None, registers, tuple(params),
                          tuple(decorators), JitFactory(*factory) if factory else None,
@@ -420,7 +421,7 @@ def _function_facts(line, field_facts, registers, params, decorators, factory, d
                          TreeMapFacts(tuple(tree_map[0]), *tree_map[1:]) if tree_map else None,
                          rebuilds, dataclass, memoizes,
                          tuple(Built(callee, built_line, _arguments(arguments))
-                               for callee, built_line, arguments in builds))
+                               for callee, built_line, arguments in builds), called_here)
 
 
 def _arguments(rows: list) -> tuple[Argument, ...]:

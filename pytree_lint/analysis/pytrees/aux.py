@@ -120,7 +120,8 @@ def flatten_context(function: FunctionInfo, registration: Registration, statemen
     return Context(function, ((function.params[0].name, registration.cls),), statement)
 
 
-_DISPLAYS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
+# What holds an object it is given as a display's element, a comprehension's made for each item too.
+_DISPLAYS = (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Defs between a construction and the traced function that calls them (AuxSiteFinder._called_only_where_traced).
 _MAX_CALLER_LEVELS = 8
 

@@ -20,7 +20,7 @@ import sys
 from functools import cached_property
 from itertools import repeat
 
-from ...knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS
+from ...knowledge.python import CONSTRUCTOR_METHODS, MUTATING_METHODS, READING_METHODS
 from ..record import record
 from ..syntax.model import (
     FUNCTIONS,
@@ -29,6 +29,7 @@ from ..syntax.model import (
     ModuleIndex,
     child_nodes,
     is_collection,
+    is_name,
     nodes_of,
     written_as,
 )
@@ -278,9 +279,9 @@ class Mutations:
 
     def _filled_before_reads(self, name: str, function: FunctionInfo) -> bool:
         changes = self._changes_of_local(name, function)
-        changed = {id(site.receiver) for site in changes}
+        passed_over = {id(site.receiver) for site in changes} | _looked_into(name, function)
         reads = [node for node in function.nodes(ast.Name) if node.id == name
-                 and isinstance(node.ctx, ast.Load) and id(node) not in changed]
+                 and isinstance(node.ctx, ast.Load) and id(node) not in passed_over]
         if not changes or not reads:
             return False
         last_change = max(site.order for site in changes)
@@ -359,3 +360,24 @@ def changed_in_place(node: ast.AST) -> list[ast.expr]:
     if isinstance(node, (ast.Assign, ast.Delete)):
         return [target.value for target in node.targets if isinstance(target, ast.Subscript)]
     return []
+
+
+def _looked_into(name: str, function: FunctionInfo) -> set[int]:
+    """The reads of a local that only look into it (`key in shape`, `shape[key]`, `len(shape)`,
+    `shape.get(key)`, `for key in shape`): they hand nothing on (penzai's `subst_leaf` checks each key
+    against the dict it fills, then builds the spec that keeps it)."""
+    found: set[int] = set()
+    for node in function.nodes(ast.Compare, ast.Subscript, ast.Call, ast.For, ast.AsyncFor):
+        if isinstance(node, ast.Compare):
+            looked = [right for op, right in zip(node.ops, node.comparators) if isinstance(op, (ast.In, ast.NotIn))]
+        elif isinstance(node, ast.Subscript):
+            looked = [node.value] if isinstance(node.ctx, ast.Load) else []
+        elif isinstance(node, ast.Call):
+            func = node.func
+            looked = node.args[:1] if is_name(func, "len") else \
+                [func.value] if isinstance(func, ast.Attribute) and func.attr in READING_METHODS else []
+        else:
+            looked = [node.iter]
+        found.update(id(expr) for expr in looked if is_name(expr, name))
+    return found
+
