@@ -1037,17 +1037,23 @@ class Project:
         users call it, as often as they like). None when nothing says it is made per call."""
         name = builder.rsplit(".", 1)[-1]
         view = self.view_of(summary)
-        calls = self.calls_elsewhere(view, name)
-        for call, module in calls:
-            if call.per_call:
-                return call.per_call, module, call.line
-        for call, module in calls if depth < MAX_BUILDER_LEVELS else ():
-            found = self.built_through(call.builder, module, call.line, depth + 1) if call.builder else None
-            if found is not None:
-                return found
-        if not getattr(summary.function(name), "called_here", True) and not self.imported_elsewhere(view, name):
-            return f"{name}(...)", summary, line
-        return None
+
+        def answer() -> tuple[str, ModuleSummary, int] | None:
+            calls = self.calls_elsewhere(view, name)
+            for call, module in calls:
+                if call.per_call:
+                    return call.per_call, module, call.line
+            for call, module in calls if depth < MAX_BUILDER_LEVELS else ():
+                found = self.built_through(call.builder, module, call.line, depth + 1) if call.builder else None
+                if found is not None:
+                    return found
+            if not getattr(summary.function(name), "called_here", True) and not self.imported_elsewhere(view, name):
+                return f"{name}(...)", summary, line
+            return None
+
+        # Once per builder and depth: builders returning each other's objects across many modules would
+        # otherwise be followed along every path.
+        return self.remembered(view, ("built through", builder, summary.path, summary.digest, line, depth), answer)
 
     def imported_elsewhere(self, view: ModuleView, name: str) -> bool:
         """Whether another project file imports the name `name` of the module `view` sees from: its summary
