@@ -2,7 +2,7 @@
 
     python benchmarks/growth.py [--sizes 100,200,400,800,1600] [--repeat N]
 
-Nine shapes, each generated at every size N and linted whole (`pytree-lint --no-cache --jobs 1`, from bytecode):
+Ten shapes, each generated at every size N and linted whole (`pytree-lint --no-cache --jobs 1`, from bytecode):
 (a) a chain of N helpers in one module, each returning one of three calls of the one before, the first an
 array, the last's result put in a registered class's aux_data: a path-enumerating evaluator walks 3**N paths;
 (b) the same chain across N modules, each importing the helper before it; (c) N modules each re-exporting the
@@ -18,7 +18,10 @@ deep, the bound of summaries computed inside one another); (i) a chain of N help
 returning an expression of three calls of the one before on its parameter (`step(box) + step(box) if box.x
 else step(box) * 2`), the last called on a registered class's instance in its flatten: each call evaluated
 with its arguments evaluates the three calls inside it (a cap on such evaluations within one another keeps
-each call's cost 3**2, not 3**N). Each row gives the
+each call's cost 3**2, not 3**N); (j) N modules of three builders each, every one returning one of three calls
+of the module before's builders or a registered class with a lambda in its aux_data, the last module's called
+by no module: how often each object is built is asked up the builders' calls, once per builder and depth
+(`Project.built_through`), not along each path. Each row gives the
 time per unit (ms per helper, module or class): linear growth keeps it flat, and the last column, the time at
 the largest size over the smallest scaled by size, near 1.
 """
@@ -159,6 +162,25 @@ def expressions_of_parameters(root: Path, n: int) -> None:
     (root / "expressions.py").write_text("".join(parts))
 
 
+def _fanned_builder(i: int, k: str) -> str:
+    return (f"def build{i}_{k}(x):\n    if x > 0:\n        return build{i - 1}_a(x)\n    if x < 0:\n"
+            f"        return build{i - 1}_b(-x) if x < -1 else build{i - 1}_c(x)\n"
+            f"    return Box(x, lambda v: v + {k!r})\n\n\n")
+
+
+def builders_across_modules(root: Path, n: int) -> None:
+    package = root / "factories"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "box.py").write_text(REGISTERED)
+    (package / "build0.py").write_text("from .box import Box\n\n\n" + "".join(
+        f"def build0_{k}(x):\n    return Box(x, lambda v: v + {k!r})\n\n\n" for k in "abc"))
+    for i in range(1, n + 1):
+        before = f"build{i - 1}"
+        imports = f"from .box import Box\nfrom .{before} import {before}_a, {before}_b, {before}_c\n\n\n"
+        (package / f"build{i}.py").write_text(imports + "".join(_fanned_builder(i, k) for k in "abc"))
+
+
 SHAPES = [
     ("(a) helpers chained in one module, 3 calls each", "helper", chain_in_one_module),
     ("(b) helpers chained across modules", "module", chain_across_modules),
@@ -169,6 +191,7 @@ SHAPES = [
     ("(g) pairs unpacked along a chain of modules", "module", pairs_across_modules),
     ("(h) objects built along a chain of builders", "builder", builders_in_one_module),
     ("(i) helpers of their parameter, 3 calls each", "helper", expressions_of_parameters),
+    ("(j) builders across modules, 3 each", "module", builders_across_modules),
 ]
 
 

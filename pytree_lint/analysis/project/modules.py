@@ -1053,7 +1053,7 @@ class Project:
 
         # Once per builder and depth: builders returning each other's objects across many modules would
         # otherwise be followed along every path.
-        return self.remembered(view, ("built through", builder, summary.path, summary.digest, line, depth), answer)
+        return self.remembered(view, ("built through", builder, summary.path, summary.digest, depth), answer)
 
     def imported_elsewhere(self, view: ModuleView, name: str) -> bool:
         """Whether another project file imports the name `name` of the module `view` sees from: its summary
