@@ -1,5 +1,6 @@
-"""Where pytree-lint keeps its caches, which build of it wrote them, and how a cache file is written: shared
-by the per-file result cache (cache.py) and the module summaries (analysis/project/summary.py)."""
+"""Where pytree-lint keeps its caches, which build of it wrote them, and how they are written: a JSON file
+(the per-file result cache's manifests, cache.py) or a database of entries (the module summaries,
+analysis/project/summary.py)."""
 
 from __future__ import annotations
 
@@ -14,16 +15,6 @@ from typing import ClassVar
 
 from .digest import hasher
 from .diskio import read_regular
-
-# Entries are spread over 16 folders named by their key's first hex digit: a few thousand files each for the
-# largest projects, and a cold run makes (and each process looks for) 16 folders per cache, not 256 (a cold
-# netket run over two workers made 583 `mkdir` calls, 177 of them finding the other worker's folder; now 69).
-SHARD_DIGITS = 1
-
-
-def entry_path(directory: Path, key: str) -> Path:
-    """Where the cache entry of a hex `key` lives in `directory`."""
-    return directory / key[:SHARD_DIGITS] / f"{key[SHARD_DIGITS:]}.json"
 
 
 def default_directory() -> Path:
@@ -58,7 +49,7 @@ def code_fingerprint() -> str:
 
 
 _WRITES = itertools.count()
-_FOLDERS_MADE: set[Path] = set()  # made (or found) by this process: a cold run writes hundreds of files
+_FOLDERS_MADE: set[Path] = set()  # made (or found) by this process: each is made once
 
 
 def _new_tag() -> None:

@@ -66,11 +66,11 @@ MAX_HOPS = 16
 # How many of the project's files are searched for a class's constructor calls: a very large project is
 # searched in part rather than made slow (an unsearched call stays unknown, and unknown stays silent).
 MAX_SEARCHED_FILES = 3000
+# How many builders, each returning the object the one before returns, are followed across modules.
+MAX_BUILDER_LEVELS = 4
 # How long a worker process waits for the summary another is making (see Project._made_elsewhere), at most,
 # and how often it looks for it: a summary takes 1-30 ms; a process killed while making one is waited for no
 # longer than this.
-# How many builders, each returning the object the one before returns, are followed across modules.
-MAX_BUILDER_LEVELS = 4
 AWAIT_SECONDS = 2.0
 AWAIT_POLL_SECONDS = 0.0005
 # The modules a file imports, read from its text before it is parsed: `from .x import`, `import a.b`.
