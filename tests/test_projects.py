@@ -371,9 +371,10 @@ _PRIVATE_HELPER = (
 )
 
 
-def test_a_private_functions_facts_are_made_when_another_module_asks(tmp_path, monkeypatch, capsys):
-    """A module's private functions (`_static`) are summarised when another module first asks about one,
-    from the analysis that made the summary, and kept with it: the next run reads them from the store."""
+def test_a_functions_facts_are_made_when_another_module_asks(tmp_path, monkeypatch, capsys):
+    """A module's functions (`_static`) are summarised when another module first asks about one, from the
+    analysis that made the summary, and kept with it: the next run reads them from the store; the others
+    (`_unused`, `public`) are never made."""
     project = tmp_path / "project"
     (project / "pkg").mkdir(parents=True)
     (project / "pyproject.toml").write_text("")
@@ -391,7 +392,7 @@ def test_a_private_functions_facts_are_made_when_another_module_asks(tmp_path, m
     assert [(f["path"], f["line"], f["code"]) for f in first] == [("pkg/model.py", 12, "PTL101")]
     stored = next(summary for summary in _stored_summaries(cache) if summary["module"] == "pkg.fields")
     assert stored["functions"]["_static"] is not None and stored["functions"]["_unused"] is None
-    assert stored["functions"]["public"] is not None
+    assert stored["functions"]["public"] is None
     shutil.rmtree(cache / "manifests")
 
     def never(cls, summary, name):
@@ -403,9 +404,9 @@ def test_a_private_functions_facts_are_made_when_another_module_asks(tmp_path, m
     assert json.loads(capsys.readouterr().out) == first
 
 
-def test_private_functions_facts_read_again_are_made_all_at_once(tmp_path, monkeypatch):
-    """A private function asked of a summary whose analysis is no longer kept has its module read again, and
-    every private function's facts are made then: the same facts the analysis kept makes one at a time."""
+def test_functions_facts_read_again_are_made_all_at_once(tmp_path, monkeypatch):
+    """A function asked of a summary whose analysis is no longer kept has its module read again, and every
+    function's facts are made then: the same facts the analysis kept makes one at a time."""
     load_analysis()  # how a summary makes its functions' facts (a test before may have replaced it)
     monkeypatch.setattr(summarizer, "_RECENT", {})
     monkeypatch.setattr(summarizer, "_recent_characters", 0)
@@ -414,12 +415,11 @@ def test_private_functions_facts_read_again_are_made_all_at_once(tmp_path, monke
     data = path.read_bytes()
     kept = Summarizer.run(data, str(path), "fields", False, content_digest(data))
     again = Summarizer.run(data, str(path), "fields", False, content_digest(data))
-    assert kept.functions["_static"] is None and kept.functions["public"] is not None
+    assert kept.functions == dict.fromkeys(("_static", "_unused", "public"))
     assert kept.function("_static") is not None and kept.functions["_unused"] is None  # kept: only the one asked
     summarizer._RECENT.clear()
     assert again.function("_static") == kept.function("_static")
-    assert again.functions["_unused"] is not None and again.functions == {**kept.functions, "_unused":
-                                                                          again.functions["_unused"]}
+    assert None not in again.functions.values() and again.functions["public"] == kept.function("public")
     assert kept.function("missing") is None
 
 
@@ -652,6 +652,18 @@ def test_a_name_a_module_only_imports_stands_for_no_rule_words(tmp_path, monkeyp
     assert words == {"offers": set(), "uses": {"static_argnums", "jit"}}
 
 
+def test_a_worker_of_a_parallel_run_makes_the_public_functions_facts_at_once(tmp_path, monkeypatch):
+    """A worker's sibling reads its summaries from the store: their public functions' facts are made with
+    them (made when asked, they would cost the sibling another parse of the module); private ones when asked."""
+    load_analysis()
+    path = tmp_path / "fields.py"
+    path.write_text(_PRIVATE_HELPER)
+    data = path.read_bytes()
+    monkeypatch.setattr(Project, "takes", lambda file: False)
+    made = Summarizer.run(data, str(path), "fields", False, content_digest(data))
+    assert made.functions["public"] is not None and made.functions["_static"] is None
+
+
 @pytest.mark.parametrize("own", ["written", "unwritten", "unmade"],
                          ids=["waits", "own summary not written", "own summary to make first"])
 def test_a_worker_reads_the_summary_another_worker_is_making(own, project, monkeypatch):
@@ -664,7 +676,10 @@ def test_a_worker_reads_the_summary_another_worker_is_making(own, project, monke
 
     load_analysis()
     masks, model = resolved_path("pkg/masks.py"), resolved_path("pkg/model.py")
-    made_elsewhere = Project(project.resolve()).summary_of(masks)  # what the other worker writes
+    monkeypatch.setattr(Project, "takes", lambda file: False)  # a worker: it writes the summaries it makes
+    with monkeypatch.context() as making:  # what the other worker makes, and writes below
+        making.setenv(NO_SUMMARY_CACHE, "1")
+        made_elsewhere = Project(project.resolve()).summary_of(masks)
     assert made_elsewhere is not None
     store = SummaryStore()
     monkeypatch.setattr(Project, "adopted_files", frozenset({masks, model}))
@@ -672,7 +687,6 @@ def test_a_worker_reads_the_summary_another_worker_is_making(own, project, monke
     on_masks = threading.Event()
     on_masks.set()
     monkeypatch.setattr(Project, "linted_elsewhere", lambda file: file == masks and on_masks.is_set())
-    monkeypatch.setattr(Project, "takes", lambda file: False)  # a worker: it writes the summaries it makes
     made_here = []
     summarize = Project.summarize
     monkeypatch.setattr(Project, "summarize", lambda data, path, *rest: (made_here.append(Path(path).name),
