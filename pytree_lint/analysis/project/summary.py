@@ -316,9 +316,9 @@ class ModuleSummary:
     names: dict[str, str] = field(default_factory=dict)  # local name -> absolute name it was imported as
     stars: tuple[str, ...] = ()
     defined: frozenset[str] = frozenset()
-    # A private function's facts (`_helper`) are made when first asked (None until): another module rarely
-    # asks (equinox: 1 of its 196 private functions, 101 of its 113 public ones), and making them was a tenth
-    # of a cold run's work.
+    # A function's facts are made when first asked (None until): another module rarely asks of a private one
+    # (equinox: 1 of its 196 private functions, 101 of its 113 public ones), and making them was a tenth of a
+    # cold run's work; a worker of a parallel run makes the public ones at once (Summarizer.summary).
     functions: dict[str, FunctionFacts | None] = field(default_factory=dict)
     classes: dict[str, ClassFacts] = field(default_factory=dict)
     jitted: dict[str, JitFacts] = field(default_factory=dict)
