@@ -144,7 +144,7 @@ DAMAGE = [b"", b"[]", b"null", b"3", b'"x"', b"{}", b'{"written": "x", "files": 
           b"[" * 100000 + b"]" * 100000]
 
 
-def _damaged_project(tmp_path: Path) -> subprocess.CompletedProcess:
+def _linted_project(tmp_path: Path) -> subprocess.CompletedProcess:
     """A project whose finding needs another module's summary, linted once (its caches made)."""
     write(tmp_path, {
         "pyproject.toml": "",
@@ -167,7 +167,7 @@ def _entries(database: Path) -> list[tuple[str, str]]:
 def test_a_damaged_cache_entry_is_ignored_and_rewritten(tmp_path):
     """Every cache entry (the run's manifest of results, each module summary, the project's call index) damaged
     in every shape, a different shape per entry in each round: the findings are those of the first run."""
-    first = _damaged_project(tmp_path)
+    first = _linted_project(tmp_path)
     manifests = sorted((tmp_path / ".cache" / "manifests").glob("*.json"))
     database = tmp_path / ".cache" / "summaries.sqlite3"
     entries = _entries(database)
@@ -195,7 +195,7 @@ def test_a_damaged_cache_entry_is_ignored_and_rewritten(tmp_path):
 def test_a_damaged_summary_database_is_made_again(tmp_path, damage):
     """The summaries' database file itself damaged (emptied, overwritten, cut in half): the run's findings are
     those of the first, and the file is a database of the summaries again."""
-    first = _damaged_project(tmp_path)
+    first = _linted_project(tmp_path)
     database = tmp_path / ".cache" / "summaries.sqlite3"
     shutil.rmtree(tmp_path / ".cache" / "manifests")  # the files are linted again, reading the summaries
     whole = database.read_bytes()
@@ -207,7 +207,7 @@ def test_a_damaged_summary_database_is_made_again(tmp_path, damage):
 
 def test_a_cache_folder_that_cannot_be_made_costs_only_time(tmp_path):
     """The cache folder's place taken by a file: nothing is cached, nothing is said, the findings are the same."""
-    first = _damaged_project(tmp_path)
+    first = _linted_project(tmp_path)
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the cache folder would be")
     again = run(".", cwd=tmp_path, cache=blocked / "cache")
