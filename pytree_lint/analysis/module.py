@@ -128,11 +128,19 @@ class ModuleAnalysis:
                 return self._passed_on_per_call(call, place)
             return any(caller is not None and self.made_per_call(built, caller, _builders | {id(maker.node)})
                        for built, caller in callers)
-        if builder is not None and only_called_in(builder, maker.node):  # a nested builder its parent calls
-            name = builder.name  # type: ignore[attr-defined]
-            return any(self.made_per_call(built, maker, _builders | {id(builder)})
-                       for built in nodes_of(maker.node, ast.Call) if is_name(built.func, name))
+        nested_calls = self._calls_of_nested(builder, maker) if builder is not None else None
+        if nested_calls is not None:  # a nested builder its parent calls
+            return any(self.made_per_call(built, maker, _builders | {id(builder)}) for built in nested_calls)
         return self._passed_on_per_call(call, place)
+
+    @staticmethod
+    def _calls_of_nested(builder: ast.AST, maker: FunctionInfo) -> list[ast.Call] | None:
+        """The calls `maker` makes of a def nested in it whose name it uses for nothing else; None for any
+        other def."""
+        if not only_called_in(builder, maker.node):
+            return None
+        name = builder.name  # type: ignore[attr-defined]
+        return [built for built in nodes_of(maker.node, ast.Call) if is_name(built.func, name)]
 
     def deciding_builder(self, call: ast.Call, maker: FunctionInfo) -> FunctionInfo | None:
         """The top-level def whose calls decide how often `call` (in `maker`) makes its object: `maker` when it
@@ -143,9 +151,8 @@ class ModuleAnalysis:
         if builder is None:
             return None
         if builder is not maker.node:  # a nested builder: its parent decides when it returns each of its calls
-            calls = [built for built in nodes_of(maker.node, ast.Call) if is_name(built.func, builder.name)]  # type: ignore[attr-defined]
-            if not only_called_in(builder, maker.node) or any(
-                    self.returned_by(built, maker) is not maker.node for built in calls):
+            nested_calls = self._calls_of_nested(builder, maker)
+            if nested_calls is None or any(self.returned_by(built, maker) is not maker.node for built in nested_calls):
                 return None
         current, seen = maker, set()
         while id(current.node) not in seen:

@@ -490,7 +490,7 @@ class ModuleIndex:
         (callers_of, per function, searched it once each: 3% of a cold equinox run). A name written so in a
         comment or docstring counts too."""
         text = self.source.text
-        spelled = Counter(match.group(1)[::-1] for match in _CALLED_NAME_REVERSED.finditer(text[::-1]))
+        spelled = Counter(callee.rpartition(".")[2].strip() for _start, callee in _callees(text))
         spelled.subtract(_DEFINED_NAME.findall(text))
         return frozenset(name for name, count in spelled.items() if count > 0)
 
@@ -972,9 +972,7 @@ def _always_rebinds(statements: list[ast.stmt], name: str) -> bool:
 # matched on the reversed text: a pattern that starts with "(" is searched for as a literal, six times faster
 # than `(?<![\w.])([A-Za-z_]\w*(?:\s*\.\s*\w+)*)\s*\(` forwards, with the same matches (every call of jax,
 # flax, equinox and optax compared).
-# A name followed by a call's parenthesis (on the reversed text, as _CALLED_REVERSED below), and a def's name:
-# what called_names counts.
-_CALLED_NAME_REVERSED = re.compile(r"\(\s*(\w*[A-Za-z_])(?!\w)")
+# A def's name: a callee _callees finds that called_names does not count.
 _DEFINED_NAME = re.compile(r"\bdef\s+(\w+)\s*\(")
 _CALLED_REVERSED = re.compile(r"\(\s*((?:\w+\s*\.\s*)*\w*[A-Za-z_])(?![\w.])")
 
