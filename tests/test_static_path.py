@@ -181,6 +181,38 @@ def test_the_analysis_facts_are_named_tuples_made_without_forward_references():
             relation: str
 
 
+def test_a_record_makes_its_constructor_when_its_first_object_is_made():
+    """`@record` compiles a class's `__init__` only when an object of it is first made (a run makes objects
+    of about half of the records): the first object and the next are made alike, positionally or by name,
+    each with its own default from a factory, a subclass's fields after its base's, and a plain subclass
+    made first builds its base's."""
+    from pytree_lint.analysis.record import field, record
+
+    @record
+    class Fact:
+        name: str
+        line: int = 0
+        seen: list = field(default_factory=list)
+
+    @record
+    class Nested(Fact):
+        depth: int = 1
+
+    class Plain(Fact):
+        pass
+
+    waiting = Fact.__init__
+    first, second = Plain("a"), Fact("b", line=2)
+    assert Fact.__init__ is not waiting and Fact.__init__.__qualname__ == f"{Fact.__qualname__}.__init__"
+    assert [(fact.name, fact.line, fact.seen) for fact in (first, second)] == [("a", 0, []), ("b", 2, [])]
+    assert first.seen is not second.seen and type(first) is Plain
+    nested = Nested("c", 3, depth=4)
+    assert (nested.name, nested.line, nested.seen, nested.depth) == ("c", 3, [], 4)
+    assert repr(second) == "Fact(name='b', line=2, seen=[])"
+    with pytest.raises(TypeError, match=r"Fact.__init__\(\) missing 1 required positional argument: 'name'"):
+        Fact()
+
+
 def test_the_package_has_no_import_cycle():
     """Every import of the package (function-level ones too, `TYPE_CHECKING` ones aside) forms no cycle:
     the analysis imports neither the rules nor the engine, and the project model does not import back the

@@ -2,9 +2,10 @@
 fields (defaults and this module's `field(default_factory=...)` as a dataclass reads `dataclasses.field`'s,
 base records' fields first), compared by identity. Made here rather than by `dataclasses.dataclass`, whose
 field processing took 20 ms of the plugin's import, paid on each keystroke's flake8 run: one `exec` per
-class; and importing `dataclasses` imports `inspect`, 40 M instructions of every run's start. The immutable
-facts are `NamedTuple`s, this module's: typing's to a type checker, made at run time without compiling each
-string annotation into a `ForwardRef` no one reads (13 M instructions of every run's start).
+class, when its first object is made; and importing `dataclasses` imports `inspect`, 40 M instructions of
+every run's start. The immutable facts are `NamedTuple`s, this module's: typing's to a type checker, made at
+run time without compiling each string annotation into a `ForwardRef` no one reads (13 M instructions of
+every run's start).
 One shared `__repr__` prints a fact readably in a failing test or a debugger: its fields, a syntax node as
 its source text and line, a nested fact by its kind and name."""
 
@@ -79,6 +80,25 @@ else:
         for name, annotation in cls.__dict__.get("__annotations__", {}).items():  # noqa: RUF063 - as dataclass reads them
             if not str(annotation).startswith(("ClassVar", "typing.ClassVar")):
                 fields[name] = cls.__dict__.get(name, MISSING)
+        for name, default in fields.items():  # the class keeps a plain default, as a dataclass does
+            if isinstance(default, Field) and name in cls.__dict__:
+                if default.default is MISSING:
+                    delattr(cls, name)
+                else:
+                    setattr(cls, name, default.default)
+
+        def first_init(self, *args, **kwargs):
+            cls.__init__ = _generated_init(cls, fields)
+            cls.__init__(self, *args, **kwargs)
+
+        cls.__init__ = first_init
+        cls.__record_fields__ = fields
+        cls.__repr__ = _readable
+        return cls
+
+    def _generated_init(cls, fields: dict[str, Any]):
+        """The `__init__` of a record, compiled when its first object is made: a run makes objects of about
+        half of the records (`exec` for all took 25 M instructions of every run's start)."""
         parameters, body, scope = [], [], {"MISSING": MISSING}
         for name, default in fields.items():
             if isinstance(default, Field) and default.default_factory is not MISSING:
@@ -95,17 +115,9 @@ else:
                 parameters.append(f"{name}=_default_{name}")
             body.append(f"self.{name} = {name}")
         exec(f"def __init__(self, {', '.join(parameters)}):\n    " + "\n    ".join(body or ["pass"]), scope)
-        for name, default in fields.items():  # the class keeps a plain default, as a dataclass does
-            if isinstance(default, Field) and name in cls.__dict__:
-                if default.default is MISSING:
-                    delattr(cls, name)
-                else:
-                    setattr(cls, name, default.default)
-        cls.__init__ = scope["__init__"]
-        cls.__init__.__qualname__ = f"{cls.__qualname__}.__init__"
-        cls.__record_fields__ = fields
-        cls.__repr__ = _readable
-        return cls
+        generated = scope["__init__"]
+        generated.__qualname__ = f"{cls.__qualname__}.__init__"
+        return generated
 
 
 def remade(fact: T, **changes) -> T:

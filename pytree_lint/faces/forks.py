@@ -10,7 +10,6 @@ import fcntl
 import marshal
 import mmap
 import os
-import signal
 from collections.abc import Callable, Hashable, Sequence
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
@@ -195,6 +194,8 @@ def run_forked(jobs: Sequence[Job], keys: Sequence[Hashable], waits_on: Sequence
     finally:
         share(None)
         for pid, readable in forks.values():  # this process failed or was interrupted: no fork outlives it
+            import signal  # here: its import makes enums of every signal, 3 M instructions of each parallel run
+
             os.close(readable)
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
