@@ -418,9 +418,9 @@ class Project:
     # lints them, so each is checked for a change once per run, not by each lint that reads it (netket: 14,000
     # checks of 432 files). A language server, which sees edits, checks a file each time a lint reads it.
     settled: ClassVar[object | None] = None
-    # How the calls a module's source makes of a project function (by name) are read when a value must be
+    # How the calls a summarised module makes of a project function (by name) are read when a value must be
     # followed into them: `Summarizer.calls_in` (not summarised: few values ask).
-    read_calls: ClassVar[Callable[[bytes, str, bool, str], tuple[Construction, ...]] | None] = None
+    read_calls: ClassVar[Callable[[ModuleSummary, str], tuple[Construction, ...]] | None] = None
 
     def __init__(self, root: Path, store: SummaryStore | None = None) -> None:
         self.root = root
@@ -1080,9 +1080,7 @@ class Project:
         content)."""
         key = (summary.path, summary.digest, function)
         if key not in self._calls:
-            data = summarised_source(summary.path, summary.digest)
-            self._calls[key] = Project.read_calls(data, summary.module, summary.is_package, function) \
-                if data is not None and Project.read_calls is not None else ()
+            self._calls[key] = Project.read_calls(summary, function) if Project.read_calls is not None else ()
         return self._calls[key]
 
     def subclasses_elsewhere(self, view: ModuleView, class_name: str) -> list[Definition]:

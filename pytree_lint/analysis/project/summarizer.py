@@ -162,18 +162,17 @@ class Summarizer:
         return summarizer
 
     @classmethod
-    def calls_in(cls, data: bytes, module: str, is_package: bool, name: str) -> tuple[Construction, ...]:
-        """The calls a module's source makes of project functions named `name` (see calls_of)."""
-        try:
-            summarizer = cls(_analysed(data), module, is_package)
-        except UNREADABLE:
+    def calls_in(cls, summary: ModuleSummary, name: str) -> tuple[Construction, ...]:
+        """The calls the module a summary was made of makes of project functions named `name` (see calls_of),
+        from the analysis kept with it (see of_summary: netket's modules were parsed again for them, 19 in a
+        cold run)."""
+        summarizer = cls.of_summary(summary)
+        if summarizer is None:
             return ()
         try:
             return tuple(summarizer.calls_of(name))
         except UNREADABLE:
             return ()
-        finally:
-            summarizer.analysis.close()
 
     def absolute(self, qualified: str) -> str:
         return absolute(qualified, self.module, self.is_package) or qualified
