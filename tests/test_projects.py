@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from pytree_lint.analysis.project import summarizer
-from pytree_lint.analysis.project.modules import Project, file_text, imported_first
+from pytree_lint.analysis.project.modules import Project, file_text, imported_first, resolved_path
 from pytree_lint.analysis.project.summarizer import Summarizer
 from pytree_lint.analysis.project.summary import NO_SUMMARY_CACHE, SummaryStore
 from pytree_lint.analysis.syntax import model, source
@@ -652,16 +652,25 @@ def test_a_name_a_module_only_imports_stands_for_no_rule_words(tmp_path, monkeyp
     assert words == {"offers": set(), "uses": {"static_argnums", "jit"}}
 
 
-def test_a_worker_of_a_parallel_run_makes_the_public_functions_facts_at_once(tmp_path, monkeypatch):
-    """A worker's sibling reads its summaries from the store: their public functions' facts are made with
-    them (made when asked, they would cost the sibling another parse of the module); private ones when asked."""
+def test_a_worker_of_a_parallel_run_makes_the_facts_of_public_functions_imported_by_name_at_once(tmp_path,
+                                                                                                 monkeypatch):
+    """A worker's sibling reads its summaries from the store: the facts of public functions another module
+    of the project imports by name are made with them (made when asked, they would cost the sibling another
+    parse of the module); a public function no module imports by name, and a private one, when asked."""
     load_analysis()
-    path = tmp_path / "fields.py"
-    path.write_text(_PRIVATE_HELPER)
-    data = path.read_bytes()
+    project = tmp_path / "project"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("")
+    (project / "pkg" / "__init__.py").write_text("")
+    path = project / "pkg" / "fields.py"
+    path.write_text(_PRIVATE_HELPER + "\n\ndef unimported(x):\n    return x\n")
+    (project / "pkg" / "user.py").write_text("from .fields import public\n")
+    monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(Project, "_instances", {})
     monkeypatch.setattr(Project, "takes", lambda file: False)
-    made = Summarizer.run(data, str(path), "fields", False, content_digest(data))
-    assert made.functions["public"] is not None and made.functions["_static"] is None
+    data = path.read_bytes()
+    made = Summarizer.run(data, str(resolved_path(str(path))), "pkg.fields", False, content_digest(data))
+    assert [name for name, facts in made.functions.items() if facts is not None] == ["public"]
 
 
 @pytest.mark.parametrize("own", ["written", "unwritten", "unmade"],

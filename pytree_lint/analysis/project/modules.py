@@ -783,6 +783,14 @@ class Project:
             self._name_index[top] = lists
         return self._name_index[top]
 
+    def imported_by_name(self, file: Path) -> frozenset[str]:
+        """The names the searched files of a module's project import by name (`from module import name`, from
+        any module): the module's public functions whose facts another module asks for (one reached as an
+        attribute of its module is asked for rarely: 10 of the 228 asked in netket, whose modules' 545 public
+        functions are imported by name 334)."""
+        import_root, module, _ = module_location(file)
+        return frozenset(self._name_lists(import_root, module.split(".", 1)[0])[2])
+
     def _may_import(self, import_root: Path, package: str, module: str, name: str) -> set[Path]:
         """The searched files that may reach the name `name` of `module`: those importing the module or a
         package above it, or importing a name `name` from anywhere (a re-export: `_imports_name` follows it).
