@@ -19,7 +19,7 @@ import os
 import re
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, KeysView
 from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
@@ -783,13 +783,13 @@ class Project:
             self._name_index[top] = lists
         return self._name_index[top]
 
-    def imported_by_name(self, file: Path) -> frozenset[str]:
+    def imported_by_name(self, file: Path) -> KeysView[str]:
         """The names the searched files of a module's project import by name (`from module import name`, from
         any module): the module's public functions whose facts another module asks for (one reached as an
         attribute of its module is asked for rarely: 10 of the 228 asked in netket, whose modules' 545 public
         functions are imported by name 334)."""
         import_root, module, _ = module_location(file)
-        return frozenset(self._name_lists(import_root, module.split(".", 1)[0])[2])
+        return self._name_lists(import_root, module.split(".", 1)[0])[2].keys()
 
     def _may_import(self, import_root: Path, package: str, module: str, name: str) -> set[Path]:
         """The searched files that may reach the name `name` of `module`: those importing the module or a

@@ -199,7 +199,7 @@ class Summarizer:
         asked for 72 of their 109 public functions' facts, netket's for 274 of 591)."""
         index = self.index
         project = Project.for_file(path) if Project.takes is not None else None
-        imported = project.imported_by_name(Path(path)) if project is not None else frozenset()
+        imported = project.imported_by_name(Path(path)) if project is not None else ()
         names = {local: self.absolute(target) for local, target in index.aliases.items()}
         defined = frozenset({*index.classes, *index.functions, *index.bindings})
         jitted = {name: JitFacts(tuple(sorted(j.static_positions)), tuple(sorted(j.static_names)),
