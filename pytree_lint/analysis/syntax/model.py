@@ -972,8 +972,10 @@ def _always_rebinds(statements: list[ast.stmt], name: str) -> bool:
 # matched on the reversed text: a pattern that starts with "(" is searched for as a literal, six times faster
 # than `(?<![\w.])([A-Za-z_]\w*(?:\s*\.\s*\w+)*)\s*\(` forwards, with the same matches (every call of jax,
 # flax, equinox and optax compared).
-# A def's name: a callee _callees finds that called_names does not count.
-_DEFINED_NAME = re.compile(r"\bdef\s+(\w+)\s*\(")
+# A def's name: a callee _callees finds that called_names does not count. The look-behind comes after `def`
+# (`\bdef`, the same matches): a pattern starting with a literal is scanned for it, 18 times faster
+# (over netket's modules 2 ms, against 38 ms, a fifth of the time to parse them).
+_DEFINED_NAME = re.compile(r"def(?<!\wdef)\s+(\w+)\s*\(")
 _CALLED_REVERSED = re.compile(r"\(\s*((?:\w+\s*\.\s*)*\w*[A-Za-z_])(?![\w.])")
 
 
