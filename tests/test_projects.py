@@ -761,6 +761,22 @@ def test_imported_modules_come_first_and_cycles_end():
     assert imported_first([masks, init]).imported == frozenset()
 
 
+def test_a_module_more_modules_depend_on_comes_first(tmp_path):
+    """Of the modules whose imports are placed, the one more modules import (through others too) is taken
+    first, so that a worker process lints it before the modules waiting for its summary: the given order
+    decides between equals."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "alone.py").write_text("x = 1\n")
+    (package / "hub.py").write_text("def f():\n    return 1\n")
+    (package / "user.py").write_text("from .hub import f\n")
+    (package / "other.py").write_text("from .user import f\n")
+    alone, hub, user, other = (str(package / f"{name}.py") for name in ("alone", "hub", "user", "other"))
+    assert imported_first([alone, hub, user, other]).paths == [hub, user, alone, other]
+    assert imported_first([alone, user]).paths == [alone, user]  # hub is not in this run
+
+
 def test_an_import_cycle_is_ordered_once(tmp_path):
     package = tmp_path / "pkg"
     package.mkdir()
