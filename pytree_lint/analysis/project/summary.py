@@ -318,7 +318,8 @@ class ModuleSummary:
     defined: frozenset[str] = frozenset()
     # A function's facts are made when first asked (None until): another module rarely asks of a private one
     # (equinox: 1 of its 196 private functions, 101 of its 113 public ones), and making them was a tenth of a
-    # cold run's work; a worker of a parallel run makes the public ones at once (Summarizer.summary).
+    # cold run's work; a worker of a parallel run makes at once those of the public ones another module imports
+    # by name (Summarizer.summary).
     functions: dict[str, FunctionFacts | None] = field(default_factory=dict)
     classes: dict[str, ClassFacts] = field(default_factory=dict)
     jitted: dict[str, JitFacts] = field(default_factory=dict)
