@@ -467,6 +467,7 @@ class Project:
         self._roots: dict[Path, tuple[tuple[str, bool], ...]] = {}  # see _import_roots
         self._listings: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # see _listing
         self._files: dict[Path, list[Path]] = {}
+        self._tops: dict[tuple[Path, str], Path] = {}  # see _top
         # Per searched folder: capitalised name -> the files calling it, and -> the files mentioning it
         # (asking each file once, not once per class: a module of many classes stays linear).
         self._name_index: dict[Path, tuple[dict[str, list[Path]], ...]] = {}
@@ -770,8 +771,13 @@ class Project:
     def _top(self, import_root: Path, package: str) -> Path:
         """The folder searched for the users of a module of the top package `package` imported from
         `import_root`: the project's (its tests and scripts too) when the module is inside it, else the
-        package's."""
-        return self.root if import_root == self.root or self._inside(str(import_root)) else import_root / package
+        package's. Once per pair: its lists are asked for hundreds of times a run, and a path made anew is
+        hashed anew."""
+        key = (import_root, package)
+        if key not in self._tops:
+            self._tops[key] = self.root if import_root == self.root or self._inside(str(import_root)) \
+                else import_root / package
+        return self._tops[key]
 
     def files(self, import_root: Path, package: str) -> list[Path]:
         """The Python files that may build a class of such a module (see `_top`): nearest first, at most
