@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache, cached_property
 from itertools import repeat
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, TypeVar, Union
 
 from ...knowledge.python import SETATTR_CALLS
 from ..record import field, record, remade
@@ -1267,7 +1267,7 @@ DISPLAY_BUILTINS = frozenset({"list", "tuple", "dict"})
 
 def as_display(call: ast.Call) -> ast.expr | None:
     """`list((a, b))`, `tuple([a, b])` and `dict(k=v)` as the display they build (placed at the call)."""
-    name = call.func.id  # type: ignore[attr-defined]
+    name = call.func.id
     if name == "dict" and not call.args and all(k.arg is not None for k in call.keywords):
         made: ast.expr = ast.Dict([ast.Constant(k.arg) for k in call.keywords], [k.value for k in call.keywords])
     elif name != "dict" and len(call.args) == 1 and not call.keywords and isinstance(call.args[0],
@@ -1479,6 +1479,20 @@ def elements(node: ast.AST) -> list[ast.expr] | None:
     return None
 
 
+_Node = TypeVar("_Node", bound=ast.AST)
+
+
+def _placed_as(node: _Node, like: ast.AST) -> _Node:
+    """`node` at `like`'s position: `ast.copy_location` without its checks of each attribute, for a parsed
+    node (every unpacking of a call's result makes two: 2,800 a run over equinox)."""
+    try:
+        node.lineno, node.col_offset = like.lineno, like.col_offset
+        node.end_lineno, node.end_col_offset = like.end_lineno, like.end_col_offset
+    except AttributeError:  # a node made here without a position
+        return ast.copy_location(node, like)
+    return node
+
+
 def assignment_pairs(target: ast.expr, value: ast.expr | None) -> Iterator[tuple[ast.expr, ast.expr | None]]:
     """Pair each name in an assignment target with the value it receives (None when unknown). Unpacking
     anything but a display (`mask, n = make(4)`) gives each name before a starred one the element it takes,
@@ -1491,8 +1505,8 @@ def assignment_pairs(target: ast.expr, value: ast.expr | None) -> Iterator[tuple
                 values = list(value.elts)
         elif value is not None:
             starred = next((i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)), len(targets))
-            values[:starred] = [ast.copy_location(ast.Subscript(value, ast.copy_location(ast.Constant(i), value),
-                                                                ast.Load()), value) for i in range(starred)]
+            values[:starred] = [_placed_as(ast.Subscript(value, _placed_as(ast.Constant(i), value), ast.Load()), value)
+                                for i in range(starred)]
         for element, element_value in zip(targets, values):
             yield from assignment_pairs(element, element_value)
     else:
