@@ -329,6 +329,12 @@ def import_matches(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
         at = text.find("import", at + 6)
 
 
+def _below(folder: str, *names: str) -> str:
+    """`os.path.join` of an absolute folder and plain names (no separator in them), without its checks of
+    each part: a module name not found is looked for through several (2,000 times a cold netket run)."""
+    return folder.rstrip(os.sep) + os.sep + os.sep.join(names)
+
+
 def _inside_package(folder: Path) -> bool:
     """A folder without `__init__.py` whose parent (or the parent's parent) is a package: a namespace
     portion nested in it. Only the file's own folders are asked, a few levels up."""
@@ -561,18 +567,19 @@ class Project:
             parts = module.split(".")
             if all(part.isidentifier() for part in parts):
                 for folder, own_only in self._import_roots(import_root):
-                    base = os.path.join(folder, *parts)  # strings: this runs for every imported name
+                    base = _below(folder, *parts)  # strings: this runs for every imported name
                     for candidate, within, name in ((base + ".py", parts[:-1], parts[-1] + ".py"),
-                                                    (os.path.join(base, "__init__.py"), parts, "__init__.py")):
+                                                    (_below(base, "__init__.py"), parts, "__init__.py")):
                         if (not own_only or self._inside(candidate)) and self._holds(folder, within, name):
                             found = Path(candidate)
                             break
                     if found is not None:
                         break
             # A module of a package here that is not there yet: a lint that looked for it depends on it.
-            top = os.path.join(import_root, parts[0])
-            awaited = Path(f"{os.path.join(import_root, *parts)}.py") if found is None and (
-                import_root == self.root or self._inside(os.path.join(top, ""))) and os.path.isdir(top) else None
+            root = str(import_root)
+            awaited = Path(_below(root, *parts) + ".py") if found is None and (
+                import_root == self.root or self._inside(_below(root, parts[0], ""))) \
+                and parts[0] in self._listing(root)[1] else None
             self._located[key] = (found, awaited)
         found, awaited = self._located[key]
         if awaited is not None:
@@ -586,7 +593,7 @@ class Project:
         for part in within:
             if part not in self._listing(folder)[1]:
                 return False
-            folder = os.path.join(folder, part)
+            folder = _below(folder, part)
         return name in self._listing(folder)[0]
 
     def _listing(self, folder: str) -> tuple[frozenset[str], frozenset[str]]:
