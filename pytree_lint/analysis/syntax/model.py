@@ -1267,7 +1267,7 @@ DISPLAY_BUILTINS = frozenset({"list", "tuple", "dict"})
 
 def as_display(call: ast.Call) -> ast.expr | None:
     """`list((a, b))`, `tuple([a, b])` and `dict(k=v)` as the display they build (placed at the call)."""
-    name = call.func.id
+    name = call.func.id  # type: ignore[attr-defined]
     if name == "dict" and not call.args and all(k.arg is not None for k in call.keywords):
         made: ast.expr = ast.Dict([ast.Constant(k.arg) for k in call.keywords], [k.value for k in call.keywords])
     elif name != "dict" and len(call.args) == 1 and not call.keywords and isinstance(call.args[0],
