@@ -47,22 +47,29 @@ def fixture_files() -> list[Path]:
     return sorted(FIXTURES.rglob("*.py"))
 
 
-REQUIRES = re.compile(r"# requires: jax>=(?P<version>[\d.]+)")
+REQUIRES = re.compile(r"# requires: (?P<package>[\w-]+)(?P<operator>>=|<)(?P<version>[\d.]+)")
 
 
-def needs_newer_jax(path: Path) -> str | None:
-    """Why the installed JAX cannot run the fixture (its `# requires: jax>=X` line names a newer one), or None."""
+def unmet_requirement(path: Path) -> str | None:
+    """Why the installed packages cannot run the fixture (its `# requires: jax>=X` or `# requires: flax<X` line
+    names another version), or None (none asked, or the package is missing: the fixture's import says so)."""
+    from importlib.metadata import PackageNotFoundError, version
+
     match = REQUIRES.search(path.read_text())
     if match is None:
         return None
-    import jax
-
-    def numbers(version: str) -> tuple[int, ...]:
-        return tuple(int(part) for part in re.findall(r"\d+", version)[:3])
-
-    if numbers(jax.__version__) >= numbers(match.group("version")):
+    package, operator, wanted = match.group("package", "operator", "version")
+    try:
+        installed = version(package)
+    except PackageNotFoundError:
         return None
-    return f"needs jax>={match.group('version')}, and jax {jax.__version__} is installed"
+
+    def numbers(text: str) -> tuple[int, ...]:
+        return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+    if (numbers(installed) >= numbers(wanted)) == (operator == ">="):
+        return None
+    return f"needs {package}{operator}{wanted}, and {package} {installed} is installed"
 
 
 def pytest_terminal_summary(terminalreporter):

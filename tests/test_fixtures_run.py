@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from conftest import FIXTURES, fixture_files, needs_newer_jax
+from conftest import FIXTURES, fixture_files, unmet_requirement
 
 pytest.importorskip("jax")
 
@@ -56,9 +56,9 @@ def reports() -> dict[str, dict]:
 
 @pytest.mark.parametrize("path", fixture_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_fixture_is_a_runnable_jax_program(path, reports):
-    too_old = needs_newer_jax(path)
-    if too_old:
-        pytest.skip(too_old)
+    unmet = unmet_requirement(path)
+    if unmet:
+        pytest.skip(unmet)
     report = reports[str(path)]
     assert "error" not in report, report["error"]
     if "missing" in report:

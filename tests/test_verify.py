@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, expected_findings, needs_newer_jax
+from conftest import FIXTURES, expected_findings, unmet_requirement
 
 pytest.importorskip("jax")
 OPTIONAL_FRAMEWORKS = ("flax", "equinox", "jax_dataclasses", "simple_pytree", "numpyro", "chex", "penzai",
@@ -41,7 +41,7 @@ def test_every_fixture_finding_is_confirmed(family):
     for row in rows:
         missing = row["status"] == "error" and "No module named" in row["evidence"] and any(
             f"'{name}" in row["evidence"] for name in OPTIONAL_FRAMEWORKS)
-        assert row["status"] == "confirmed" or missing or needs_newer_jax(Path(row["path"])), row
+        assert row["status"] == "confirmed" or missing or unmet_requirement(Path(row["path"])), row
     assert {"path", "line", "column", "code", "message", "status", "evidence"} <= set(rows[0])
 
 
@@ -324,7 +324,7 @@ def test_each_hook_alone_confirms_what_it_can(tmp_path):
     reproduce_rules = {"PTL201", "PTL202", "PTL203", "PTL204", "PTL402", "PTL403", "PTL404", "PTL405",
                        "PTL501", "PTL502", "PTL503", "PTL504", "PTL505", "PTL506"}
     unconfirmed = [(row["path"], row["code"], row["evidence"]) for row in rows if row["status"] != "confirmed"
-                   and "No module named" not in row["evidence"] and not needs_newer_jax(tmp_path / row["path"])
+                   and "No module named" not in row["evidence"] and not unmet_requirement(tmp_path / row["path"])
                    and not (row["path"].startswith("examples_only") and row["code"] in reproduce_rules)]
     assert len(rows) > 40 and unconfirmed == []
 

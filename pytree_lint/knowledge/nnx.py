@@ -18,6 +18,11 @@ DATACLASS = f"{NNX}dataclass"  # `@nnx.dataclass` on an nnx.Pytree subclass
 NOT_PYTREE_BASES = frozenset({f"{NNX}Object", f"{NNX}pytreelib.Object", f"{NNX}bridge.Module",
                               f"{NNX}bridge.module.Module"})
 PYTREE_KEYWORD = "pytree"  # `class Foo(nnx.Module, pytree=False)`: not a pytree
+# Class keywords only flax 0.10's NNX took (`class MLP(nnx.Module, experimental_pytree=True)`; 0.11 removed it
+# and cannot define such a class): a Module of that NNX was a graph whose plain lists, dicts and later
+# assignments of Modules were data like the rest (measured on flax 0.10.4: a list of Linears in `__init__`, one
+# appended later and a head first None all trained). None of what this module says of 0.11+ holds for it.
+LEGACY_CLASS_KEYWORDS = frozenset({"experimental_pytree"})
 
 DATA = f"{NNX}data"  # `nnx.data(value)`: data whatever the value
 STATIC = f"{NNX}static"  # `nnx.static(value)`: static whatever the value

@@ -56,6 +56,14 @@ def _literal_bool(node: ast.AST | None) -> bool | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, bool) else None
 
 
+def leaves_nnx(cls: ClassInfo) -> bool:
+    """The class statement's keywords take an NNX class out of what flax 0.11+ makes of it: `pytree=False`
+    (`class Cache(nnx.Module, pytree=False)`: not a pytree), or a keyword only flax 0.10's NNX took (its
+    Modules were graphs of another kind: knowledge/nnx.py)."""
+    return any((k.arg == nnx.PYTREE_KEYWORD and _literal_bool(k.value) is False) or k.arg in nnx.LEGACY_CLASS_KEYWORDS
+               for k in cls.node.keywords)
+
+
 def literal_metadata(metadata: ast.expr) -> dict[str, bool]:
     """The literal boolean entries of a `{...}` or `dict(...)` metadata display."""
     found: dict[str, bool] = {}
@@ -307,9 +315,8 @@ class Frameworks:
     def library_class(self, cls: ClassInfo) -> LibraryClass | None:
         """How `cls` is registered by a library: the library, and the decorator or base that says so."""
         found = self._library_class(cls)
-        if found is not None and found.library.convention is Convention.NNX and any(
-                k.arg == nnx.PYTREE_KEYWORD and _literal_bool(k.value) is False for k in cls.node.keywords):
-            return None  # `class Cache(nnx.Module, pytree=False)`: not a pytree (each class says for itself)
+        if found is not None and found.library.convention is Convention.NNX and leaves_nnx(cls):
+            return None  # each class says for itself
         return found
 
     def _library_class(self, cls: ClassInfo) -> LibraryClass | None:

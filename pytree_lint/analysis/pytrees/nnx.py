@@ -30,6 +30,7 @@ from ..syntax.shims import taken_branch
 from ..values.inference import Context, Elsewhere, ValueInference
 from ..values.kinds import Kind
 from ..values.kinds import NnxStatus as Status
+from .fields import leaves_nnx
 from .structure import self_attributes
 
 # The decorator that leaves a class a plain Python class.
@@ -138,11 +139,11 @@ class NnxClasses:
 
     # which classes -------------------------------------------------------------------------------------------
     def declaration(self, cls: ClassInfo, seen: set[int] | None = None) -> ast.expr | None:
-        """The base or decorator that makes `cls` an NNX pytree (None: it is not one, or `pytree=False`)."""
+        """The base or decorator that makes `cls` an NNX pytree (None: it is not one, or its class keywords
+        take it out: see leaves_nnx)."""
         seen = seen if seen is not None else set()
         seen.add(id(cls))
-        if any(k.arg == nnx.PYTREE_KEYWORD and isinstance(k.value, ast.Constant) and k.value.value is False
-               for k in cls.node.keywords):
+        if leaves_nnx(cls):
             return None
         for decorator in cls.decorators:
             if self.index.qualify(decorator.func if isinstance(decorator, ast.Call) else decorator) == nnx.DATACLASS:

@@ -24,7 +24,8 @@ Use instead:
     an `nnx.List` is no tuple.
 
 Known false positives:
-    None known. Classes declared `pytree=False`, containers of ints, strings or shapes, `nnx.List`,
+    None known. Classes declared `pytree=False`, classes of flax 0.10's NNX (`experimental_pytree=` in the
+    class statement: their plain lists of Modules were data), containers of ints, strings or shapes, `nnx.List`,
     `nnx.Dict`, `nnx.Sequential` and `nnx.data([...])` are quiet.
 
 Known limits:

@@ -27,7 +27,8 @@ Use instead:
 Known false positives:
     None known. A container the constructor itself fills with data is PTL501 (NNX raises there); one that
     receives ints, strings or other static values is a static list (PTL102 when it is changed in place); a
-    registry filled while building and then handed to `nnx.List`/`nnx.Dict` or deleted is quiet.
+    registry filled while building and then handed to `nnx.List`/`nnx.Dict` or deleted is quiet, and so is a
+    class of flax 0.10's NNX (`experimental_pytree=`), whose lists were data.
 
 Known limits:
     Only containers filled through the instance (`self.layers.append(...)`, `self.cache[k] = ...`) in the

@@ -28,7 +28,8 @@ Use instead:
 
 Known false positives:
     None known. `nnx.data(None)`, `if ...: self.head = nnx.Linear(...) else: self.head = None`, and
-    attributes that only ever hold static values are quiet.
+    attributes that only ever hold static values are quiet, and so is a class of flax 0.10's NNX
+    (`experimental_pytree=`), whose attributes could go from None to a Module.
 
 Known limits:
     Later assignments are seen in the class's methods and at module level on an instance made there
