@@ -44,6 +44,13 @@ VOLATILE_WITHOUT_ARGUMENTS = frozenset({"random.rand", "random.randn"})
 # Conversions that fail on None and ShapeDtypeStruct leaves (measured: jacobian, eval_shape).
 CONVERSIONS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "numpy.asarray", "numpy.array",
                          "numpy.asanyarray"})
+# The same, and casts: each makes an array of its first argument.
+ARRAY_CASTS = CONVERSIONS | {"jax.numpy.astype", "numpy.astype"}
+# Types whose instances are scalars, never arrays: a value that fails `isinstance(x, <these>)` may be an array
+# given (`def to_int(x): return int(x) if isinstance(x, int) else jnp.astype(x, int)` keeps an array an
+# array and makes an int of an int).
+SCALAR_TYPES = frozenset({"int", "float", "complex", "bool", "numbers.Number", "numbers.Real", "numbers.Integral",
+                          "numpy.integer", "numpy.floating", "numpy.number", "numpy.generic", "numpy.bool_"})
 
 # What an array's attributes and methods give.
 SAFE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes", "weak_type"})

@@ -5,11 +5,12 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterable
+from functools import cached_property
 from pathlib import Path
 
 from ...diskio import python_text
 from ...knowledge import FIELD_HELPERS
-from ...knowledge.jax import JIT
+from ...knowledge.jax import JIT, Mechanism
 from ...knowledge.python import PARTIAL
 from ..module import ModuleAnalysis
 from ..pytrees.fields import makes_dataclass, memoizes, rebuilt_by, registered_by, spells_one_of
@@ -28,7 +29,7 @@ from ..syntax.model import (
     written_as,
 )
 from ..syntax.source import Source, parse
-from ..values.inference import Context, Evidence, element_of
+from ..values.inference import Context, Evidence, as_returned, element_of
 from ..values.kinds import Kind
 from .modules import NEVER_FOLLOWED, UNREADABLE, Project, absolute, summarised_source
 from .summary import (
@@ -256,8 +257,10 @@ class Summarizer:
     def _returns(self, function: FunctionInfo) -> tuple[Value, ...]:
         """What a function returns, and what the attributes of the objects it builds hold (elements `.attr`)."""
         values = self.analysis.values
-        return (*(value for statement in function.return_statements if statement.value is not None
-                  for value in self._kinds(values.infer(statement.value, Context(function)), statement.value)),
+        returned = [(as_returned(function, statement, self.index), statement.value)
+                    for statement in function.return_statements if statement.value is not None]
+        return (*(value for kept, written in returned
+                  for value in self._kinds(values.infer(kept, Context(function)), written)),
                 *(value for argument, evidence in values.attributes_kept(function)
                   for value in self._kinds(evidence, argument)))
 
@@ -413,7 +416,16 @@ class Summarizer:
                           self._class_name(metaclass) if metaclass is not None else None,
                           tuple((attr, held) for attr, item in self.index.held_items(cls)
                                 if (held := self._annotated_class(item)) is not None),
-                          (first_line(cls.node), cls.node.end_lineno or cls.node.lineno))
+                          (first_line(cls.node), cls.node.end_lineno or cls.node.lineno),
+                          id(cls) in self._registered_here)
+
+    @cached_property
+    def _registered_here(self) -> set[int]:
+        """The module's classes it registers through JAX itself (by id): read only from a text that spells
+        one of JAX's registering functions."""
+        if not any(mechanism.value in self.analysis.source.text for mechanism in Mechanism):
+            return set()
+        return {id(registration.cls) for registration in self.analysis.registrations if registration.cls is not None}
 
     def _class_name(self, expr: ast.expr) -> str | None:
         """The absolute name of the class a base or metaclass expression names (`Base`, `mod.Base[T]`)."""

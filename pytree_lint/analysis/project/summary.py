@@ -22,7 +22,7 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 43
+SUMMARY_VERSION = 44
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -193,6 +193,9 @@ class ClassFacts(NamedTuple):
     holds: tuple[tuple[str, str], ...] = ()
     # The lines its statement spans, from its first decorator: a module reading the class parses only those.
     lines: tuple[int, int] = (0, 0)
+    # Its own module registers it through JAX (`@register_pytree_node_class`, `register_pytree_node(C, ...)`):
+    # a node wherever its objects go, as a library's classes are (a subclass is not: JAX registers one type).
+    registered: bool = False
 
 
 ITEMS = "[]."  # in AttributeChange.attribute: the attribute of each item of the collection named before it
@@ -394,9 +397,9 @@ class ModuleSummary:
         classes = {name: ClassFacts(line, tuple(bases), library, host_state, SubclassRegistration(
                                         subclasses[0], subclasses[1], tuple(tuple(a) for a in subclasses[2]))
                                     if subclasses else None, metaclass, tuple(tuple(held) for held in holds),
-                                    (first, last))
-                   for name, (line, bases, library, host_state, subclasses, metaclass, holds, (first, last))
-                   in data["classes"].items()}
+                                    (first, last), registered)
+                   for name, (line, bases, library, host_state, subclasses, metaclass, holds, (first, last),
+                              registered) in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
                   for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}
         bindings = {name: tuple(_value(value) for value in values) for name, values in data["bindings"].items()}

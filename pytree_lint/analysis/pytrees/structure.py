@@ -531,7 +531,9 @@ def _stores_whole(constructor: Constructor, parameter: Parameter) -> bool:
 def display_elements(expr: ast.expr, function: FunctionInfo | None = None,
                      index: ModuleIndex | None = None) -> list[ast.expr] | None:
     """The elements of a tuple or list display without starred elements (its length is known), written
-    there or bound once to a local name of `function`."""
+    there or bound once to a local name of `function` that nothing changes after (`children += (x,)`)."""
+    if isinstance(expr, ast.Name) and function is not None and expr.id in function.changed_names:
+        return None
     return elements(written_as(expr, function, index))
 
 

@@ -53,7 +53,7 @@ class SubtreeTypes:
         definition = self.index.definition(annotation)
         project = self.index.project
         return definition is not None and definition.cls is not None and project is not None and (
-            project.class_library(definition) is not None)
+            definition.cls.registered or project.class_library(definition) is not None)
 
     def _all_nodes(self, alternatives: list[ast.expr], depth: int) -> bool:
         kept = [a for a in alternatives if not is_none(a)]

@@ -13,7 +13,6 @@ from functools import partial
 from itertools import repeat
 
 from ...knowledge.jax import MAP_KINDS, MAP_NAMES, TREE_FUNCTIONS
-from ...knowledge.python import MUTATING_METHODS
 from ..record import record
 from ..syntax.model import (
     DEFINITIONS,
@@ -22,6 +21,7 @@ from ..syntax.model import (
     FunctionInfo,
     ModuleIndex,
     bound_arguments,
+    changed_names,
     child_nodes,
     display_element,
     element_key,
@@ -29,7 +29,6 @@ from ..syntax.model import (
     is_inlined,
     is_none,
     keyword_arguments,
-    nodes_of,
     sole_return,
     written_as,
 )
@@ -101,7 +100,7 @@ class NoneInFirstTree:
 class TreeCalls:
     def __init__(self, index: ModuleIndex) -> None:
         self.index = index
-        self._changed: dict[int, set[str]] = {}  # id of a scope's node -> the names changed in place in it
+        self._changed: dict[int, frozenset[str]] = {}  # id of a scope's node -> the names changed in it
 
     def spellings(self) -> tuple[str, ...]:
         """Text a statement must contain to call a tree function: "tree", or a local name that stands for
@@ -389,20 +388,13 @@ class TreeCalls:
         return None
 
     def _changed_in_place(self, name: str, call: TreeCall) -> bool:
-        """Whether the scope of the call stores into `name` (`masks[i] = m`) or changes it by a method
-        (`masks.append(m)`): its display no longer says what it holds. One walk per scope, for every name
-        (a walk per tree of each call: 2% of a cold optimistix run's instructions, its maps at module level)."""
+        """Whether the scope of the call changes `name` after binding it (`masks[i] = m`, `masks.append(m)`,
+        `masks += [m]`): its display no longer says what it holds. One walk per scope, for every name (a
+        walk per tree of each call: 2% of a cold optimistix run's instructions, its maps at module level)."""
         scope = call.scope.node if call.scope is not None else self.index.tree
         changed = self._changed.get(id(scope))
         if changed is None:
-            changed = self._changed[id(scope)] = set()
-            for node in nodes_of(scope, (ast.Subscript, ast.Call)):
-                if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                    if isinstance(node.value, ast.Name):
-                        changed.add(node.value.id)
-                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                        and node.func.attr in MUTATING_METHODS and isinstance(node.func.value, ast.Name):
-                    changed.add(node.func.value.id)
+            changed = self._changed[id(scope)] = changed_names(scope)
         return name in changed
 
 

@@ -18,7 +18,7 @@ from functools import cache, cached_property
 from itertools import repeat
 from typing import TYPE_CHECKING, TypeVar, Union
 
-from ...knowledge.python import SETATTR_CALLS
+from ...knowledge.python import MUTATING_METHODS, SETATTR_CALLS
 from ..record import field, record, remade
 from .names import MEANT, AliasTable, dotted_name
 from .source import Source, home_of
@@ -258,6 +258,11 @@ class FunctionInfo:
             for name in nodes_of(comprehension.target, ast.Name):
                 found.setdefault(name.id, []).append((comprehension.target, comprehension.iter))
         return found
+
+    @cached_property
+    def changed_names(self) -> frozenset[str]:
+        """The names the body changes after binding them (see `changed_names`)."""
+        return frozenset() if self.is_lambda else changed_names(self.node)
 
     @cached_property
     def local_bindings(self) -> dict[str, list[ast.expr | ast.FunctionDef | None]]:
@@ -1095,6 +1100,23 @@ def nodes_of(node: ast.AST | list, kind: type | tuple[type, ...]) -> list:
     return found
 
 
+def changed_names(node: ast.AST) -> frozenset[str]:
+    """The names the code below `node` changes after binding them: `x += ...`, `x[i] = ...`, `del x[i]`,
+    `x.append(...)`. A display bound to one no longer says what the name holds (`children = (a, b)`, then
+    `children += (c,)`: three children)."""
+    changed = set()
+    for found in nodes_of(node, (ast.AugAssign, ast.Subscript, ast.Call)):
+        if isinstance(found, ast.AugAssign) and isinstance(found.target, ast.Name):
+            changed.add(found.target.id)
+        elif isinstance(found, ast.Subscript) and isinstance(found.ctx, (ast.Store, ast.Del)):
+            if isinstance(found.value, ast.Name):
+                changed.add(found.value.id)
+        elif isinstance(found, ast.Call) and isinstance(found.func, ast.Attribute) \
+                and found.func.attr in MUTATING_METHODS and isinstance(found.func.value, ast.Name):
+            changed.add(found.func.value.id)
+    return frozenset(changed)
+
+
 def reached(found: set[str], successors: dict[str, Iterable[str]]) -> set[str]:
     """`found`, grown in place by every name the `successors` of a name in it lead to (a worklist: each name
     is taken once, so the cost is the edges')."""
@@ -1531,6 +1553,59 @@ _BLOCKS = ("body", "orelse", "finalbody")
 # The statements that hold blocks of statements, but defs and classes: most hold none.
 _COMPOUND = frozenset(kind for kind in ast.stmt.__subclasses__() if kind not in DEFINITIONS
                       and {*_BLOCKS, "handlers", "cases"} & set(kind._fields))
+
+
+def conditions_at(function: FunctionInfo, target: ast.stmt) -> list[tuple[ast.expr, bool]]:
+    """The tests that hold (True) or fail (False) whenever `target`, a statement of the function's body,
+    runs: those of the `if`s around it, and of the `if`s before it whose one branch leaves the function
+    (`if isinstance(x, int): return int(x)`, then `return jnp.asarray(x)`), with `not`, a failing `or` and a
+    holding `and` taken apart. Empty when the body does not hold it."""
+    def walk(block: list[ast.stmt], tests: tuple[tuple[ast.expr, bool], ...]):
+        for statement in block:
+            if statement is target:
+                return tests
+            if isinstance(statement, ast.If):
+                for branch, holds in ((statement.body, True), (statement.orelse, False)):
+                    found = walk(branch, (*tests, (statement.test, holds)))
+                    if found is not None:
+                        return found
+                if _leaves(statement.body) != _leaves(statement.orelse):  # what follows runs on the other branch
+                    tests = (*tests, (statement.test, not _leaves(statement.body)))
+                continue
+            if not isinstance(statement, DEFINITIONS):
+                for nested in statement_blocks(statement):
+                    found = walk(nested, tests)
+                    if found is not None:
+                        return found
+        return None
+
+    found = None if function.is_lambda else walk(function.node.body, ())
+    return [atom for test, holds in found or () for atom in test_atoms(test, holds)]
+
+
+def test_atoms(test: ast.expr, holds: bool) -> Iterator[tuple[ast.expr, bool]]:
+    """A test that holds or fails, as the tests it says hold or fail: `not a` failing is `a` holding, `a or b`
+    failing is both failing, `a and b` holding is both holding; any other test as itself."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        yield from test_atoms(test.operand, not holds)
+    elif isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or if not holds else ast.And):
+        for value in test.values:
+            yield from test_atoms(value, holds)
+    else:
+        yield test, holds
+
+
+def isinstance_test(test: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+    """(what is tested, the types) for `isinstance(x, types)`, else None."""
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+            and len(test.args) == 2 and not test.keywords):
+        return test.args[0], test.args[1]
+    return None
+
+
+def _leaves(block: list[ast.stmt]) -> bool:
+    """A block whose last statement leaves the function (a return or a raise)."""
+    return bool(block) and isinstance(block[-1], (ast.Return, ast.Raise))
 
 
 def statement_blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:

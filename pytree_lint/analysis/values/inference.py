@@ -10,7 +10,7 @@ it cannot follow yields no evidence, and rules stay silent on it.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,7 @@ from ..syntax.model import (
     as_display,
     attribute_key,
     child_nodes,
+    conditions_at,
     constructor_parameter,
     converts,
     display_element,
@@ -40,10 +41,12 @@ from ..syntax.model import (
     is_inlined,
     is_name,
     is_none,
+    isinstance_test,
     keyword_arguments,
     live_bindings,
     nodes_of,
     returned_expression,
+    test_atoms,
     walk_statements,
     written_as,
 )
@@ -418,7 +421,11 @@ class ValueInference:
             taken = taken_branch(self.index, expr)
             if taken is not None:
                 return self.infer(taken, context)
-            return self.infer(expr.body, context) + self.infer(expr.orelse, context)
+            # `float(x) if isinstance(x, SCALARS) else jnp.asarray(x)`: an array only of an array
+            made = _scalar_made(expr.body, context.function, self.index)
+            orelse = _cast_kept(expr.orelse, test_atoms(expr.test, False), self.index,
+                                {ast.dump(expr.test): made} if made is not None else {})
+            return self.infer(expr.body, context) + self.infer(orelse, context)
         if isinstance(expr, ast.NamedExpr):
             return self.infer(expr.value, context)
         if isinstance(expr, ast.Subscript):
@@ -1061,7 +1068,7 @@ class ValueInference:
                     helper, ((helper.self_name, on),), statement)
                 found.extend(_built_by(e, helper).through(f"{helper.name}()", Relation.RETURNS,
                                                           element_of(statement.value, e.elements), kept=kept)
-                             for e in self.infer(statement.value, context))
+                             for e in self.infer(as_returned(helper, statement, self.index), context))
         return found
 
     def _memoized(self, function: FunctionInfo) -> bool:
@@ -1464,6 +1471,59 @@ def element_of(display: ast.expr, elements: tuple[int | str, ...]) -> ast.expr:
             break
         display = element
     return display
+
+
+def as_returned(function: FunctionInfo, statement: ast.Return, index: ModuleIndex) -> ast.expr:
+    """What a return of the function gives, as far as what kind of value it is: its expression, but for a cast
+    to an array made only when what it casts is no scalar (`if isinstance(x, (int, float)): return int(x)`,
+    then `return jnp.astype(x, int)`), which gives what it casts: an array given stays one, and no array is
+    made of a scalar (a conditional expression is read so wherever it is: ValueInference.infer)."""
+    value = statement.value
+    assert value is not None
+    scalars = {ast.dump(part): made for other in function.return_statements if other.value is not None
+               and (made := _scalar_made(other.value, function, index)) is not None
+               for test, holds in conditions_at(function, other) if holds
+               for part in (test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test])}
+    stable = [(test, holds) for test, holds in conditions_at(function, statement)
+              if not ((tested := isinstance_test(test)) is not None and isinstance(tested[0], ast.Name)
+                      and tested[0].id in function.local_bindings)]  # a name assigned in the body may change
+    return _cast_kept(value, stable, index, scalars)
+
+
+def _cast_kept(value: ast.expr, atoms: Iterable[tuple[ast.expr, bool]], index: ModuleIndex,
+               scalars: dict[str, str]) -> ast.expr:
+    """What a cast to an array casts (`x` of `jnp.astype(x, int)`), when a test that holds where it is made
+    says that is no scalar: `isinstance(x, T)` fails, and T holds only scalar types, or where it holds the
+    code makes a Python scalar of `x` (`scalars`: a test, as `ast.dump` gives it, -> the dump of what is made
+    a scalar there: `int(x)`); else the value."""
+    if not (isinstance(value, ast.Call) and value.args and index.qualify(value.func) in np_knowledge.ARRAY_CASTS):
+        return value
+    cast = ast.dump(value.args[0])
+    for test, holds in atoms:
+        tested = isinstance_test(test) if not holds else None
+        if tested is not None and ast.dump(tested[0]) == cast and (
+                scalars.get(ast.dump(test)) == cast or _scalar_types(tested[1], index)):
+            return value.args[0]
+    return value
+
+
+def _scalar_made(value: ast.expr, function: FunctionInfo | None, index: ModuleIndex) -> str | None:
+    """The dump of what a value makes a Python scalar of: `int(x)`, `float(x)` (the builtins), or a call of
+    a parameter of the function given the type (`typ(x)`)."""
+    if not (isinstance(value, ast.Call) and len(value.args) == 1 and isinstance(value.func, ast.Name)):
+        return None
+    name = value.func.id
+    scalar = name in np_knowledge.SCALAR_TYPES and index.is_builtin(name, function)
+    return ast.dump(value.args[0]) if scalar or (function is not None and name in function.all_params) else None
+
+
+def _scalar_types(types: ast.expr, index: ModuleIndex) -> bool:
+    """An isinstance type, or tuple of types (written there or held by a module-level name), of scalars only."""
+    written = written_as(types, None, index)
+    candidates = [written_as(c, None, index) for c in (written.elts if isinstance(written, ast.Tuple) else [written])]
+    return bool(candidates) and all(
+        (index.qualify(c) or (c.id if isinstance(c, ast.Name) else "")) in np_knowledge.SCALAR_TYPES
+        for c in candidates)
 
 
 def _built_by(evidence: Evidence, helper: FunctionInfo) -> Evidence:

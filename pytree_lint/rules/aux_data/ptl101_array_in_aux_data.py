@@ -40,8 +40,9 @@ Known false positives:
     (jax-md's misspelt keys leave `None`) is harmless until the constructor is fixed. Not reported: a
     module-level array constant (the same object on every flatten: JAX's identity shortcut lets it pass),
     `.shape`, `.dtype`, NumPy scalars (`np.sum(x)`), `tuple(arr.tolist())`, a class with a hand-written
-    `__eq__` (PTL105 judges that), and netket's `mutable=True` pytrees (host-side drivers, loggers) that
-    reach no transformation.
+    `__eq__` (PTL105 judges that), netket's `mutable=True` pytrees (host-side drivers, loggers) that
+    reach no transformation, and what a cast helper makes of a number (`int(x) if isinstance(x, (int,
+    float)) else jnp.astype(x, int)`: an array only of an array given).
 
 Known limits:
     A module-level array constant is not reported: it is the same object on every flatten, and JAX's

@@ -47,7 +47,8 @@ Use instead:
 Known false positives:
     None known. Not reported: checks of a child that is itself a pytree node (a parameter annotated with a
     registered class, a NamedTuple, a list, tuple or dict type, or `Optional` of one; `isinstance` against
-    a registered class): unflatten rebuilds the node before the constructor sees it, so `x is not None`,
+    a registered class, here or in another module, or a raise when it is none: `if not isinstance(image,
+    Image): raise`): unflatten rebuilds the node before the constructor sees it, so `x is not None`,
     `isinstance(x, Grid)` and `len(x)` hold whatever the leaves are (measured: jit, eval_shape, vmap,
     jacobian, jacrev and tree.map all fine). Neither are checks of values fed by aux_data, unflattens that
     rebuild with `object.__new__`, and a `.dtype`/`.shape` read an `isinstance(x, jax.Array)` before it in
@@ -78,9 +79,11 @@ from ...analysis.syntax.model import (
     arguments_in_order,
     child_nodes,
     is_none,
+    isinstance_test,
     nodes_of,
     reached,
     statement_blocks,
+    test_atoms,
     written_as,
 )
 from ...knowledge.jax import CHECKIFY_CHECKS
@@ -231,9 +234,18 @@ def _literals_given(constructor: Constructor, arguments: list) -> dict[str, obje
 
 
 def _node_parameters(analysis, constructor: Constructor) -> set[str]:
-    """The parameters annotated as pytree nodes: unflatten rebuilds the node before it passes it, so a
-    check on the node itself holds whatever its leaves are."""
-    return {p.name for p in constructor.parameters if analysis.subtree_types.is_node(p.annotation)}
+    """The parameters that receive pytree nodes: annotated as one, or required to be an instance of a
+    registered class (`if not isinstance(image, Image): raise TypeError(...)`). Unflatten rebuilds the node
+    before it passes it, so a check on the node itself (`image.dtype`, read from its aux_data) holds
+    whatever its leaves are."""
+    found = {p.name for p in constructor.parameters if analysis.subtree_types.is_node(p.annotation)}
+    init = constructor.init
+    for statement, tests in guarded_statements(init) if init is not None else ():
+        if isinstance(statement, ast.Raise):  # raised when the parameter is no instance of the node class
+            found.update(tested[0].id for test, holds in tests for atom, held in test_atoms(test, holds)
+                         if not held and (tested := isinstance_test(atom)) is not None
+                         and isinstance(tested[0], ast.Name) and analysis.subtree_types.is_node(tested[1]))
+    return found
 
 
 VALUE_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq, ast.Is, ast.IsNot)

@@ -26,7 +26,8 @@ Use instead:
 
 Known false positives:
     None known. Not reported: an unflatten written `(children, aux_data)`: its children look too few
-    because it reads aux_data as the children, and that is PTL303's one finding.
+    because it reads aux_data as the children, and that is PTL303's one finding; children a flatten grows
+    after the display (`children += (self.photons,)` when the object has them).
 
 Known limits:
     Only children displays of known length are counted, and constructors written in the module.
