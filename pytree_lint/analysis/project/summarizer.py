@@ -29,7 +29,7 @@ from ..syntax.model import (
     written_as,
 )
 from ..syntax.source import Source, parse
-from ..values.inference import Context, Evidence, as_returned, element_of
+from ..values.inference import Context, Evidence, element_of
 from ..values.kinds import Kind
 from .modules import NEVER_FOLLOWED, UNREADABLE, Project, absolute, summarised_source
 from .summary import (
@@ -257,7 +257,7 @@ class Summarizer:
     def _returns(self, function: FunctionInfo) -> tuple[Value, ...]:
         """What a function returns, and what the attributes of the objects it builds hold (elements `.attr`)."""
         values = self.analysis.values
-        returned = [(as_returned(function, statement, self.index), statement.value)
+        returned = [(values.as_returned(function, statement), statement.value)
                     for statement in function.return_statements if statement.value is not None]
         return (*(value for kept, written in returned
                   for value in self._kinds(values.infer(kept, Context(function)), written)),

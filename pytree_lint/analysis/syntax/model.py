@@ -260,6 +260,11 @@ class FunctionInfo:
         return found
 
     @cached_property
+    def return_conditions(self) -> dict[int, list[tuple[ast.expr, bool]]]:
+        """The tests that hold or fail where each return runs (see `return_conditions`)."""
+        return return_conditions(self)
+
+    @cached_property
     def changed_names(self) -> frozenset[str]:
         """The names the body changes after binding them (see `changed_names`)."""
         return frozenset() if self.is_lambda else changed_names(self.node)
@@ -1555,32 +1560,29 @@ _COMPOUND = frozenset(kind for kind in ast.stmt.__subclasses__() if kind not in 
                       and {*_BLOCKS, "handlers", "cases"} & set(kind._fields))
 
 
-def conditions_at(function: FunctionInfo, target: ast.stmt) -> list[tuple[ast.expr, bool]]:
-    """The tests that hold (True) or fail (False) whenever `target`, a statement of the function's body,
+def return_conditions(function: FunctionInfo) -> dict[int, list[tuple[ast.expr, bool]]]:
+    """For each return of the function's body (by id), the tests that hold (True) or fail (False) whenever it
     runs: those of the `if`s around it, and of the `if`s before it whose one branch leaves the function
     (`if isinstance(x, int): return int(x)`, then `return jnp.asarray(x)`), with `not`, a failing `or` and a
-    holding `and` taken apart. Empty when the body does not hold it."""
-    def walk(block: list[ast.stmt], tests: tuple[tuple[ast.expr, bool], ...]):
+    holding `and` taken apart. One walk of the body."""
+    found: dict[int, list[tuple[ast.expr, bool]]] = {}
+
+    def walk(block: list[ast.stmt], tests: tuple[tuple[ast.expr, bool], ...]) -> None:
         for statement in block:
-            if statement is target:
-                return tests
-            if isinstance(statement, ast.If):
-                for branch, holds in ((statement.body, True), (statement.orelse, False)):
-                    found = walk(branch, (*tests, (statement.test, holds)))
-                    if found is not None:
-                        return found
+            if isinstance(statement, ast.Return):
+                found[id(statement)] = [atom for test, holds in tests for atom in test_atoms(test, holds)]
+            elif isinstance(statement, ast.If):
+                walk(statement.body, (*tests, (statement.test, True)))
+                walk(statement.orelse, (*tests, (statement.test, False)))
                 if _leaves(statement.body) != _leaves(statement.orelse):  # what follows runs on the other branch
                     tests = (*tests, (statement.test, not _leaves(statement.body)))
-                continue
-            if not isinstance(statement, DEFINITIONS):
+            elif not isinstance(statement, DEFINITIONS):
                 for nested in statement_blocks(statement):
-                    found = walk(nested, tests)
-                    if found is not None:
-                        return found
-        return None
+                    walk(nested, tests)
 
-    found = None if function.is_lambda else walk(function.node.body, ())
-    return [atom for test, holds in found or () for atom in test_atoms(test, holds)]
+    if not function.is_lambda:
+        walk(function.node.body, ())
+    return found
 
 
 def test_atoms(test: ast.expr, holds: bool) -> Iterator[tuple[ast.expr, bool]]:

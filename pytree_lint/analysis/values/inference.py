@@ -33,7 +33,6 @@ from ..syntax.model import (
     as_display,
     attribute_key,
     child_nodes,
-    conditions_at,
     constructor_parameter,
     converts,
     display_element,
@@ -245,6 +244,8 @@ class ValueInference:
     # per function (by its node's id): the attributes of its names it assigns, the names it hands to calls
     _object_changes: dict[int, tuple[set[tuple[str, str]], set[str]]] = field(default_factory=dict)
     _keeps: dict[int, bool] = field(default_factory=dict)  # per class (by id): keeps_what_it_is_given
+    # per function (by its node's id): the tests under which its returns make a Python scalar of something
+    _scalar_tests: dict[int, dict[str, str]] = field(default_factory=dict)
     # Set while the module is summarised (there is no project to look into then): the absolute name a
     # qualified name has when it is one of the project's, else None. Such names become references.
     project_name: Callable[[str], str | None] | None = None
@@ -1068,8 +1069,29 @@ class ValueInference:
                     helper, ((helper.self_name, on),), statement)
                 found.extend(_built_by(e, helper).through(f"{helper.name}()", Relation.RETURNS,
                                                           element_of(statement.value, e.elements), kept=kept)
-                             for e in self.infer(as_returned(helper, statement, self.index), context))
+                             for e in self.infer(self.as_returned(helper, statement), context))
         return found
+
+    def as_returned(self, function: FunctionInfo, statement: ast.Return) -> ast.expr:
+        """What a return of the function gives, as far as what kind of value it is: its expression, but for a
+        cast to an array made only when what it casts is no scalar (`if isinstance(x, (int, float)): return
+        int(x)`, then `return jnp.astype(x, int)`), which gives what it casts: an array given stays one, and
+        no array is made of a scalar (a conditional expression is read so wherever it is: `infer`)."""
+        value = statement.value
+        assert value is not None
+        if not _casts(value, self.index):
+            return value
+        conditions = function.return_conditions
+        if id(function.node) not in self._scalar_tests:  # once per function: its returns read once
+            self._scalar_tests[id(function.node)] = {
+                ast.dump(part): made for other in function.return_statements if other.value is not None
+                and (made := _scalar_made(other.value, function, self.index)) is not None
+                for test, holds in conditions.get(id(other), ()) if holds
+                for part in (test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test])}
+        stable = [(test, holds) for test, holds in conditions.get(id(statement), ())
+                  if not ((tested := isinstance_test(test)) is not None and isinstance(tested[0], ast.Name)
+                          and tested[0].id in function.local_bindings)]  # a name assigned in the body may change
+        return _cast_kept(value, stable, self.index, self._scalar_tests[id(function.node)])
 
     def _memoized(self, function: FunctionInfo) -> bool:
         """A function of the module decorated with a memoiser (`functools.lru_cache`, `functools.cache`, or a
@@ -1473,21 +1495,9 @@ def element_of(display: ast.expr, elements: tuple[int | str, ...]) -> ast.expr:
     return display
 
 
-def as_returned(function: FunctionInfo, statement: ast.Return, index: ModuleIndex) -> ast.expr:
-    """What a return of the function gives, as far as what kind of value it is: its expression, but for a cast
-    to an array made only when what it casts is no scalar (`if isinstance(x, (int, float)): return int(x)`,
-    then `return jnp.astype(x, int)`), which gives what it casts: an array given stays one, and no array is
-    made of a scalar (a conditional expression is read so wherever it is: ValueInference.infer)."""
-    value = statement.value
-    assert value is not None
-    scalars = {ast.dump(part): made for other in function.return_statements if other.value is not None
-               and (made := _scalar_made(other.value, function, index)) is not None
-               for test, holds in conditions_at(function, other) if holds
-               for part in (test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test])}
-    stable = [(test, holds) for test, holds in conditions_at(function, statement)
-              if not ((tested := isinstance_test(test)) is not None and isinstance(tested[0], ast.Name)
-                      and tested[0].id in function.local_bindings)]  # a name assigned in the body may change
-    return _cast_kept(value, stable, index, scalars)
+def _casts(value: ast.expr, index: ModuleIndex) -> bool:
+    """A cast to an array of something (`jnp.astype(x, int)`, `jnp.asarray(x)`)."""
+    return isinstance(value, ast.Call) and bool(value.args) and index.qualify(value.func) in np_knowledge.ARRAY_CASTS
 
 
 def _cast_kept(value: ast.expr, atoms: Iterable[tuple[ast.expr, bool]], index: ModuleIndex,
@@ -1496,8 +1506,9 @@ def _cast_kept(value: ast.expr, atoms: Iterable[tuple[ast.expr, bool]], index: M
     says that is no scalar: `isinstance(x, T)` fails, and T holds only scalar types, or where it holds the
     code makes a Python scalar of `x` (`scalars`: a test, as `ast.dump` gives it, -> the dump of what is made
     a scalar there: `int(x)`); else the value."""
-    if not (isinstance(value, ast.Call) and value.args and index.qualify(value.func) in np_knowledge.ARRAY_CASTS):
+    if not _casts(value, index):
         return value
+    assert isinstance(value, ast.Call)
     cast = ast.dump(value.args[0])
     for test, holds in atoms:
         tested = isinstance_test(test) if not holds else None
