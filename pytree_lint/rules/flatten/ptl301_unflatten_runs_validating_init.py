@@ -53,7 +53,8 @@ Known false positives:
     jacobian, jacrev and tree.map all fine). Neither are checks of values fed by aux_data, unflattens that
     rebuild with `object.__new__`, and a `.dtype`/`.shape` read an `isinstance(x, jax.Array)` before it in
     the same `and` guards (a None leaf fails the isinstance and never reaches it; kauldron's `PRNGKey`), nor a
-    raise that None children never reach (`if images is not None and ...: raise`; gemma's `Input`).
+    raise that None children never reach (`if images is not None and ...: raise`; gemma's `Input`), nor an
+    identity test against a sentinel (`x is _default`, or two compared: clu's `LastValue`): no leaf is it.
 
 Known limits:
     The constructors of the project are read, a base's in another module too (followed through `super()`
@@ -548,8 +549,8 @@ class _LeafChecks:
                     return LeafCheck("checks `isinstance`", Failure.TYPE)
                 continue
             if isinstance(node, ast.Compare) and any(isinstance(op, VALUE_COMPARISONS) for op in node.ops):
-                operands = [o for o in (node.left, *node.comparators)
-                            if self._mentions_as_leaf(o, names, self_name) and not _only_in_len(o)]
+                operands = [o for o in (node.left, *node.comparators) if self._mentions_as_leaf(o, names, self_name)
+                            and not _only_in_len(o) and not _identity_only(o)]
                 read = next((c for o in operands for c in nodes_of(o, ast.Call) if c.args and self._is_child(
                     c.args[0], names, self_name) and self.index.qualify(c.func) in SHAPE_FUNCTIONS), None)
                 if read is not None:  # `jnp.ndim(x) < 2`: static under jit, wrong for None leaves
@@ -562,8 +563,11 @@ class _LeafChecks:
                     return LeafCheck(f"checks `.{shape.attr}`", Failure.SHAPE, shape.attr)
                 if shapes:  # only an array's own shape or dtype, read once an isinstance let it through
                     continue
+                identity = all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
+                if identity and not any(map(is_none, (node.left, *node.comparators))):
+                    pending.extend(child_nodes(node))  # `x is _default`: no leaf is the sentinel, as no array
+                    continue  # given to a build is
                 if operands:
-                    identity = all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
                     return LeafCheck("compares values", Failure.NONE if identity else Failure.CONCRETE)
             pending.extend(child_nodes(node))
         return None
@@ -571,6 +575,19 @@ class _LeafChecks:
 
 def _only_in_len(operand: ast.expr) -> bool:
     return isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name) and operand.func.id == "len"
+
+
+def _identity_only(operand: ast.expr) -> bool:
+    """A Python bool made of identity tests alone (`value is _default`, `not (x is None)`, `a is b or c is
+    d`): comparing it compares bools, whatever the leaves are (clu's `LastValue`: `(value is _default) ==
+    (total is _default)`)."""
+    if isinstance(operand, ast.Compare):
+        return all(isinstance(op, (ast.Is, ast.IsNot)) for op in operand.ops)
+    if isinstance(operand, ast.UnaryOp) and isinstance(operand.op, ast.Not):
+        return _identity_only(operand.operand)
+    if isinstance(operand, ast.BoolOp):
+        return all(_identity_only(value) for value in operand.values)
+    return False
 
 
 def _array_types(analysis, types: ast.expr) -> bool:
