@@ -54,7 +54,10 @@ Known false positives:
     rebuild with `object.__new__`, and a `.dtype`/`.shape` read an `isinstance(x, jax.Array)` before it in
     the same `and` guards (a None leaf fails the isinstance and never reaches it; kauldron's `PRNGKey`), nor a
     raise that None children never reach (`if images is not None and ...: raise`; gemma's `Input`), nor an
-    identity test against a sentinel (`x is _default`, or two compared: clu's `LastValue`): no leaf is it.
+    identity test against a sentinel (`x is _default`, or two compared: clu's `LastValue`): no leaf is it,
+    nor a check that fails only on None leaves under an `if` a module helper true of None guards (`if not
+    is_placeholder(x, y): assert x.shape == y.shape`; recurrentgemma's `Complex`). Two values' shapes or
+    dtypes compared with each other fail only on None leaves: a vmap changes both alike.
 
 Known limits:
     The constructors of the project are read, a base's in another module too (followed through `super()`
@@ -79,6 +82,7 @@ from ...analysis.syntax.model import (
     FunctionInfo,
     arguments_in_order,
     child_nodes,
+    is_name,
     is_none,
     isinstance_test,
     nodes_of,
@@ -251,6 +255,7 @@ def _node_parameters(analysis, constructor: Constructor) -> set[str]:
 
 VALUE_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
 _MAX_BASE_INITS = 8  # `super().__init__` chains followed
+_MAX_HELPER_DEPTH = 3  # helpers a None guard calls, followed (see _true_of_none)
 
 
 class Failure(enum.Enum):
@@ -263,6 +268,8 @@ class Failure(enum.Enum):
     SHAPE = ("`jax.jacobian` unflattens with None leaves (`AttributeError: 'NoneType' object has no attribute "
              "'{attribute}'`) and `jax.vmap` with per-example shapes")
     NONE = "`jax.jacobian` unflattens with None leaves, so the check raises"
+    NONE_ATTRIBUTE = ("`jax.jacobian` unflattens with None leaves (`AttributeError: 'NoneType' object has no attribute "
+                      "'{attribute}'`)")
     SHAPE_OF = ("`jax.jacobian` unflattens with None leaves (whose `{attribute}` is that of a scalar) and `jax.vmap` "
                 "with per-example shapes, so the check raises")
     TYPE = "`jax.eval_shape` unflattens with ShapeDtypeStruct leaves and `jax.jacobian` with None, so the check raises"
@@ -383,12 +390,15 @@ class _LeafChecks:
         for statement, tests in guarded_statements(method, given):
             if isinstance(statement, ast.Raise):
                 guard = next(((t, check) for t, holds in tests if (check := self._leaf_check(t, names, self_name))
-                              and self._reached(check, t, holds, names, self_name)), None)
+                              and self._reached(check, t, holds, names, self_name)
+                              and self._runs_with_none(check, [(u, h) for u, h in tests if u is not t], names,
+                                                       self_name)), None)
                 if guard is not None:
                     return Validation(method, guard[0], f"raises when it {guard[1].what}", guard[1].failure,
                                       guard[1].attribute)
             if isinstance(statement, ast.Assert) and (check := self._leaf_check(statement.test, names, self_name)) \
-                    and self._reached(check, statement.test, False, names, self_name):
+                    and self._reached(check, statement.test, False, names, self_name) \
+                    and self._runs_with_none(check, tests, names, self_name):
                 return Validation(method, statement.test, f"asserts and {check.what}", check.failure, check.attribute)
             if isinstance(statement, (ast.If, ast.While)):
                 attribute = next(self._checked_attributes(statement.test, names, self_name), None)
@@ -477,6 +487,16 @@ class _LeafChecks:
         value = self._with_none_children(test, names, self_name)
         return value is None or value is raises_when
 
+    def _runs_with_none(self, check: LeafCheck, tests: list[tuple[ast.expr, bool]], names: set[str],
+                        self_name: str | None) -> bool:
+        """Whether a check that fails only on None leaves runs with them: no `if` around it comes out, every
+        child None, the other way (`if not is_placeholder(x): assert x.shape == y.shape`, the helper true of
+        None). Other checks fail on other leaves too: they run."""
+        if check.failure not in (Failure.NONE, Failure.NONE_ATTRIBUTE):
+            return True
+        return all((value := self._with_none_children(test, names, self_name)) is None or value is holds
+                   for test, holds in tests)
+
     def _with_none_children(self, test: ast.expr, names: set[str], self_name: str | None) -> bool | None:
         """The truth of a test made of `child is None`, `child is not None`, `not`, `and` and `or` when every
         child is None; None when something else decides it."""
@@ -494,6 +514,11 @@ class _LeafChecks:
             if deciding in values:
                 return deciding
             return (not deciding) if all(value is not None for value in values) else None
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and not test.keywords and test.args \
+                and all(self._is_child(a.value if isinstance(a, ast.Starred) else a, names, self_name)
+                        for a in test.args):
+            helper = self.index.module_function(test.func.id)  # `is_placeholder(self.real, self.imag)`
+            return _true_of_none(helper, self.index) if helper is not None else None
         return None
 
     def _checked_attributes(self, test: ast.AST, names: set[str], self_name: str | None,
@@ -559,6 +584,8 @@ class _LeafChecks:
                 shapes = [a for o in operands for a in nodes_of(o, ast.Attribute)
                           if a.attr in CHECKED_ATTRIBUTES and self._is_child(a.value, names, self_name)]
                 shape = next((a for a in shapes if id(a) in unguarded), None)
+                if shape is not None and _same_member_of_two(node, shape.attr):  # `x.shape == y.shape`: alike
+                    return LeafCheck(f"checks `.{shape.attr}`", Failure.NONE_ATTRIBUTE, shape.attr)  # under vmap
                 if shape is not None:
                     return LeafCheck(f"checks `.{shape.attr}`", Failure.SHAPE, shape.attr)
                 if shapes:  # only an array's own shape or dtype, read once an isinstance let it through
@@ -573,8 +600,68 @@ class _LeafChecks:
         return None
 
 
+def _true_of_none(function: FunctionInfo, index, depth: int = 0) -> bool | None:
+    """What a module function returns given None for every parameter, when its first statements say
+    (`if arg is None: return True`; `return all(is_placeholder(a) for a in args)` of its `*args`); None when
+    something else decides it."""
+    if depth > _MAX_HELPER_DEPTH or function.is_lambda:
+        return None
+    params = set(function.all_params)
+    for statement in function.node.body:
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue  # the docstring
+        if isinstance(statement, ast.If) and len(statement.body) == 1 and isinstance(statement.body[0], ast.Return):
+            decided = _none_test(statement.test, params)
+            if decided is None:
+                return None
+            if decided:
+                return _returned_of_none(statement.body[0].value, function, params, index, depth)
+            continue
+        if isinstance(statement, ast.Return):
+            return _returned_of_none(statement.value, function, params, index, depth)
+        return None
+    return None
+
+
+def _none_test(test: ast.expr, params: set[str]) -> bool | None:
+    """`p is None` / `p is not None` of a parameter that is None: its truth; else None."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
+            and isinstance(test.left, ast.Name) and test.left.id in params and is_none(test.comparators[0]):
+        return isinstance(test.ops[0], ast.Is)
+    return None
+
+
+def _returned_of_none(value: ast.expr | None, function: FunctionInfo, params: set[str], index,
+                      depth: int) -> bool | None:
+    """A returned bool given parameters that are all None: a constant, a None test of one, or `all(...)`/
+    `any(...)` of a module function over the `*args` (each of them None)."""
+    if isinstance(value, ast.Constant) and isinstance(value.value, bool):
+        return value.value
+    if value is not None and (decided := _none_test(value, params)) is not None:
+        return decided
+    star = function.star_param
+    if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("all", "any")
+            and len(value.args) == 1 and isinstance(value.args[0], ast.GeneratorExp) and star is not None):
+        generator = value.args[0]
+        loop = generator.generators[0] if len(generator.generators) == 1 else None
+        element = generator.elt
+        if (loop is not None and not loop.ifs and is_name(loop.iter, star.arg) and isinstance(loop.target, ast.Name)
+                and isinstance(element, ast.Call) and isinstance(element.func, ast.Name)
+                and [a.id for a in element.args if isinstance(a, ast.Name)] == [loop.target.id]):
+            inner = index.module_function(element.func.id)
+            return _true_of_none(inner, index, depth + 1) if inner is not None else None
+    return None
+
+
 def _only_in_len(operand: ast.expr) -> bool:
     return isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name) and operand.func.id == "len"
+
+
+def _same_member_of_two(compare: ast.Compare, member: str) -> bool:
+    """`a.shape == b.shape` (or `!=`): the same member of two values compared, which a vmap changes alike."""
+    sides = (compare.left, *compare.comparators)
+    return (len(compare.ops) == 1 and isinstance(compare.ops[0], (ast.Eq, ast.NotEq))
+            and all(isinstance(side, ast.Attribute) and side.attr == member for side in sides))
 
 
 def _identity_only(operand: ast.expr) -> bool:
