@@ -17,7 +17,9 @@ Example:
     n = sum(x.size for x in jax.tree.leaves(params.values()))      # PTL203
 
 Use instead:
-    Pass the container (`params`), or materialise it: `list(params.values())`, `tuple(zip(a, b))`.
+    Pass the container (`params`), or materialise it: `list(params.values())`, `tuple(zip(a, b))`. A map
+    whose function takes the iterator whole (`next(it)` on its parameter: the map only calls it once, with
+    the other trees whole) is said so: call the function instead.
 
 Known false positives:
     None known. A name is reported only when every value it can hold where the call reads it is such an
@@ -33,6 +35,8 @@ import ast
 from typing import Any
 
 from ...analysis.record import record
+from ...analysis.syntax.model import is_name, nodes_of
+from ...knowledge.jax import MAP_KINDS
 from ...knowledge.python import DICT_VIEWS, ITERATOR_NAMES, SILENT_LEAF_ITERABLES
 from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.observe import Outcome, TreeCallRecord, describe, jax_module
@@ -69,17 +73,38 @@ class IteratorAsPytree(Rule):
     def check(self, analysis):
         calls = analysis.tree_calls
         for call in analysis.tree_call_sites:
-            for tree in call.trees:
+            for position, tree in enumerate(call.trees):
                 values = calls.values_of(tree, call)
                 kinds = [iterator(analysis.index, value) for value in values]
                 if values and all(kinds):
                     origin = "" if values[0] is tree else f" ({analysis.located(values[0])})"
                     how = ("silently treats as a single leaf" if kinds[0].silent else
                            "treats as a single leaf (`DeprecationWarning: ... treated as a leaf`)")
-                    yield Report(call.node,
-                                 f"`{analysis.snippet(tree)}` is {kinds[0].description}{origin}, which JAX {how}, "
-                                 "not as its elements; pass the container or `list(...)` of it")
+                    taken = _taken_whole(analysis, call, position)
+                    if taken is not None:  # the map is a way to call the function once with it
+                        yield Report(call.node,
+                                     f"`{analysis.snippet(tree)}` is {kinds[0].description}{origin}, which JAX {how}; "
+                                     f"the mapped function takes it whole ({analysis.located(taken)}): call the "
+                                     "function with it instead of mapping it")
+                    else:
+                        yield Report(call.node,
+                                     f"`{analysis.snippet(tree)}` is {kinds[0].description}{origin}, which JAX "
+                                     f"{how}, not as its elements; pass the container or `list(...)` of it")
                     break
+
+
+def _taken_whole(analysis, call, position: int) -> ast.Call | None:
+    """The `next(p)` by which a map's function takes, whole, the iterable given as the tree at `position`
+    (its parameter `p` there): a function of the module or nested in the caller."""
+    if call.kind not in MAP_KINDS or not isinstance(call.function, ast.Name):
+        return None
+    function = analysis.index.function_named(call.function.id, call.scope)
+    params = function.positional_params if function is not None else []
+    if position >= len(params):
+        return None
+    name = params[position].name
+    return next((node for node in nodes_of(function.node, ast.Call) if isinstance(node.func, ast.Name)
+                 and node.func.id == "next" and node.args and is_name(node.args[0], name)), None)
 
 
 @record
