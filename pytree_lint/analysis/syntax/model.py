@@ -261,7 +261,7 @@ class FunctionInfo:
 
     @cached_property
     def return_conditions(self) -> dict[int, list[tuple[ast.expr, bool]]]:
-        """The tests that hold or fail where each return runs (see `return_conditions`)."""
+        """The type tests that hold or fail where each return runs (see `return_conditions`)."""
         return return_conditions(self)
 
     @cached_property
@@ -1561,10 +1561,10 @@ _COMPOUND = frozenset(kind for kind in ast.stmt.__subclasses__() if kind not in 
 
 
 def return_conditions(function: FunctionInfo) -> dict[int, list[tuple[ast.expr, bool]]]:
-    """For each return of the function's body (by id), the tests that hold (True) or fail (False) whenever it
-    runs: those of the `if`s around it, and of the `if`s before it whose one branch leaves the function
-    (`if isinstance(x, int): return int(x)`, then `return jnp.asarray(x)`), with `not`, a failing `or` and a
-    holding `and` taken apart. One walk of the body."""
+    """For each return of the function's body (by id), the type tests (those with an `isinstance`) that hold
+    (True) or fail (False) whenever it runs: those of the `if`s around it, and of the `if`s before it whose
+    one branch leaves the function (`if isinstance(x, int): return int(x)`, then `return jnp.asarray(x)`),
+    with `not`, a failing `or` and a holding `and` taken apart. One walk of the body."""
     found: dict[int, list[tuple[ast.expr, bool]]] = {}
 
     def walk(block: list[ast.stmt], tests: tuple[tuple[ast.expr, bool], ...]) -> None:
@@ -1572,10 +1572,11 @@ def return_conditions(function: FunctionInfo) -> dict[int, list[tuple[ast.expr, 
             if isinstance(statement, ast.Return):
                 found[id(statement)] = [atom for test, holds in tests for atom in test_atoms(test, holds)]
             elif isinstance(statement, ast.If):
-                walk(statement.body, (*tests, (statement.test, True)))
-                walk(statement.orelse, (*tests, (statement.test, False)))
-                if _leaves(statement.body) != _leaves(statement.orelse):  # what follows runs on the other branch
-                    tests = (*tests, (statement.test, not _leaves(statement.body)))
+                typed = any(isinstance_test(node) is not None for node in ast.walk(statement.test))
+                walk(statement.body, (*tests, (statement.test, True)) if typed else tests)
+                walk(statement.orelse, (*tests, (statement.test, False)) if typed else tests)
+                if typed and _leaves(statement.body) != _leaves(statement.orelse):  # what follows runs on
+                    tests = (*tests, (statement.test, not _leaves(statement.body)))  # the other branch
             elif not isinstance(statement, DEFINITIONS):
                 for nested in statement_blocks(statement):
                     walk(nested, tests)

@@ -425,7 +425,7 @@ class ValueInference:
             # `float(x) if isinstance(x, SCALARS) else jnp.asarray(x)`: an array only of an array
             made = _scalar_made(expr.body, context.function, self.index)
             orelse = _cast_kept(expr.orelse, test_atoms(expr.test, False), self.index,
-                                {ast.dump(expr.test): made} if made is not None else {})
+                                _scalar_tests(expr.test, made) if made is not None else {})
             return self.infer(expr.body, context) + self.infer(orelse, context)
         if isinstance(expr, ast.NamedExpr):
             return self.infer(expr.value, context)
@@ -1084,10 +1084,9 @@ class ValueInference:
         conditions = function.return_conditions
         if id(function.node) not in self._scalar_tests:  # once per function: its returns read once
             self._scalar_tests[id(function.node)] = {
-                ast.dump(part): made for other in function.return_statements if other.value is not None
+                key: made for other in function.return_statements if other.value is not None
                 and (made := _scalar_made(other.value, function, self.index)) is not None
-                for test, holds in conditions.get(id(other), ()) if holds
-                for part in (test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test])}
+                for test, holds in conditions.get(id(other), ()) if holds for key in _scalar_tests(test, made)}
         stable = [(test, holds) for test, holds in conditions.get(id(statement), ())
                   if not ((tested := isinstance_test(test)) is not None and isinstance(tested[0], ast.Name)
                           and tested[0].id in function.local_bindings)]  # a name assigned in the body may change
@@ -1526,6 +1525,13 @@ def _scalar_made(value: ast.expr, function: FunctionInfo | None, index: ModuleIn
     name = value.func.id
     scalar = name in np_knowledge.SCALAR_TYPES and index.is_builtin(name, function)
     return ast.dump(value.args[0]) if scalar or (function is not None and name in function.all_params) else None
+
+
+def _scalar_tests(test: ast.expr, made: str) -> dict[str, str]:
+    """A test that holds where a Python scalar is made of something (`made`, dumped), by the dump of it and of
+    each alternative of an `or` (any one of them may be the one that holds)."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+    return {ast.dump(part): made for part in parts}
 
 
 def _scalar_types(types: ast.expr, index: ModuleIndex) -> bool:
