@@ -518,7 +518,7 @@ class _LeafChecks:
                 and all(self._is_child(a.value if isinstance(a, ast.Starred) else a, names, self_name)
                         for a in test.args):
             helper = self.index.module_function(test.func.id)  # `is_placeholder(self.real, self.imag)`
-            return _true_of_none(helper, self.index) if helper is not None else None
+            return _true_of_none(helper, self.index, len(test.args)) if helper is not None else None
         return None
 
     def _checked_attributes(self, test: ast.AST, names: set[str], self_name: str | None,
@@ -584,8 +584,10 @@ class _LeafChecks:
                 shapes = [a for o in operands for a in nodes_of(o, ast.Attribute)
                           if a.attr in CHECKED_ATTRIBUTES and self._is_child(a.value, names, self_name)]
                 shape = next((a for a in shapes if id(a) in unguarded), None)
-                if shape is not None and _same_member_of_two(node, shape.attr):  # `x.shape == y.shape`: alike
-                    return LeafCheck(f"checks `.{shape.attr}`", Failure.NONE_ATTRIBUTE, shape.attr)  # under vmap
+                if shape is not None and _same_member_of_two(node, shape.attr) and all(  # `x.shape == y.shape`
+                        self._is_child(side.value, names, self_name)  # of two children: alike under vmap
+                        for side in (node.left, *node.comparators) if isinstance(side, ast.Attribute)):
+                    return LeafCheck(f"checks `.{shape.attr}`", Failure.NONE_ATTRIBUTE, shape.attr)
                 if shape is not None:
                     return LeafCheck(f"checks `.{shape.attr}`", Failure.SHAPE, shape.attr)
                 if shapes:  # only an array's own shape or dtype, read once an isinstance let it through
@@ -600,13 +602,13 @@ class _LeafChecks:
         return None
 
 
-def _true_of_none(function: FunctionInfo, index, depth: int = 0) -> bool | None:
-    """What a module function returns given None for every parameter, when its first statements say
-    (`if arg is None: return True`; `return all(is_placeholder(a) for a in args)` of its `*args`); None when
-    something else decides it."""
+def _true_of_none(function: FunctionInfo, index, given: int, depth: int = 0) -> bool | None:
+    """What a module function returns given None for each of its first `given` positional arguments, when its
+    first statements say (`if arg is None: return True`; `return all(is_placeholder(a) for a in args)` of its
+    `*args`); None when something else decides it."""
     if depth > _MAX_HELPER_DEPTH or function.is_lambda:
         return None
-    params = set(function.all_params)
+    params = {p.name for p in function.positional_params[:given]}  # `*args` is a tuple: read by _returned_of_none
     for statement in function.node.body:
         if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
             continue  # the docstring
@@ -649,7 +651,7 @@ def _returned_of_none(value: ast.expr | None, function: FunctionInfo, params: se
                 and isinstance(element, ast.Call) and isinstance(element.func, ast.Name)
                 and [a.id for a in element.args if isinstance(a, ast.Name)] == [loop.target.id]):
             inner = index.module_function(element.func.id)
-            return _true_of_none(inner, index, depth + 1) if inner is not None else None
+            return _true_of_none(inner, index, 1, depth + 1) if inner is not None else None
     return None
 
 
