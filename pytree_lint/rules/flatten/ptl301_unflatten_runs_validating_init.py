@@ -57,7 +57,9 @@ Known false positives:
     identity test against a sentinel (`x is _default`, or two compared: clu's `LastValue`): no leaf is it,
     nor a check that fails only on None leaves under an `if` a module helper true of None guards (`if not
     is_placeholder(x, y): assert x.shape == y.shape`; recurrentgemma's `Complex`). Two values' shapes or
-    dtypes compared with each other fail only on None leaves: a vmap changes both alike.
+    dtypes compared with each other fail only on None leaves: a vmap changes both alike. Where an
+    `isinstance(x, jnp.ndarray)` test lets only arrays on (`if not isinstance(...): return` before, or an
+    `if isinstance(...):` around; totypes, fmmax), only what a tracer fails is reported.
 
 Known limits:
     The constructors of the project are read, a base's in another module too (followed through `super()`
@@ -245,7 +247,7 @@ def _node_parameters(analysis, constructor: Constructor) -> set[str]:
     whatever its leaves are."""
     found = {p.name for p in constructor.parameters if analysis.subtree_types.is_node(p.annotation)}
     init = constructor.init
-    for statement, tests in guarded_statements(init) if init is not None else ():
+    for statement, tests, _exits in guarded_statements(init) if init is not None else ():
         if isinstance(statement, ast.Raise):  # raised when the parameter is no instance of the node class
             found.update(tested[0].id for test, holds in tests for atom, held in test_atoms(test, holds)
                          if not held and (tested := isinstance_test(atom)) is not None
@@ -304,31 +306,37 @@ def _is_compound(statement: ast.stmt) -> bool:
 
 
 def guarded_statements(function: FunctionInfo, given: dict[str, object] | None = None):
-    """(statement, the if/while tests around it) for each statement of a body, nested blocks included, each
-    test with whether the statement runs when it holds (its body) or when it does not (its `else`).
-    `given`: parameters the call passes a literal (`_perform_checks=False`): an `if` they decide runs only
-    the branch taken, and a taken branch that returns ends its block."""
-    def walk(block: list[ast.stmt], tests: tuple[tuple[ast.expr, bool], ...]):
+    """(statement, the if/while tests around it, the tests of the `if`s before it that leave the function)
+    for each statement of a body, nested blocks included, each test with whether the statement runs when it
+    holds (its body) or when it does not (its `else`; for one that leaves, the other way: `if not
+    isinstance(x, jax.Array): return` holds only with arrays after it). `given`: parameters the call passes a
+    literal (`_perform_checks=False`): an `if` they decide runs only the branch taken, and a taken branch that
+    returns ends its block."""
+    def walk(block: list[ast.stmt], tests: tuple[tuple[ast.expr, bool], ...],
+             exits: tuple[tuple[ast.expr, bool], ...]):
         for statement in block:
             if isinstance(statement, DEFINITIONS):
                 continue
-            yield statement, tests
+            yield statement, tests, exits
             decided = _decide(statement.test, given) if given and isinstance(statement, ast.If) else None
             if decided is not None:
                 taken = statement.body if decided else statement.orelse
-                yield from walk(taken, tests)
+                yield from walk(taken, tests, exits)
                 if taken and isinstance(taken[-1], ast.Return):
                     return
                 continue
             if isinstance(statement, (ast.If, ast.While)):
-                yield from walk(statement.body, (*tests, (statement.test, True)))
-                yield from walk(statement.orelse, (*tests, (statement.test, False)))
+                yield from walk(statement.body, (*tests, (statement.test, True)), exits)
+                yield from walk(statement.orelse, (*tests, (statement.test, False)), exits)
+                if isinstance(statement, ast.If) and statement.body and not statement.orelse \
+                        and isinstance(statement.body[-1], (ast.Return, ast.Raise)):
+                    exits = (*exits, (statement.test, False))
                 continue
             for nested in statement_blocks(statement):
-                yield from walk(nested, tests)
+                yield from walk(nested, tests, exits)
 
     if not function.is_lambda:
-        yield from walk(function.node.body, ())
+        yield from walk(function.node.body, (), ())
 
 
 def _decide(test: ast.expr, given: dict[str, object]) -> bool | None:
@@ -374,6 +382,10 @@ def find_validation(analysis, constructor: Constructor, child_parameters: set[st
     return None
 
 
+# What a tracer (jit's, vmap's) fails too: checks that an `isinstance(x, jax.Array)` guard lets through.
+TRACER_FAILURES = frozenset({Failure.CONCRETE, Failure.NUMPY, Failure.CHECKIFY})
+
+
 class _LeafChecks:
     """The checks of one constructor's methods on the children they receive (`names`) or store
     (`attributes`, the same `self` through every base `__init__`)."""
@@ -387,36 +399,54 @@ class _LeafChecks:
     def search(self, method: FunctionInfo, names: set[str], depth: int,
                given: dict[str, object] | None = None) -> Validation | None:
         self_name = method.self_name
-        for statement, tests in guarded_statements(method, given):
-            if isinstance(statement, ast.Raise):
-                guard = next(((t, check) for t, holds in tests if (check := self._leaf_check(t, names, self_name))
-                              and self._reached(check, t, holds, names, self_name)
-                              and self._runs_with_none(check, [(u, h) for u, h in tests if u is not t], names,
-                                                       self_name)), None)
-                if guard is not None:
-                    return Validation(method, guard[0], f"raises when it {guard[1].what}", guard[1].failure,
-                                      guard[1].attribute)
-            if isinstance(statement, ast.Assert) and (check := self._leaf_check(statement.test, names, self_name)) \
-                    and self._reached(check, statement.test, False, names, self_name) \
-                    and self._runs_with_none(check, tests, names, self_name):
-                return Validation(method, statement.test, f"asserts and {check.what}", check.failure, check.attribute)
-            if isinstance(statement, (ast.If, ast.While)):
-                attribute = next(self._checked_attributes(statement.test, names, self_name), None)
-                if attribute is not None:
-                    return Validation(method, statement.test, f"checks `.{attribute.attr}`", Failure.SHAPE,
-                                      attribute.attr)
-                continue
-            if _is_compound(statement):
-                continue
-            for node in nodes_of(statement, (ast.Call, ast.Attribute)):
-                # A helper, method or property whose body returns the conversion: the conversion it returns.
-                written = written_as(node, method, self.index)
-                called = [node] if isinstance(node, ast.Call) else []
-                for made in (*called, *(nodes_of(written, ast.Call) if written is not node else ())):
-                    found = self._call(method, made, names, self_name, depth)
-                    if found is not None:
-                        return found
+        for statement, tests, exits in guarded_statements(method, given):
+            found = self._validation_at(method, statement, tests, names, self_name, depth)
+            # Where a test has let only arrays through (`if not isinstance(x, jax.Array): return`), None and
+            # placeholder leaves never arrive: only what a tracer fails is left.
+            if found is not None and (found.failure in TRACER_FAILURES
+                                      or not self._arrays_only([*tests, *exits], names, self_name)):
+                return found
         return None
+
+    def _validation_at(self, method: FunctionInfo, statement: ast.stmt, tests: tuple[tuple[ast.expr, bool], ...],
+                       names: set[str], self_name: str | None, depth: int) -> Validation | None:
+        """The check or conversion a statement of the constructor makes on a child (`tests`: the ifs around it)."""
+        if isinstance(statement, ast.Raise):
+            guard = next(((t, check) for t, holds in tests if (check := self._leaf_check(t, names, self_name))
+                          and self._reached(check, t, holds, names, self_name)
+                          and self._runs_with_none(check, [(u, h) for u, h in tests if u is not t], names,
+                                                   self_name)), None)
+            if guard is not None:
+                return Validation(method, guard[0], f"raises when it {guard[1].what}", guard[1].failure,
+                                  guard[1].attribute)
+        if isinstance(statement, ast.Assert) and (check := self._leaf_check(statement.test, names, self_name)) \
+                and self._reached(check, statement.test, False, names, self_name) \
+                and self._runs_with_none(check, list(tests), names, self_name):
+            return Validation(method, statement.test, f"asserts and {check.what}", check.failure, check.attribute)
+        if isinstance(statement, (ast.If, ast.While)):
+            attribute = next(self._checked_attributes(statement.test, names, self_name), None)
+            if attribute is not None:
+                return Validation(method, statement.test, f"checks `.{attribute.attr}`", Failure.SHAPE,
+                                  attribute.attr)
+            return None
+        if _is_compound(statement):
+            return None
+        for node in nodes_of(statement, (ast.Call, ast.Attribute)):
+            # A helper, method or property whose body returns the conversion: the conversion it returns.
+            written = written_as(node, method, self.index)
+            called = [node] if isinstance(node, ast.Call) else []
+            for made in (*called, *(nodes_of(written, ast.Call) if written is not node else ())):
+                found = self._call(method, made, names, self_name, depth)
+                if found is not None:
+                    return found
+        return None
+
+    def _arrays_only(self, tests: list[tuple[ast.expr, bool]], names: set[str], self_name: str | None) -> bool:
+        """Some test that holds here says a child is an instance of types None is not (`isinstance(x,
+        (jnp.ndarray, np.ndarray))`): with None leaves, which JAX gives every leaf at once, nothing here runs."""
+        return any(held and (tested := isinstance_test(atom)) is not None
+                   and self._is_child(tested[0], names, self_name) and not _admits_none(tested[1])
+                   for test, holds in tests for atom, held in test_atoms(test, holds))
 
     def _call(self, method: FunctionInfo, call: ast.Call, names: set[str], self_name: str | None,
               depth: int) -> Validation | None:
@@ -600,6 +630,13 @@ class _LeafChecks:
                     return LeafCheck("compares values", Failure.NONE if identity else Failure.CONCRETE)
             pending.extend(child_nodes(node))
         return None
+
+
+def _admits_none(types: ast.expr) -> bool:
+    """An isinstance type (or tuple) None may pass: `object`, `type(None)`, `NoneType`, or anything not a name."""
+    candidates = types.elts if isinstance(types, ast.Tuple) else [types]
+    return any(not isinstance(c, (ast.Name, ast.Attribute))
+               or (c.id if isinstance(c, ast.Name) else c.attr) in ("object", "NoneType") for c in candidates)
 
 
 def _true_of_none(function: FunctionInfo, index, given: int, depth: int = 0) -> bool | None:

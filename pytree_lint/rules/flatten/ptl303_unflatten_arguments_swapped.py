@@ -27,7 +27,8 @@ Use instead:
 
 Known false positives:
     None known. Parameters named as JAX passes them (`aux`, `aux_data`, `metadata`, ... first; `children`,
-    `leaves`, ... second) are never reported, whatever the body does with them.
+    `leaves`, ... second) are never reported, whatever the body does with them, nor is a star-passed first
+    parameter when flatten returns no children (aux_data holds every value: fmmax's `PMLParams`).
 
 Known limits:
     Judged by the names, by star-unpacking and by the attributes flatten's children come from; an unflatten
@@ -79,7 +80,7 @@ def swapped_unflatten(structure, registration: Registration) -> SwappedParameter
     function = registration.unflatten
     if function is None or (function.cls is not None and not (function.is_classmethod or function.is_staticmethod)):
         return None
-    swapped = swapped_parameters(function, structure.calls_in(function))
+    swapped = swapped_parameters(function, structure.calls_in(function), structure.child_count(registration) == 0)
     if swapped is None and len(function.params) == 2 and not named_as_jax_passes(*function.params) \
             and structure.reads_children_first(registration):
         first, second = function.params
@@ -102,9 +103,12 @@ class SwappedParameters:
     second: str
 
 
-def swapped_parameters(function: FunctionInfo, calls: list[ast.Call]) -> SwappedParameters | None:
+def swapped_parameters(function: FunctionInfo, calls: list[ast.Call],
+                       no_children: bool = False) -> SwappedParameters | None:
     """The two parameter names of an unflatten written `(children, aux_data)`: named so, or, with
-    neutral names, the first is star-passed to one of its `calls` (`cls(*a)`) and the second is not."""
+    neutral names, the first is star-passed to one of its `calls` (`cls(*a)`) and the second is not; unless
+    flatten returns no children (`no_children`), when aux_data holds everything and star-passing the first
+    is right (`lambda values, _: PMLParams(*values)`)."""
     params = function.params
     if len(params) != 2:
         return None
@@ -112,7 +116,7 @@ def swapped_parameters(function: FunctionInfo, calls: list[ast.Call]) -> Swapped
     if named_as_jax_passes(*params):
         return None
     by_name = first in CHILDREN_NAMES or second in AUX_NAMES
-    by_use = _star_passed(calls, first) and not _star_passed(calls, second)
+    by_use = not no_children and _star_passed(calls, first) and not _star_passed(calls, second)
     return SwappedParameters(first, second) if by_name or by_use else None
 
 
