@@ -142,31 +142,32 @@ class FunctionInfo:
         if self.is_lambda:
             return bindings, returns, order
 
-        def bind(target, value, statement, unconditional: bool) -> None:
+        def bind(target, value, statement, block: tuple[int, ...], overwrites: bool) -> None:
             for name_node, assigned in assignment_pairs(target, value):
                 if isinstance(name_node, ast.Name):
                     bindings.setdefault(name_node.id, []).append(
-                        Binding(assigned, statement, order[id(statement)], unconditional))
+                        Binding(assigned, statement, order[id(statement)], overwrites and not block, block, overwrites))
 
-        for position, (statement, depth) in enumerate(walk_statements(self.node.body)):
+        for position, (statement, block) in enumerate(_statements_in_blocks(self.node.body, ())):
             order[id(statement)] = position
             if isinstance(statement, ast.Assign):
                 for target in statement.targets:
-                    bind(target, statement.value, statement, depth == 0)
+                    bind(target, statement.value, statement, block, True)
             elif isinstance(statement, ast.AnnAssign):
                 if statement.value is not None:
-                    bind(statement.target, statement.value, statement, depth == 0)
+                    bind(statement.target, statement.value, statement, block, True)
             elif isinstance(statement, ast.Return):
                 returns.append(statement)
             elif isinstance(statement, (ast.For, ast.AsyncFor)):
-                bind(statement.target, None, statement, False)
+                bind(statement.target, None, statement, block, False)
             elif isinstance(statement, (ast.With, ast.AsyncWith)):
                 for item in statement.items:
                     if item.optional_vars is not None:
-                        bind(item.optional_vars, None, statement, False)
+                        bind(item.optional_vars, None, statement, block, False)
             elif isinstance(statement, DEFINITIONS):
                 value = statement if isinstance(statement, FUNCTIONS) else None
-                bindings.setdefault(statement.name, []).append(Binding(value, statement, position, depth == 0))
+                bindings.setdefault(statement.name, []).append(
+                    Binding(value, statement, position, not block, block, True))
         return bindings, returns, order
 
     def declared_type(self, node: ast.expr, generic: GenericName | None = None,
@@ -325,6 +326,10 @@ class Binding:
     statement: ast.AST
     order: int
     unconditional: bool
+    # The blocks around the statement (ids of their statement lists; none at the body's top level), and
+    # whether it overwrites the name there (an assignment does; a loop's or a `with`'s target may not run).
+    block: tuple[int, ...] = ()
+    overwrites: bool = False
 
 
 @record
@@ -1140,10 +1145,20 @@ def first_line(statement: ast.stmt) -> int:
 
 
 def live_bindings(entries):
-    """Entries from the last unconditional one on (entries in source order, each with `.unconditional`):
-    an assignment at the top level of a body overwrites everything assigned before it."""
-    start = max((i for i, entry in enumerate(entries) if entry.unconditional), default=0)
-    return entries[start:]
+    """The entries (in source order) no later one overwrites: an assignment overwrites what was assigned
+    before it in its own block or in a block inside it (`axis_names = list(...)` in an `if`, then
+    `axis_names = tuple(axis_names)` after that `if`), at the top level of a body everything; entries with no
+    block (attribute assignments) from the last unconditional one on."""
+    if not entries or not isinstance(entries[0], Binding):
+        start = max((i for i, entry in enumerate(entries) if entry.unconditional), default=0)
+        return entries[start:]
+    live: list = []
+    for entry in entries:
+        if entry.overwrites:
+            depth = len(entry.block)
+            live = [earlier for earlier in live if earlier.block[:depth] != entry.block] if depth else []
+        live.append(entry)
+    return live
 
 
 def arguments_in_order(call: ast.Call) -> list[ast.expr | ast.keyword]:
@@ -1538,6 +1553,15 @@ def assignment_pairs(target: ast.expr, value: ast.expr | None) -> Iterator[tuple
             yield from assignment_pairs(element, element_value)
     else:
         yield target, value
+
+
+def _statements_in_blocks(body: list[ast.stmt], block: tuple[int, ...]) -> Iterator[tuple[ast.stmt, tuple[int, ...]]]:
+    """(statement, the ids of the blocks around it) in the order of walk_statements."""
+    for statement in body:
+        yield statement, block
+        if type(statement) in _COMPOUND:
+            for nested in statement_blocks(statement):
+                yield from _statements_in_blocks(nested, (*block, id(nested)))
 
 
 def walk_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[tuple[ast.stmt, int]]:
