@@ -377,7 +377,7 @@ class Structure:
     def _children_reads(self, function: FunctionInfo, model: Unflatten) -> None:
         aliases = model.aliases
         aliases.add(model.children)
-        statements = [] if function.is_lambda else [s for s, _depth in walk_statements(function.node.body)]
+        statements = [] if function.is_lambda else [s for s, _blocks in walk_statements(function.node.body)]
         for statement in statements:
             carried = attribute_set(statement.value) if isinstance(statement, ast.Expr) \
                 and isinstance(statement.value, ast.Call) else None

@@ -148,7 +148,7 @@ class FunctionInfo:
                     bindings.setdefault(name_node.id, []).append(
                         Binding(assigned, statement, order[id(statement)], overwrites and not block, block, overwrites))
 
-        for position, (statement, block) in enumerate(_statements_in_blocks(self.node.body, ())):
+        for position, (statement, block) in enumerate(walk_statements(self.node.body)):
             order[id(statement)] = position
             if isinstance(statement, ast.Assign):
                 for target in statement.targets:
@@ -1555,23 +1555,14 @@ def assignment_pairs(target: ast.expr, value: ast.expr | None) -> Iterator[tuple
         yield target, value
 
 
-def _statements_in_blocks(body: list[ast.stmt], block: tuple[int, ...]) -> Iterator[tuple[ast.stmt, tuple[int, ...]]]:
-    """(statement, the ids of the blocks around it) in the order of walk_statements."""
+def walk_statements(body: list[ast.stmt], blocks: tuple[int, ...] = ()) -> Iterator[tuple[ast.stmt, tuple[int, ...]]]:
+    """(statement, the if/for/while/try/with/match blocks around it, as the ids of their statement lists) for
+    the statements of a block; nested defs and classes are yielded, not entered."""
     for statement in body:
-        yield statement, block
-        if type(statement) in _COMPOUND:
-            for nested in statement_blocks(statement):
-                yield from _statements_in_blocks(nested, (*block, id(nested)))
-
-
-def walk_statements(body: list[ast.stmt], depth: int = 0) -> Iterator[tuple[ast.stmt, int]]:
-    """(statement, depth) for the statements of a block, depth counting the if/for/while/try/with/match
-    blocks around each; nested defs and classes are yielded, not entered."""
-    for statement in body:
-        yield statement, depth
+        yield statement, blocks
         if type(statement) in _COMPOUND:
             for block in statement_blocks(statement):
-                yield from walk_statements(block, depth + 1)
+                yield from walk_statements(block, (*blocks, id(block)))
 
 
 # The statements the index reads (imports, assignments, and the calls of expression statements and returns).
@@ -1599,8 +1590,8 @@ def return_conditions(function: FunctionInfo) -> dict[int, list[tuple[ast.expr, 
                 typed = any(isinstance_test(node) is not None for node in ast.walk(statement.test))
                 walk(statement.body, (*tests, (statement.test, True)) if typed else tests)
                 walk(statement.orelse, (*tests, (statement.test, False)) if typed else tests)
-                if typed and _leaves(statement.body) != _leaves(statement.orelse):  # what follows runs on
-                    tests = (*tests, (statement.test, not _leaves(statement.body)))  # the other branch
+                if typed and ends_in_exit(statement.body) != ends_in_exit(statement.orelse):  # what follows runs on
+                    tests = (*tests, (statement.test, not ends_in_exit(statement.body)))  # the other branch
             elif not isinstance(statement, DEFINITIONS):
                 for nested in statement_blocks(statement):
                     walk(nested, tests)
@@ -1630,7 +1621,7 @@ def isinstance_test(test: ast.expr) -> tuple[ast.expr, ast.expr] | None:
     return None
 
 
-def _leaves(block: list[ast.stmt]) -> bool:
+def ends_in_exit(block: list[ast.stmt]) -> bool:
     """A block whose last statement leaves the function (a return or a raise)."""
     return bool(block) and isinstance(block[-1], (ast.Return, ast.Raise))
 

@@ -1311,7 +1311,7 @@ class ValueInference:
         found: dict[str, list[tuple[ast.AugAssign, FunctionInfo]]] = {}
         for function in self.index.defs:
             if not function.is_lambda:  # statements only: cheaper than every node of every body
-                for node, _depth in walk_statements(function.node.body):
+                for node, _blocks in walk_statements(function.node.body):
                     if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Attribute):
                         found.setdefault(node.target.attr, []).append((node, function))
         return found

@@ -84,6 +84,7 @@ from ...analysis.syntax.model import (
     FunctionInfo,
     arguments_in_order,
     child_nodes,
+    ends_in_exit,
     is_name,
     is_none,
     isinstance_test,
@@ -328,8 +329,7 @@ def guarded_statements(function: FunctionInfo, given: dict[str, object] | None =
             if isinstance(statement, (ast.If, ast.While)):
                 yield from walk(statement.body, (*tests, (statement.test, True)), exits)
                 yield from walk(statement.orelse, (*tests, (statement.test, False)), exits)
-                if isinstance(statement, ast.If) and statement.body and not statement.orelse \
-                        and isinstance(statement.body[-1], (ast.Return, ast.Raise)):
+                if isinstance(statement, ast.If) and not statement.orelse and ends_in_exit(statement.body):
                     exits = (*exits, (statement.test, False))
                 continue
             for nested in statement_blocks(statement):
