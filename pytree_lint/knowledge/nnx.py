@@ -30,6 +30,7 @@ LIST, DICT = f"{NNX}List", f"{NNX}Dict"  # containers that are graph nodes: thei
 
 # Variables (the data NNX's state filters select: `nnx.state(m, nnx.Param)`, `nnx.Optimizer(wrt=...)`).
 PARAM = f"{NNX}Param"
+PARAMS = frozenset({PARAM, f"{NNX}LoRAParam"})  # the Variables that are trained parameters
 VARIABLES = frozenset(f"{NNX}{name}" for name in (
     "Variable", "Param", "BatchStat", "Cache", "Intermediate", "LoRAParam", "OptArray", "OptState", "OptVariable",
     "Perturbation", "RngCount", "RngKey", "RngState"))

@@ -1412,6 +1412,15 @@ class ModuleView:
                     return library
         return None
 
+    def library_base(self, definition: Definition, names: frozenset[str]) -> str | None:
+        """The first of `names` (library classes) a project class derives from, nearest first, through its
+        bases in any module (an `nnx.Variable` subclass of another module)."""
+        for _definition, _facts, bases in self._classes_and_bases(definition):
+            found = next((resolved for resolved in bases if resolved in names), None)
+            if found is not None:
+                return found
+        return None
+
     def subclass_registration(self, definition: Definition, depth: int = 0) -> SubclassRegistration | None:
         """How a project class's `__init_subclass__` or `__new__` registers each subclass: its own, else a
         base's, else what its metaclass (or a base's) registers of each class it makes (across modules)."""

@@ -177,8 +177,10 @@ class NnxClasses:
         """"param" for `nnx.Param` and its subclasses, "variable" for other Variables, else None."""
         qualified = self.index.qualify(expr)
         if qualified is not None:
-            return "param" if qualified in (nnx.PARAM, f"{nnx.NNX}LoRAParam") else (
-                "variable" if qualified in nnx.VARIABLES else None)
+            definition = self.index.definition(expr) if qualified not in nnx.VARIABLES else None
+            if definition is not None and definition.cls is not None:  # a class of another project module
+                qualified = self.index.project.library_base(definition, nnx.VARIABLES)
+            return "param" if qualified in nnx.PARAMS else ("variable" if qualified in nnx.VARIABLES else None)
         cls = self.index.resolve_class(expr)
         seen = seen if seen is not None else set()
         if cls is None or id(cls) in seen:
@@ -394,9 +396,7 @@ class NnxClasses:
             return NnxValue(Status.DATA, f"a random array ({short})", call, random=True)
         if self._submodule(func, context):
             return NnxValue(Status.DATA, f"the output of {short} (an array)", call)
-        if self._module_parameter(func, context):
-            return NnxValue(Status.DATA, f"a Module made by `{self.index.code(func)}(...)`", call, module=True)
-        return None
+        return self._made_by_parameter(call, context)
 
     def _copied_container(self, call: ast.Call, context: Context, depth: int) -> NnxValue | None:
         """`list(layers)`, `tuple(blocks)`: a plain container holding what its argument holds."""
@@ -420,21 +420,30 @@ class NnxClasses:
         return any(isinstance(a.value, ast.Call) and self.is_module_class(a.value.func)
                    for a in cls.assignments.get(func.attr, ()))
 
-    def _module_parameter(self, func: ast.expr, context: Context) -> bool:
-        """A parameter that holds a Module class (`block: type[nnx.Module] = ViTBlock`), called."""
+    def _made_by_parameter(self, call: ast.Call, context: Context) -> NnxValue | None:
+        """A call of a parameter that holds a Module or Variable class: `block: type[nnx.Module] = ViTBlock`
+        makes a Module (its default is one, or every class its annotation admits), `param_type:
+        type[nnx.Variable] = nnx.Param` a Variable (every class its default and its annotation admit)."""
+        func = call.func
         if not isinstance(func, ast.Name) or context.function is None:
-            return False
+            return None
         param = context.function.all_params.get(func.id)
         if param is None or context.function.bindings_before(func.id, context.statement):
-            return False
-        if param.default is not None and self.is_module_class(param.default):
-            return True
-        annotation = param.annotation
-        if isinstance(annotation, ast.Subscript) and (dotted_name(annotation.value) == "type"
-                                                      or self.index.qualify(annotation.value) == "typing.Type"):
-            annotation = annotation.slice
-        return annotation is not None and (self.index.qualify(annotation) in nnx.BASES
-                                           or self.is_module_class(annotation))
+            return None
+        default = [param.default] if param.default is not None and not is_none(param.default) else []
+        admitted = _admitted_classes(param.annotation)
+        made = f"`{self.index.code(func)}(...)`"
+        if any(map(self._module_class, default)) or (admitted and all(map(self._module_class, admitted))):
+            return NnxValue(Status.DATA, f"a Module made by {made}", call, module=True)
+        kinds = [self.variable(cls) for cls in [*default, *admitted]]
+        if kinds and all(kinds):
+            return NnxValue(Status.DATA, f"a Variable made by {made}", call,
+                            param=all(kind == "param" for kind in kinds))
+        return None
+
+    def _module_class(self, expr: ast.expr) -> bool:
+        """An NNX Module class: a base of `nnx`'s, a layer, or a class of this or another project module."""
+        return self.index.qualify(expr) in nnx.BASES or self.is_module_class(expr)
 
     def _random(self, call: ast.Call) -> bool:
         """A sampler of `jax.random`, or an initializer applied to a key: `lecun_normal()(key, shape)`."""
@@ -483,6 +492,22 @@ class NnxClasses:
                             for e in evidence):
             return NnxValue(Status.STATIC, evidence[0].what, expr)
         return NnxValue(Status.UNKNOWN, "a value", expr)
+
+
+def _admitted_classes(annotation: ast.expr | None) -> list[ast.expr]:
+    """The classes a class-holding parameter's annotation admits: `A` of `type[A]`, `Type[A]`, `A | B`,
+    `Union[A, B]`, `Optional[A]` (None left out)."""
+    if annotation is None or is_none(annotation):
+        return []
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return [*_admitted_classes(annotation.left), *_admitted_classes(annotation.right)]
+    if isinstance(annotation, ast.Subscript):
+        generic = dotted_name(annotation.value)
+        arguments = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        if generic is not None and generic.rsplit(".", 1)[-1] in ("type", "Type", "Union", "Optional"):
+            return [cls for argument in arguments for cls in _admitted_classes(argument)]
+        return []
+    return [annotation] if isinstance(annotation, (ast.Name, ast.Attribute)) else []
 
 
 def filling(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:

@@ -7,3 +7,7 @@ class Layer(nnx.Module):
 
     def describe(self):
         return type(self).__name__
+
+
+class Table(nnx.Variable):
+    """A lookup table the model learns."""

@@ -1,0 +1,15 @@
+import jax.numpy as jnp
+from flax import nnx
+
+from . import layers
+
+Table = layers.Table
+
+
+class Features(layers.Layer):
+    def __init__(self, names: tuple[str, ...], *, kind: Table | nnx.Param = Table):
+        self.tables = {name: kind(jnp.zeros(3)) for name in names}  # expect: PTL501
+
+
+def reproduce():
+    return Features(("land", "sea"))
