@@ -405,16 +405,19 @@ def _may_be_none(node: ast.expr) -> bool:
 
 def none_test_of(function: FunctionInfo, parameter: str) -> ast.Compare | None:
     """A test of `parameter` against None in a function's body (`x is None`, `x is not None`, `x == None`;
-    not in its nested defs) whose None branch would change the result: `x if x is None else f(x)` and
-    `None if x is None else f(x)` keep None, as JAX does anyway."""
+    not in its nested defs) whose None branch would change the result: `x if x is None else f(x)`,
+    `None if x is None else f(x)` and `if x is None: return None` keep None, as JAX does anyway."""
     harmless: set[int] = set()
     body = function.node.body
     pending: list[ast.AST] = list(reversed(body)) if isinstance(body, list) else [body]
     while pending:
         node = pending.pop()
-        if isinstance(node, ast.IfExp) and _is_none_test(node.test, parameter):
+        if isinstance(node, (ast.IfExp, ast.If)) and _is_none_test(node.test, parameter):
             none_first = isinstance(node.test.ops[0], (ast.Is, ast.Eq))
             branch = node.body if none_first else node.orelse
+            if isinstance(node, ast.If):  # a branch that only returns: what it returns
+                branch = (branch[0].value or ast.Constant(None)) if len(branch) == 1 and isinstance(
+                    branch[0], ast.Return) else None
             if (isinstance(branch, ast.Name) and branch.id == parameter) or (
                     isinstance(branch, ast.Constant) and branch.value is None):
                 harmless.add(id(node.test))

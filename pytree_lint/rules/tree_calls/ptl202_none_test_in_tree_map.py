@@ -19,7 +19,9 @@ Use instead:
 Known false positives:
     None known. Not reported: a call with an `is_leaf` that may admit None (anything but a lambda, or a
     def that only returns, whose result is a plain `isinstance(x, ...)` test of types that exclude None),
-    and a def that the module also calls directly, where its None test serves those calls.
+    a def that the module also calls directly, where its None test serves those calls, and a test whose None
+    branch gives None or the leaf back (`None if x is None else f(x)`, `if x is None: return None`): the map
+    keeps a None subtree as it is, as that branch would.
 
     A multi-tree map whose first tree holds None where another holds a value (seen, or expected by the
     function's test of its first parameter) is PTL204's: there the None breaks the map.
