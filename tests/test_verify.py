@@ -250,23 +250,47 @@ def test_json_a_module_prints_is_not_taken_for_a_verdict(tmp_path):
 @pytest.mark.parametrize("tail, evidence", [
     ("", "the module defines no examples() hook, nor reproduce(): define examples() returning two equal inputs "
          "in the module, or examples_<Class>() or examples() in a file given with `--examples FILE` (and "
-         "building `Box` from its annotations raised ValueError: x must be 2-D)"),
-    ("\ndef reproduce():\n    Box(jnp.ones((2, 2)) * 2)\n", "this rule is shown by running examples, not reproduce()"),
+         "building `Box` from its annotations raised ValueError: x must be 3-D)"),
+    ("\ndef reproduce():\n    Box(jnp.ones((2, 2, 2)) * 2)\n",
+     "this rule is shown by running examples, not reproduce()"),
 ])
 def test_a_class_the_verifier_cannot_build_says_how_to_give_examples(tmp_path, tail, evidence):
-    validating = BOX.replace("        self.x = x\n", "        if x.ndim != 2:\n            raise ValueError('x must be "
-                                                    "2-D')\n        self.x = x\n")
+    validating = BOX.replace("        self.x = x\n", "        if x.ndim != 3:\n            raise ValueError('x must be "
+                                                    "3-D')\n        self.x = x\n")
     (tmp_path / "odd.py").write_text(validating + tail)
     [row] = json.loads(verify("--format", "json", "odd.py", cwd=tmp_path).stdout)
     assert row["status"] == "no-example" and evidence in row["evidence"], row
 
 
 def test_a_validating_class_is_built_from_a_call_the_module_writes(tmp_path):
-    validating = BOX.replace("        self.x = x\n", "        if x.ndim != 2:\n            raise ValueError('x must be "
-                                                    "2-D')\n        self.x = x\n")
-    (tmp_path / "called.py").write_text(validating + "\n\ndef default():\n    return Box(jnp.ones((2, 2)))\n")
+    validating = BOX.replace("        self.x = x\n", "        if x.ndim != 3:\n            raise ValueError('x must be "
+                                                    "3-D')\n        self.x = x\n")
+    (tmp_path / "called.py").write_text(validating + "\n\ndef default():\n    return Box(jnp.ones((2, 2, 2)))\n")
     [row] = json.loads(verify("--format", "json", "called.py", cwd=tmp_path).stdout)
     assert row["status"] == "confirmed" and row["evidence"].endswith("(on synthesized examples)"), row
+
+
+def test_the_verifier_fills_optional_arrays_and_tries_a_matrix(tmp_path):
+    """`x: Array | None = None` gets an array (the None default would never reach the check), and a
+    constructor that refuses a vector gets a matrix."""
+    (tmp_path / "update.py").write_text("""\
+import dataclasses
+
+import jax
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
+class Update:
+    value: jax.Array | None = None
+
+    def __post_init__(self):
+        if self.value is not None and self.value.ndim != 2:
+            raise ValueError("value must be 2-D")
+""")
+    [row] = json.loads(verify("--format", "json", "update.py", cwd=tmp_path).stdout)
+    assert row["code"] == "PTL301" and row["status"] == "confirmed", row
+    assert "'P' object has no attribute 'ndim' (on synthesized examples)" in row["evidence"], row
 
 
 # The rules judged on instances: the verifier can build those itself when no hook gives them.

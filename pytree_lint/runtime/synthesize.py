@@ -2,16 +2,18 @@
 two equal-valued instances of the finding's class, each built anew, from its constructor (its arrays hold
 1, 2, 3... in the order they are made, so swapped fields show).
 
-Each parameter of the constructor gets its default when it has one; otherwise a value made from its
-annotation (a small float array, shaped by a jaxtyping annotation's dimensions when it has
-one; ints, floats, bools and strings; the first type of an `Optional` or a union; tuples, lists and dicts
-of such values; a class of the module, or a library dataclass, built the same way); a parameter without
-annotation or default gets an array, what a pytree's children usually are (an int where its name says a
-size or a count, NNX's `Rngs` for `rngs`). Callables get one module-level
-function, the same for both instances (a fresh lambda per instance would make up a volatility of its
-own). A class whose constructor refuses such values (it validates them) is built instead from a call of it
-the module itself writes with literal arguments (`Linear(jnp.ones((2, 3)), 4)`), evaluated twice. Only what
-the module itself names is used: nothing else is imported.
+Each parameter of the constructor gets its default when it has one (a None default of a parameter whose
+annotation names another type gets a value of that type first, the default where the constructor refuses
+that); otherwise a value made from its annotation (a small float array, shaped by a jaxtyping annotation's
+dimensions when it has one, else of shape (2,), or (2, 2) where the constructor refuses those; ints, floats,
+bools and strings; the first type of an `Optional` or a union; tuples, lists and dicts of such values; a
+class of the module, or a library dataclass, built the same way); a parameter without annotation or default
+gets an array, what a pytree's children usually are (an int where its name says a size or a count, NNX's
+`Rngs` for `rngs`). Callables get one module-level function, the same for both instances (a fresh lambda per
+instance would make up a volatility of its own). A class whose constructor refuses such values (it
+validates them) is built instead from a call of it the module itself writes with literal arguments
+(`Linear(jnp.ones((2, 3)), 4)`), evaluated twice. Only what the module itself names is used: nothing else
+is imported.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ MAX_DEPTH = 4
 JAXTYPING = re.compile(r"^(?:Float|Int|Bool|Shaped|Num|Real|Inexact|Integer|UInt|Complex|Key)\w*"
                        r"\[.*?(?:,\s*['\"]([^'\"]*)['\"])?\]$")
 ARRAY_NAMES = ("Array", "ndarray", "ArrayLike", "Tensor")
+# The shapes of the arrays a constructor is given where nothing says one, the next where it refuses them
+# (one that validates a matrix: `if w.ndim != 2: raise`).
+ARRAY_SHAPES = ((2,), (2, 2))
 
 
 class Unbuildable(Exception):
@@ -44,16 +49,21 @@ def synthesized_examples(module: Any, target: str | None) -> list[Any]:
     cls = getattr(module, target, None) if target else None
     if not isinstance(cls, type):
         raise Unbuildable(f"`{target}` is no class of the module")
+    reasons = []
+    # Optional parameters given values first, in each shape; then left to their defaults.
+    for fills_optional in (True, False):
+        for shape in ARRAY_SHAPES:
+            try:  # the same recipe twice
+                return [_Builder(module, shape, fills_optional).instance(cls, 0) for _ in range(2)]
+            except Unbuildable as refused:
+                reasons.append(refused)
+    written = _written_call(module, cls)
+    if written is None:
+        raise reasons[0]
     try:
-        return [_Builder(module).instance(cls, 0), _Builder(module).instance(cls, 0)]  # the same recipe twice
-    except Unbuildable as reason:
-        written = _written_call(module, cls)
-        if written is None:
-            raise
-        try:
-            return [written(), written()]
-        except Exception:
-            raise reason from None
+        return [written(), written()]
+    except Exception:
+        raise reasons[0] from None
 
 
 # Modules whose functions a call's arguments may use: array constructors, evaluated anew for each example.
@@ -112,8 +122,8 @@ class _Builder:
     """Builds one instance; each array it makes holds another value (1, 2, 3...), so that fields swapped or
     reordered show, and a second builder makes an equal instance."""
 
-    def __init__(self, module: Any) -> None:
-        self.module = module
+    def __init__(self, module: Any, shape: tuple[int, ...], fills_optional: bool) -> None:
+        self.module, self.shape, self.fills_optional = module, shape, fills_optional
         self.jnp = jax_module().numpy
         self.made = 0
 
@@ -125,9 +135,13 @@ class _Builder:
         for parameter in _parameters(cls):
             if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
                 continue
-            if parameter.default is not parameter.empty:
-                continue  # the constructor's own default, as a program that leaves it out gets
-            value = self.parameter_value(parameter.name, hints.get(parameter.name, parameter.annotation), depth)
+            annotation = hints.get(parameter.name, parameter.annotation)
+            # The constructor's own default, as a program that leaves it out gets; `x: Array | None = None`
+            # filled first (with what the class holds when it is used).
+            if parameter.default is not parameter.empty and not (
+                    self.fills_optional and parameter.default is None and _admits_more_than_none(annotation)):
+                continue
+            value = self.parameter_value(parameter.name, annotation, depth)
             if parameter.kind == parameter.POSITIONAL_ONLY:
                 arguments.append(value)
             else:
@@ -150,7 +164,7 @@ class _Builder:
     def value(self, annotation: Any, depth: int) -> Any:
         """A value of the annotated type (an array where nothing is said)."""
         if annotation is inspect.Parameter.empty or annotation is Any:
-            return self.array((2,))
+            return self.array(self.shape)
         if isinstance(annotation, str):
             return self._from_text(annotation, depth)
         origin, arguments = typing.get_origin(annotation), typing.get_args(annotation)
@@ -173,12 +187,12 @@ class _Builder:
             return self._array(getattr(annotation, "dim_str", ""))
         name = str(getattr(annotation, "__name__", "")).rsplit(".", 1)[-1]  # jax.Array's is "jaxlib._jax.Array"
         if name in ARRAY_NAMES:
-            return self.array((2,))
+            return self.array(self.shape)
         if isinstance(annotation, type):
             if name == "Callable" or issubclass(annotation, type(_same_function)):
                 return _same_function
             return self.instance(annotation, depth + 1)
-        return self.array((2,))
+        return self.array(self.shape)
 
     def _from_text(self, text: str, depth: int) -> Any:
         """An annotation left as text (unresolved): by what it names."""
@@ -196,7 +210,7 @@ class _Builder:
             return self.instance(named, depth + 1)
         if head == "Callable":
             return _same_function
-        return self.array((2,))
+        return self.array(self.shape)
 
     def _array(self, dimensions: str) -> Any:
         """An array whose shape follows a jaxtyping dimension string (named sizes 2, `...` none)."""
@@ -212,6 +226,18 @@ class _Builder:
         """A float array of the shape, holding the next value."""
         self.made += 1
         return self.jnp.full(shape, float(self.made))
+
+
+def _admits_more_than_none(annotation: Any) -> bool:
+    """An annotation naming a type besides None (`Array | None`), resolved or left as text."""
+    if annotation is inspect.Parameter.empty or annotation is None or annotation is type(None):
+        return False
+    if isinstance(annotation, str):
+        return annotation.strip() not in ("None", "")
+    arguments = typing.get_args(annotation)
+    if typing.get_origin(annotation) is typing.Union or type(annotation).__name__ == "UnionType":
+        return any(argument is not type(None) for argument in arguments)
+    return True
 
 
 def _parameters(cls: type) -> list[inspect.Parameter]:

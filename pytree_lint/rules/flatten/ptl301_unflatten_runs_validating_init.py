@@ -13,15 +13,19 @@ What it does:
 Why is this bad:
     JAX calls unflatten with whatever its transformations put in the leaves, not only arrays: None (and
     nested instances) under `jax.jacobian`, ShapeDtypeStructs under `jax.eval_shape`, per-example
-    tracers inside `vmap`, `PytreeLeaf()` placeholders when it reports a `vmap` `in_axes` error.
+    tracers inside `vmap`, `PytreeLeaf()` placeholders when it reports a `vmap` `in_axes` error, and
+    `PartitionSpec` leaves under `jax.jacfwd` and `jax.hessian`, which a test against None lets through.
     (`object()` sentinels, which JAX's docs still mention, are gone since jax 0.8.0.) Measured on jax
-    0.10.2: a `w.ndim != 2` check
-    raises `ValueError: w must be 2-D, got ndim=1` under vmap and `AttributeError: 'NoneType' object has
-    no attribute 'ndim'` under jacobian; `jnp.asarray` in `__init__` raises `TypeError: float() argument
-    must be a string or a real number, not 'ShapeDtypeStruct'` under eval_shape and silently turns
-    `jax.tree.map(lambda x: x.shape, t)` into an array; a value test (`if w > 1`) raises
+    0.10.2: a `w.ndim != 2` check raises `ValueError: w must be 2-D, got ndim=1` under vmap and
+    `AttributeError: 'NoneType' object has no attribute 'ndim'` under jacobian; `jnp.asarray` in
+    `__init__` raises `TypeError: float() argument must be a string or a real number, not
+    'ShapeDtypeStruct'` under eval_shape and silently turns `jax.tree.map(lambda x: x.shape, t)` into an
+    array; a value test (`if w > 1`) raises
     `TracerBoolConversionError` under jit, and a `checkify.check` makes every `jax.jit` taking the object
-    raise `Cannot abstractly evaluate a checkify.check which was not functionalized`. JAX does not warn.
+    raise `Cannot abstractly evaluate a checkify.check which was not functionalized`; guarded by `if w is
+    not None`, the check raises `AttributeError: 'P' object has no attribute 'ndim'` under jacfwd, and
+    guarded by a helper that catches every placeholder, the `ValueError` under jacobian and jacfwd, which
+    unflatten with arrays of a leading axis more. JAX does not warn.
 
 Example:
     @jax.tree_util.register_pytree_node_class
@@ -56,8 +60,9 @@ Known false positives:
     raise that None children never reach (`if images is not None and ...: raise`; gemma's `Input`), nor an
     identity test against a sentinel (`x is _default`, or two compared: clu's `LastValue`): no leaf is it,
     nor a check that fails only on None leaves under an `if` a module helper true of None guards (`if not
-    is_placeholder(x, y): assert x.shape == y.shape`; recurrentgemma's `Complex`). Two values' shapes or
-    dtypes compared with each other fail only on None leaves: a vmap changes both alike. Where an
+    is_placeholder(x, y): assert x.shape == y.shape`; recurrentgemma's `Complex`, whose helper catches the
+    PartitionSpec leaves too). Two values' shapes or dtypes compared with each other fail only on placeholder
+    leaves: a vmap or a jacobian changes both alike. Where an
     `isinstance(x, jnp.ndarray)` test lets only arrays on (`if not isinstance(...): return` before, or an
     `if isinstance(...):` around; totypes, fmmax), only what a tracer fails is reported.
 
@@ -66,7 +71,10 @@ Known limits:
     or an explicit `Base.__init__(obj, ...)`); a library's are not. A child whose node-ness shows only at
     its construction sites, not in an annotation, is still judged a leaf, unless the constructor reads a
     member of it that no array has (`op.hilbert`: an object, so a node). Equinox modules are not reported:
-    equinox does not run `__init__` or `__check_init__` on unflatten.
+    equinox does not run `__init__` or `__check_init__` on unflatten. A helper that says a value is a
+    placeholder is taken to catch every kind JAX uses (one that catches only None still lets jacfwd's
+    PartitionSpec leaves through), and what only nested instances break is not reported (`jax.hessian`, or a
+    jacobian of a function returning the object, rebuilds it with instances of its class as leaves).
 """
 
 from __future__ import annotations
@@ -129,6 +137,7 @@ def probe_validating_init(examples: list[Any], target: str | None) -> Outcome:
     transformations = {
         "jax.jit(lambda t: t)": lambda t: jax.jit(lambda x: x)(t),
         "jax.jacobian(lambda t: t)": lambda t: jax.jacobian(lambda x: x)(t),
+        "jax.jacfwd(lambda t: t)": lambda t: jax.jacfwd(lambda x: x)(t),
         "jax.eval_shape(lambda t: t)": lambda t: jax.eval_shape(lambda x: x, t),
         "jax.vmap(lambda t: t) over two stacked examples": lambda t: jax.vmap(lambda x: x)(
             jax.tree.map(lambda *xs: jnp.stack(xs), t, examples[1])),
@@ -278,6 +287,10 @@ class Failure(enum.Enum):
     TYPE = "`jax.eval_shape` unflattens with ShapeDtypeStruct leaves and `jax.jacobian` with None, so the check raises"
     CONVERSION = ("`jax.jacobian` raises `ValueError: None is not a valid value for jnp.array` and `jax.eval_shape` "
                   "a `TypeError` on its ShapeDtypeStruct leaves")
+    PLACEHOLDER = ("`jax.jacfwd` and `jax.hessian` unflatten with `PartitionSpec` leaves, which a test against None "
+                   "lets through (`AttributeError: 'P' object has no attribute '{attribute}'`)")
+    RESHAPED = ("`jax.jacobian` and `jax.jacfwd` unflatten with arrays of a leading axis more (the basis they map "
+                "over), so the check raises")
 
 
 @record
@@ -412,23 +425,25 @@ class _LeafChecks:
                        names: set[str], self_name: str | None, depth: int) -> Validation | None:
         """The check or conversion a statement of the constructor makes on a child (`tests`: the ifs around it)."""
         if isinstance(statement, ast.Raise):
-            guard = next(((t, check) for t, holds in tests if (check := self._leaf_check(t, names, self_name))
+            guard = next(((t, check, failure) for t, holds in tests
+                          if (check := self._leaf_check(t, names, self_name))
                           and self._reached(check, t, holds, names, self_name)
-                          and self._runs_with_none(check, [(u, h) for u, h in tests if u is not t], names,
-                                                   self_name)), None)
+                          and (failure := self._failure_reaching(check, [(u, h) for u, h in tests if u is not t],
+                                                                 names, self_name))), None)
             if guard is not None:
-                return Validation(method, guard[0], f"raises when it {guard[1].what}", guard[1].failure,
-                                  guard[1].attribute)
+                return Validation(method, guard[0], f"raises when it {guard[1].what}", guard[2], guard[1].attribute)
         if isinstance(statement, ast.Assert) and (check := self._leaf_check(statement.test, names, self_name)) \
                 and self._reached(check, statement.test, False, names, self_name) \
-                and self._runs_with_none(check, list(tests), names, self_name):
-            return Validation(method, statement.test, f"asserts and {check.what}", check.failure, check.attribute)
+                and (failure := self._failure_reaching(check, list(tests), names, self_name)):
+            return Validation(method, statement.test, f"asserts and {check.what}", failure, check.attribute)
         if isinstance(statement, (ast.If, ast.While)):
-            attribute = next(self._checked_attributes(statement.test, names, self_name), None)
-            if attribute is not None:
-                return Validation(method, statement.test, f"checks `.{attribute.attr}`", Failure.SHAPE,
-                                  attribute.attr)
-            return None
+            attribute, past_none_test = next(self._checked_attributes(statement.test, names, self_name), (None, False))
+            if attribute is None:
+                return None
+            check = LeafCheck(f"checks `.{attribute.attr}`", Failure.PLACEHOLDER if past_none_test else Failure.SHAPE,
+                              attribute.attr)
+            failure = self._failure_reaching(check, list(tests), names, self_name)
+            return Validation(method, statement.test, check.what, failure, attribute.attr) if failure else None
         if _is_compound(statement):
             return None
         for node in nodes_of(statement, (ast.Call, ast.Attribute)):
@@ -517,15 +532,27 @@ class _LeafChecks:
         value = self._with_none_children(test, names, self_name)
         return value is None or value is raises_when
 
-    def _runs_with_none(self, check: LeafCheck, tests: list[tuple[ast.expr, bool]], names: set[str],
-                        self_name: str | None) -> bool:
-        """Whether a check that fails only on None leaves runs with them: no `if` around it comes out, every
-        child None, the other way (`if not is_placeholder(x): assert x.shape == y.shape`, the helper true of
-        None). Other checks fail on other leaves too: they run."""
-        if check.failure not in (Failure.NONE, Failure.NONE_ATTRIBUTE):
-            return True
-        return all((value := self._with_none_children(test, names, self_name)) is None or value is holds
-                   for test, holds in tests)
+    def _failure_reaching(self, check: LeafCheck, tests: list[tuple[ast.expr, bool]], names: set[str],
+                          self_name: str | None) -> Failure | None:
+        """How a check that None leaves fail fails with the leaves that get past the `if`s around it
+        (`tests`): as with None leaves when no `if` comes out, every child None, the other way; when one does,
+        a read of an array attribute fails on the PartitionSpec leaves `jax.jacfwd` and `jax.hessian` unflatten
+        with (measured, jax 0.10.2: `if x is not None: assert x.ndim == 2`), and a check only None fails never
+        fails. When a helper keeps None out (`if not is_placeholder(x): ...`), it may test for every
+        placeholder (recurrentgemma's `_is_pytree_placeholder` tests for PartitionSpec): only a shape read
+        against something else than the same shape of another child fails, on the arrays of a leading axis
+        more that jacobians unflatten with. Other checks fail on other leaves too: their own failure."""
+        if check.failure not in (Failure.NONE, Failure.NONE_ATTRIBUTE, Failure.SHAPE, Failure.PLACEHOLDER):
+            return check.failure
+        kept_out = [test for test, holds in tests
+                    if (value := self._with_none_children(test, names, self_name)) is not None and value is not holds]
+        if not kept_out:
+            return check.failure
+        if check.failure is Failure.NONE:
+            return None
+        if any(nodes_of(test, ast.Call) for test in kept_out):  # a helper: only a shape it reads can fail
+            return Failure.RESHAPED if check.failure is Failure.SHAPE else None
+        return Failure.PLACEHOLDER
 
     def _with_none_children(self, test: ast.expr, names: set[str], self_name: str | None) -> bool | None:
         """The truth of a test made of `child is None`, `child is not None`, `not`, `and` and `or` when every
@@ -552,24 +579,31 @@ class _LeafChecks:
         return None
 
     def _checked_attributes(self, test: ast.AST, names: set[str], self_name: str | None,
-                            typed: frozenset[str] = frozenset()) -> Iterator[ast.Attribute]:
-        """The `.ndim`/`.shape`/`.dtype`/`.size` reads of a child a test makes, but those an earlier
-        `isinstance(child, ...)` of the same `and` guards: a None or placeholder leaf fails the isinstance,
-        and the read is never made (`isinstance(x, jax.Array) and x.dtype == ...`); a tracer has them all.
-        `typed`: the children isinstance-tested before this part of the test."""
+                            typed: frozenset[str] = frozenset(), not_none: frozenset[str] = frozenset(),
+                            ) -> Iterator[tuple[ast.Attribute, bool]]:
+        """The `.ndim`/`.shape`/`.dtype`/`.size` reads of a child a test makes, each with whether an earlier
+        `child is not None` of the same `and` keeps None leaves from it (only placeholders that are not None
+        reach it then), but those an earlier `isinstance(child, ...)` of the same `and` guards: a None or
+        placeholder leaf fails the isinstance, and the read is never made (`isinstance(x, jax.Array) and
+        x.dtype == ...`); a tracer has them all. `typed`, `not_none`: the children so tested before this part
+        of the test."""
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
             for value in test.values:
-                yield from self._checked_attributes(value, names, self_name, typed)
+                yield from self._checked_attributes(value, names, self_name, typed, not_none)
                 if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
                         and value.func.id == "isinstance" and value.args \
                         and self._is_child(value.args[0], names, self_name):
                     typed = typed | {self.index.code(value.args[0])}
+                if isinstance(value, ast.Compare) and len(value.ops) == 1 and isinstance(
+                        value.ops[0], (ast.IsNot, ast.NotEq)) and is_none(value.comparators[0]) and self._is_child(
+                        value.left, names, self_name):
+                    not_none = not_none | {self.index.code(value.left)}
             return
         if isinstance(test, ast.Attribute) and test.attr in CHECKED_ATTRIBUTES and self._is_child(
                 test.value, names, self_name) and self.index.code(test.value) not in typed:
-            yield test
+            yield test, self.index.code(test.value) in not_none
         for child in child_nodes(test):
-            yield from self._checked_attributes(child, names, self_name, typed)
+            yield from self._checked_attributes(child, names, self_name, typed, not_none)
 
     def _mentions_as_leaf(self, node: ast.AST, names: set[str], self_name: str | None) -> bool:
         """Whether an expression reads a child other than through a member no array has: a child read as
@@ -590,12 +624,14 @@ class _LeafChecks:
         """What in a test fails on a leaf that is None, a ShapeDtypeStruct or a tracer. An attribute read an
         `isinstance` before it guards (`isinstance(x, Array) and x.dtype == ...`) is not: the isinstance is
         what fails then."""
-        unguarded = {id(attribute) for attribute in self._checked_attributes(test, names, self_name)}
+        # each read no isinstance guards -> whether a test against None keeps None leaves from it
+        unguarded = {id(attribute): past for attribute, past in self._checked_attributes(test, names, self_name)}
         pending = [test]
         while pending:
             node = pending.pop()
             if isinstance(node, ast.Attribute) and id(node) in unguarded:
-                return LeafCheck(f"checks `.{node.attr}`", Failure.SHAPE, node.attr)
+                return LeafCheck(f"checks `.{node.attr}`", Failure.PLACEHOLDER if unguarded[id(node)]
+                                 else Failure.SHAPE, node.attr)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
                 continue
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
@@ -614,6 +650,8 @@ class _LeafChecks:
                 shapes = [a for o in operands for a in nodes_of(o, ast.Attribute)
                           if a.attr in CHECKED_ATTRIBUTES and self._is_child(a.value, names, self_name)]
                 shape = next((a for a in shapes if id(a) in unguarded), None)
+                if shape is not None and unguarded[id(shape)]:
+                    return LeafCheck(f"checks `.{shape.attr}`", Failure.PLACEHOLDER, shape.attr)
                 if shape is not None and _same_member_of_two(node, shape.attr) and all(  # `x.shape == y.shape`
                         self._is_child(side.value, names, self_name)  # of two children: alike under vmap
                         for side in (node.left, *node.comparators) if isinstance(side, ast.Attribute)):
@@ -672,12 +710,20 @@ def _none_test(test: ast.expr, params: set[str]) -> bool | None:
 
 def _returned_of_none(value: ast.expr | None, function: FunctionInfo, params: set[str], index,
                       depth: int) -> bool | None:
-    """A returned bool given parameters that are all None: a constant, a None test of one, or `all(...)`/
-    `any(...)` of a module function over the `*args` (each of them None)."""
+    """A returned bool given parameters that are all None: a constant, a None test of one, `or`/`and` of
+    these (decided by the first that decides it: `x is None or isinstance(x, P)`), or `all(...)`/`any(...)`
+    of a module function over the `*args` (each of them None)."""
     if isinstance(value, ast.Constant) and isinstance(value.value, bool):
         return value.value
     if value is not None and (decided := _none_test(value, params)) is not None:
         return decided
+    if isinstance(value, ast.BoolOp):
+        deciding = isinstance(value.op, ast.Or)  # a True decides an `or`, a False an `and`
+        for operand in value.values:  # in order: an operand not known may raise before a later one decides
+            known = _returned_of_none(operand, function, params, index, depth)
+            if known is None or known is deciding:
+                return known
+        return not deciding
     star = function.star_param
     if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("all", "any")
             and len(value.args) == 1 and isinstance(value.args[0], ast.GeneratorExp) and star is not None):
