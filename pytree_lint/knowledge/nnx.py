@@ -29,8 +29,7 @@ STATIC = f"{NNX}static"  # `nnx.static(value)`: static whatever the value
 LIST, DICT = f"{NNX}List", f"{NNX}Dict"  # containers that are graph nodes: their items are children
 
 # Variables (the data NNX's state filters select: `nnx.state(m, nnx.Param)`, `nnx.Optimizer(wrt=...)`).
-PARAM = f"{NNX}Param"
-PARAMS = frozenset({PARAM, f"{NNX}LoRAParam"})  # the Variables that are trained parameters
+PARAMS = frozenset({f"{NNX}Param", f"{NNX}LoRAParam"})  # the Variables that are trained parameters
 VARIABLES = frozenset(f"{NNX}{name}" for name in (
     "Variable", "Param", "BatchStat", "Cache", "Intermediate", "LoRAParam", "OptArray", "OptState", "OptVariable",
     "Perturbation", "RngCount", "RngKey", "RngState"))
