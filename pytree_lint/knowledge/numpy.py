@@ -54,10 +54,11 @@ SCALAR_TYPES = frozenset({"int", "float", "complex", "bool", "numbers.Number", "
 
 # What an array's attributes and methods give.
 SAFE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes", "weak_type"})
-CHECKED_ATTRIBUTES = frozenset({"ndim", "shape", "dtype", "size"})  # fail on None and placeholder leaves
+SHAPE_ATTRIBUTES = frozenset({"ndim", "shape", "size"})  # what a batch axis changes
+CHECKED_ATTRIBUTES = SHAPE_ATTRIBUTES | {"dtype"}  # fail on None and placeholder leaves
 # The same read as a function, static under tracing (`jnp.ndim(x)` of a tracer is an int); of None it is 0,
 # `()`, 1 (measured, jax 0.10.2: with a deprecation warning), so a check of it fails rather than raising.
-SHAPE_FUNCTIONS = {f"{module}.{name}": name for module in ("numpy", "jax.numpy") for name in ("ndim", "shape", "size")}
+SHAPE_FUNCTIONS = {f"{module}.{name}": name for module in ("numpy", "jax.numpy") for name in SHAPE_ATTRIBUTES}
 ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
 ARRAY_METHODS = frozenset({
     "astype", "reshape", "copy", "flatten", "ravel", "squeeze", "transpose", "swapaxes", "clip",

@@ -109,6 +109,7 @@ from ...knowledge.numpy import (
     CHECKED_ATTRIBUTES,
     CONVERSIONS,
     SCALAR_ANNOTATIONS,
+    SHAPE_ATTRIBUTES,
     SHAPE_FUNCTIONS,
 )
 from ...runtime.observe import Outcome, first_line, jax_module
@@ -551,7 +552,8 @@ class _LeafChecks:
         if check.failure is Failure.NONE:
             return None
         if any(nodes_of(test, ast.Call) for test in kept_out):  # a helper: only a shape it reads can fail
-            return Failure.RESHAPED if check.failure is Failure.SHAPE else None
+            return Failure.RESHAPED if check.failure is Failure.SHAPE and check.attribute in SHAPE_ATTRIBUTES \
+                else None
         return Failure.PLACEHOLDER
 
     def _with_none_children(self, test: ast.expr, names: set[str], self_name: str | None) -> bool | None:
