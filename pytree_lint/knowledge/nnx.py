@@ -26,6 +26,12 @@ LEGACY_CLASS_KEYWORDS = frozenset({"experimental_pytree"})
 
 DATA = f"{NNX}data"  # `nnx.data(value)`: data whatever the value
 STATIC = f"{NNX}static"  # `nnx.static(value)`: static whatever the value
+# Class-level declarations that hold every value of an attribute so, from its first assignment on (flax
+# 0.12.8): `shortcut: nnx.Data[nnx.Conv | None]` (deprecated there, still honoured), or `shortcut: Conv |
+# None = nnx.data(default=None)` (DATA and STATIC as fields).
+DATA_ANNOTATION, STATIC_ANNOTATION = f"{NNX}Data", f"{NNX}Static"
+# How flax reads a quoted annotation that does not resolve: by its text's start, whatever the module imports.
+QUOTED_DATA, QUOTED_STATIC = "nnx.Data", "nnx.Static"
 LIST, DICT = f"{NNX}List", f"{NNX}Dict"  # containers that are graph nodes: their items are children
 
 # Variables (the data NNX's state filters select: `nnx.state(m, nnx.Param)`, `nnx.Optimizer(wrt=...)`).

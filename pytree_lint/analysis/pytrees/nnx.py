@@ -126,6 +126,7 @@ class NnxClasses:
     def __init__(self, index: ModuleIndex, values: ValueInference) -> None:
         self.index = index
         self.values = values
+        self._declared: dict[int, dict[str, Status]] = {}  # see declarations
 
     def spelling(self, name: str) -> str | None:
         """How this module can spell `flax.nnx.<name>` (`nnx.List` after `from flax import nnx`), for a
@@ -197,7 +198,38 @@ class NnxClasses:
                 found.append(self._collect(NnxClass(cls)))
         by_name = {c.cls.name: c for c in found if c.cls.parent is None}
         self._outside(by_name)
+        for nnx_class in found:
+            declared = self.declarations(nnx_class.cls)
+            for name, group in nnx_class.assignments.items():
+                if name in declared:
+                    group[:] = [_held_as(assignment, declared[name]) for assignment in group]
         return found
+
+    def declarations(self, cls: ClassInfo) -> dict[str, Status]:
+        """The attributes the class (or a base, in any module) declares data or static at class level
+        (`nnx.Data[...]`, `nnx.Static[...]`, `= nnx.data(...)`, `= nnx.static(...)`): EXPLICIT_DATA or
+        EXPLICIT_STATIC, whatever the values assigned (the nearest class's declaration counts)."""
+        key = id(cls.node)
+        if key not in self._declared:
+            found: dict[str, Status] = {}
+            for owner in reversed(self.index.class_and_bases(cls, across_modules=True)):
+                for statement in owner.node.body:
+                    if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and (
+                            status := self._declared_status(statement)) is not None:
+                        found[statement.target.id] = status
+            self._declared[key] = found
+        return self._declared[key]
+
+    def _declared_status(self, statement: ast.AnnAssign) -> Status | None:
+        quoted = literal_string(statement.annotation) or ""
+        annotation = unquoted(statement.annotation)
+        marker = self.index.qualify(annotation.value) if isinstance(annotation, ast.Subscript) else None
+        called = self.index.qualify(statement.value.func) if isinstance(statement.value, ast.Call) else None
+        if marker == nnx.DATA_ANNOTATION or called == nnx.DATA or quoted.startswith(nnx.QUOTED_DATA):
+            return Status.EXPLICIT_DATA
+        if marker == nnx.STATIC_ANNOTATION or called == nnx.STATIC or quoted.startswith(nnx.QUOTED_STATIC):
+            return Status.EXPLICIT_STATIC
+        return None
 
     def handed_over(self, nnx_class: NnxClass, attribute: str) -> bool:
         """The class deletes the attribute (`del self._pops`) or hands it to `nnx.List`/`nnx.Dict`/`nnx.data`
@@ -399,16 +431,25 @@ class NnxClasses:
         return self._made_by_parameter(call, context)
 
     def _copied_container(self, call: ast.Call, context: Context, depth: int) -> NnxValue | None:
-        """`list(layers)`, `tuple(blocks)`: a plain container holding what its argument holds."""
+        """`list(layers)`, `tuple(blocks)`, `dict(heads)`, `dict(mean=nnx.Linear(...))`: a plain container
+        holding what the container it copies holds, or its keywords' values."""
         func = call.func
-        if not (isinstance(func, ast.Name) and func.id in ("list", "tuple") and len(call.args) == 1
-                and not call.keywords and self.index.is_builtin(func.id, context.function)):
+        if not (isinstance(func, ast.Name) and func.id in ("list", "tuple", "dict") and len(call.args) <= 1
+                and (func.id == "dict" or (call.args and not call.keywords))
+                and self.index.is_builtin(func.id, context.function)):
             return None
-        inner = self.classify(call.args[0], context, depth + 1)
-        if inner.status is Status.CONTAINER_WITH_DATA:
-            holding = inner.what.split(" holding ", 1)[-1]
-            return NnxValue(Status.CONTAINER_WITH_DATA, f"a {func.id} holding {holding}", call,
-                            inner.inner or inner.node, container=func.id)
+        copied = [*call.args, *(k.value for k in call.keywords if k.arg is None)]  # `**heads` copies too
+        for inner in (self.classify(value, context, depth + 1) for value in copied):
+            if inner.status is Status.CONTAINER_WITH_DATA:
+                holding = inner.what.split(" holding ", 1)[-1]
+                return NnxValue(Status.CONTAINER_WITH_DATA, f"a {func.id} holding {holding}", call,
+                                inner.inner or inner.node, container=func.id)
+        for keyword in call.keywords:
+            inner = self.classify(keyword.value, context, depth + 1) if keyword.arg is not None else None
+            if inner is not None and inner.status in (Status.DATA, Status.CONTAINER_WITH_DATA):
+                holding = inner.what if inner.status is Status.DATA else inner.what.split(" holding ", 1)[-1]
+                return NnxValue(Status.CONTAINER_WITH_DATA, f"a dict holding {holding}", call,
+                                inner.inner or inner.node, container="dict")
         return None
 
     def _submodule(self, func: ast.expr, context: Context) -> bool:
@@ -492,6 +533,15 @@ class NnxClasses:
                             for e in evidence):
             return NnxValue(Status.STATIC, evidence[0].what, expr)
         return NnxValue(Status.UNKNOWN, "a value", expr)
+
+
+def _held_as(assignment: NnxAssignment, status: Status) -> NnxAssignment:
+    """An assignment of an attribute the class declares data or static: NNX holds its value so."""
+    value = assignment.value
+    declared = NnxValue(status, value.what, value.node, param=value.param, random=value.random,
+                        hidden_module=value.hidden_module, module=value.module)
+    return NnxAssignment(assignment.attribute, assignment.target, declared, assignment.statement, assignment.method,
+                         assignment.unconditional)
 
 
 def _admitted_classes(annotation: ast.expr | None) -> list[ast.expr]:

@@ -11,7 +11,8 @@ Why is this bad:
     GraphDef). A plain container is static, and since flax 0.12.0 a static attribute may not hold data:
     building the object raises (measured, flax 0.12.8) `ValueError: Found data on value of type '<class
     'list'>' assigned to static attribute 'layers'`, or, for a container the constructor fills, `Found
-    unexpected data on value of type <class 'dict'> in static attribute 'blocks'`.
+    unexpected data on value of type <class 'dict'> in static attribute 'blocks'`; assigned by another
+    method, calling that method raises.
 
 Example:
     class MLP(nnx.Module):
@@ -26,7 +27,8 @@ Use instead:
 Known false positives:
     None known. Classes declared `pytree=False`, classes of flax 0.10's NNX (`experimental_pytree=` in the
     class statement: their plain lists of Modules were data), containers of ints, strings or shapes, `nnx.List`,
-    `nnx.Dict`, `nnx.Sequential` and `nnx.data([...])` are quiet.
+    `nnx.Dict`, `nnx.Sequential` and `nnx.data([...])` are quiet, and so are attributes the class (or a base)
+    declares data at class level (`layers: nnx.Data[list[nnx.Linear]]`, `= nnx.data(default=...)`).
 
 Known limits:
     The data is recognised when it is made where it is stored (a constructor of `nnx.*` layers, Variables
@@ -36,6 +38,7 @@ Known limits:
 
 from __future__ import annotations
 
+from ...analysis.pytrees.nnx import NnxAssignment
 from ...analysis.values.kinds import NnxStatus as Status
 from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.probes import ReproduceProbe
@@ -47,6 +50,14 @@ RAISES = {"assigned": "`ValueError: Found data on value of type '<class '{kind}'
                       "'{name}'`",
           "filled": "`ValueError: Found unexpected data on value of type <class '{kind}'> in static attribute "
                     "'{name}'`"}
+
+
+def _when(assignment: NnxAssignment, cls: str) -> str:
+    """What raises: building the object (the constructor assigns it), calling the method that assigns it
+    (`set_image()`), or setting it from outside the class."""
+    if assignment.in_constructor:
+        return f"building a `{cls}`"
+    return f"calling `{assignment.method.name}()`" if assignment.method is not None else "setting it"
 
 
 class NnxDataInStaticContainer(Rule):
@@ -64,7 +75,7 @@ class NnxDataInStaticContainer(Rule):
                     value = assignment.value
                     if value.status is Status.CONTAINER_WITH_DATA and value.container in WRAPPERS:
                         yield self._report(analysis, cls, name, assignment.target, value, "assigned",
-                                           analysis.located(value.inner or value.node))
+                                           analysis.located(value.inner or value.node), _when(assignment, cls))
                 first = nnx_class.made_static(name)
                 if first is None or first.value.container not in WRAPPERS:
                     continue
@@ -72,14 +83,15 @@ class NnxDataInStaticContainer(Rule):
                                if f.method is first.method and f.value.status is Status.DATA), None)
                 if filled is not None:
                     yield self._report(analysis, cls, name, first.target, first.value, "filled",
-                                       f"{filled.value.what} put in by {analysis.located(filled.node)}")
+                                       f"{filled.value.what} put in by {analysis.located(filled.node)}",
+                                       f"building a `{cls}`")
 
     @staticmethod
-    def _report(analysis, cls: str, name: str, target, value, how: str, holding: str) -> Report:
+    def _report(analysis, cls: str, name: str, target, value, how: str, holding: str, when: str) -> Report:
         kind = value.container
         wrapper = WRAPPERS[kind]
         message = (f"`{cls}.{name}` is a plain {kind} holding data ({holding}): NNX makes it a static "
-                   f"attribute, and building a `{cls}` raises {RAISES[how].format(kind=kind, name=name)} "
+                   f"attribute, and {when} raises {RAISES[how].format(kind=kind, name=name)} "
                    f"(use `nnx.{wrapper}(...)`)")
         fix = wrap(analysis, value, wrapper, kind != "tuple", "" if kind != "tuple" else "unsafe: no longer a tuple")
         return Report(target, message, target=cls, member=name, fix=fix)

@@ -11,3 +11,7 @@ class Layer(nnx.Module):
 
 class Table(nnx.Variable):
     """A lookup table the model learns."""
+
+
+class Gated(Layer):
+    """A layer whose gate subclasses build when they need one."""

@@ -11,3 +11,9 @@ class Layer(nnx.Module):
 
 class Table(nnx.Variable):
     """A lookup table the model learns."""
+
+
+class Gated(Layer):
+    """A layer whose gate subclasses build when they need one: declared data, so None first is fine."""
+
+    gate: nnx.Data[nnx.Linear | None]
