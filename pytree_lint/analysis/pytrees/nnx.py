@@ -359,6 +359,10 @@ class NnxClasses:
             element = written_as(expr, context.function, self.index)
             if element is not expr:
                 return self.classify(element, context, depth + 1)
+        if isinstance(expr, ast.Subscript) and isinstance(expr.value, (ast.Name, ast.List, ast.ListComp, ast.Tuple)):
+            held = self._element_of(expr, context, depth)  # `feats[-1]`, `feats[:-1]` of a list of layer outputs
+            if held is not None:
+                return held
         if isinstance(expr, ast.Call):
             inlined = self.index.inlined(expr, context.function)  # a helper that returns a constructor call
             if inlined is not None:
@@ -429,6 +433,19 @@ class NnxClasses:
         if self._submodule(func, context):
             return NnxValue(Status.DATA, f"the output of {short} (an array)", call)
         return self._made_by_parameter(call, context)
+
+    def _element_of(self, subscript: ast.Subscript, context: Context, depth: int) -> NnxValue | None:
+        """An item (or a slice) of a list or tuple that holds data, written here or bound once to a local:
+        data (a list holding it). The container is read at the subscript's own depth: the step is one of the
+        expression's, not a value followed elsewhere."""
+        container = self.classify(subscript.value, context, depth)
+        if container.status is not Status.CONTAINER_WITH_DATA or container.container not in ("list", "tuple"):
+            return None
+        if isinstance(subscript.slice, ast.Slice):
+            return NnxValue(Status.CONTAINER_WITH_DATA, container.what, subscript, container.inner,
+                            container=container.container)
+        holding = container.what.split(" holding ", 1)[-1]
+        return NnxValue(Status.DATA, holding, subscript, container.inner)
 
     def _copied_container(self, call: ast.Call, context: Context, depth: int) -> NnxValue | None:
         """`list(layers)`, `tuple(blocks)`, `dict(heads)`, `dict(mean=nnx.Linear(...))`: a plain container
