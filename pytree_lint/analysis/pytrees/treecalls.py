@@ -406,25 +406,40 @@ def _may_be_none(node: ast.expr) -> bool:
 def none_test_of(function: FunctionInfo, parameter: str) -> ast.Compare | None:
     """A test of `parameter` against None in a function's body (`x is None`, `x is not None`, `x == None`;
     not in its nested defs) whose None branch would change the result: `x if x is None else f(x)`,
-    `None if x is None else f(x)` and `if x is None: return None` keep None, as JAX does anyway."""
+    `None if x is None else f(x)`, `if x is None: return None` and `if y is None or x is None: return x` keep
+    None, as JAX does anyway."""
     harmless: set[int] = set()
     body = function.node.body
     pending: list[ast.AST] = list(reversed(body)) if isinstance(body, list) else [body]
     while pending:
         node = pending.pop()
-        if isinstance(node, (ast.IfExp, ast.If)) and _is_none_test(node.test, parameter):
-            none_first = isinstance(node.test.ops[0], (ast.Is, ast.Eq))
+        deciding = _none_branch_test(node.test, parameter) if isinstance(node, (ast.IfExp, ast.If)) else None
+        if deciding is not None:
+            none_first = isinstance(deciding.ops[0], (ast.Is, ast.Eq))
             branch = node.body if none_first else node.orelse
             if isinstance(node, ast.If):  # a branch that only returns: what it returns
                 branch = (branch[0].value or ast.Constant(None)) if len(branch) == 1 and isinstance(
                     branch[0], ast.Return) else None
             if (isinstance(branch, ast.Name) and branch.id == parameter) or (
                     isinstance(branch, ast.Constant) and branch.value is None):
-                harmless.add(id(node.test))
+                harmless.add(id(deciding))
         if _is_none_test(node, parameter) and id(node) not in harmless:
             return node
         if not isinstance(node, (*FUNCTIONS, ast.Lambda)):
             pending.extend(reversed(child_nodes(node)))
+    return None
+
+
+def _none_branch_test(test: ast.expr, parameter: str) -> ast.Compare | None:
+    """The None test of `parameter` that decides which branch of an `if` runs when it is None: the test
+    itself, a `x is None` an `or` holds (its body runs then), or a `x is not None` an `and` holds (its `else`
+    runs then)."""
+    if _is_none_test(test, parameter):
+        return test  # type: ignore[return-value]
+    if isinstance(test, ast.BoolOp):
+        positive = isinstance(test.op, ast.Or)
+        return next((value for value in test.values if _is_none_test(value, parameter)
+                     and isinstance(value.ops[0], (ast.Is, ast.Eq)) is positive), None)  # type: ignore[attr-defined]
     return None
 
 
