@@ -133,14 +133,16 @@ class FunctionInfo:
         return self.params[0].name
 
     @cached_property
-    def _body_facts(self) -> tuple[dict[str, list[Binding]], list[ast.Return], dict[int, int]]:
+    def _body_facts(self) -> tuple[dict[str, list[Binding]], list[ast.Return], dict[int, int],
+                                   dict[int, tuple[int, ...]]]:
         """One walk over the body's statements (nested defs not entered): each local name's bindings,
-        the returns, and every statement's position in source order."""
+        the returns, and every statement's position in source order and the blocks around it."""
         bindings: dict[str, list[Binding]] = {}
         returns: list[ast.Return] = []
         order: dict[int, int] = {}
+        blocks: dict[int, tuple[int, ...]] = {}
         if self.is_lambda:
-            return bindings, returns, order
+            return bindings, returns, order, blocks
 
         def bind(target, value, statement, block: tuple[int, ...], overwrites: bool) -> None:
             for name_node, assigned in assignment_pairs(target, value):
@@ -150,6 +152,7 @@ class FunctionInfo:
 
         for position, (statement, block) in enumerate(walk_statements(self.node.body)):
             order[id(statement)] = position
+            blocks[id(statement)] = block
             if isinstance(statement, ast.Assign):
                 for target in statement.targets:
                     bind(target, statement.value, statement, block, True)
@@ -168,7 +171,7 @@ class FunctionInfo:
                 value = statement if isinstance(statement, FUNCTIONS) else None
                 bindings.setdefault(statement.name, []).append(
                     Binding(value, statement, position, not block, block, True))
-        return bindings, returns, order
+        return bindings, returns, order, blocks
 
     def declared_type(self, node: ast.expr, generic: GenericName | None = None,
                       attribute: AttributeType | None = None, depth: int = 0) -> ast.expr | None:
@@ -287,6 +290,15 @@ class FunctionInfo:
         if limit is not None:
             entries = [b for b in entries if b.order < limit]
         return live_bindings(entries)
+
+    def overwritten_before(self, name: str, statement: ast.AST) -> bool:
+        """Whether an assignment before `statement`, in its block or one around it, overwrites `name`: what
+        the caller passed for it cannot reach `statement` (`if ints is None: ints = [...]`, then
+        `onp.array(ints)` in the same block)."""
+        limit, blocks = self._body_facts[2].get(id(statement)), self._body_facts[3].get(id(statement))
+        return limit is not None and blocks is not None and any(
+            binding.overwrites and binding.order < limit and blocks[:len(binding.block)] == binding.block
+            for binding in self._body_facts[0].get(name, ()))
 
     @cached_property
     def _rebinds(self) -> dict[tuple[str, int], bool]:

@@ -447,6 +447,7 @@ class _LeafChecks:
             return Validation(method, statement.test, check.what, failure, attribute.attr) if failure else None
         if _is_compound(statement):
             return None
+        names = {name for name in names if not method.overwritten_before(name, statement)}  # no longer the child
         for node in nodes_of(statement, (ast.Call, ast.Attribute)):
             # A helper, method or property whose body returns the conversion: the conversion it returns.
             written = written_as(node, method, self.index)
