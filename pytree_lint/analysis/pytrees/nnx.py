@@ -50,6 +50,7 @@ class NnxValue:
     hidden_module: ast.expr | None = None  # a Module wrapped by a transformation or partial (PTL505)
     container: str | None = None  # "list", "dict" or "tuple" for a display or comprehension
     module: bool = False  # a Module (or other graph node) made here
+    variable: bool = False  # an `nnx.Variable` of any kind made here (`param` says whether a Param)
 
 
 @record
@@ -381,7 +382,7 @@ class NnxClasses:
                 inner = self.classify(bound[0].value, Context(context.function, context.instances,
                                                               bound[0].statement), depth + 1)
                 return NnxValue(inner.status, inner.what, expr, inner.inner or inner.node, inner.param, inner.random,
-                                inner.hidden_module, inner.container)
+                                inner.hidden_module, inner.container, inner.module, inner.variable)
             param = context.function.all_params.get(expr.id)
             if param is not None and not bound:
                 return self._annotated(param.annotation, expr)
@@ -418,7 +419,7 @@ class NnxClasses:
             return NnxValue(Status.EXPLICIT_STATIC, "`nnx.static(...)`", call)
         variable = self.variable(func)
         if variable is not None:
-            return NnxValue(Status.DATA, _a(self.index.code(func)), call, param=variable == "param")
+            return NnxValue(Status.DATA, _a(self.index.code(func)), call, param=variable == "param", variable=True)
         if self.is_module_class(func):
             return NnxValue(Status.DATA, _a(self.index.code(func)), call, module=True)
         if qualified in nnx.WRAPPERS and call.args:
@@ -496,7 +497,7 @@ class NnxClasses:
         kinds = [self.variable(cls) for cls in [*default, *admitted]]
         if kinds and all(kinds):
             return NnxValue(Status.DATA, f"a Variable made by {made}", call,
-                            param=all(kind == "param" for kind in kinds))
+                            param=all(kind == "param" for kind in kinds), variable=True)
         return None
 
     def _module_class(self, expr: ast.expr) -> bool:
@@ -556,7 +557,7 @@ def _held_as(assignment: NnxAssignment, status: Status) -> NnxAssignment:
     """An assignment of an attribute the class declares data or static: NNX holds its value so."""
     value = assignment.value
     declared = NnxValue(status, value.what, value.node, param=value.param, random=value.random,
-                        hidden_module=value.hidden_module, module=value.module)
+                        hidden_module=value.hidden_module, module=value.module, variable=value.variable)
     return NnxAssignment(assignment.attribute, assignment.target, declared, assignment.statement, assignment.method,
                          assignment.unconditional)
 

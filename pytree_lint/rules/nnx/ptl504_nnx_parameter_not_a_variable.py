@@ -25,7 +25,8 @@ Use instead:
 Known false positives:
     None known. Constant arrays (`jnp.tril(jnp.ones(...))`, masks, `jnp.zeros`) are meant to be bare and
     are not reported, nor random arrays on a Module without parameters, nor arrays wrapped in any
-    Variable.
+    Variable, nor a bare array where the class makes the same attribute a Variable on another path (`if
+    train_basis: self.omega = nnx.Param(omega) else: self.omega = omega`: left bare on purpose; jaxkan).
 
 Known limits:
     Only samplers of `jax.random` and initializers applied to a key (`nnx.initializers.*(...)(key,
@@ -68,6 +69,8 @@ class NnxParameterNotAVariable(Rule):
                 continue
             cls = nnx_class.cls.name
             for name, group in nnx_class.assignments.items():
+                if any(assignment.value.variable for assignment in group):
+                    continue  # a Variable where the class chooses so (`if train: nnx.Param(w) else: w`)
                 for assignment in group:
                     value = assignment.value
                     if value.random:
