@@ -62,6 +62,17 @@ class FunctionInfo:
         return isinstance(self.node, ast.Lambda)
 
     @property
+    def defined_once(self) -> bool:
+        """Its def runs once, as the program sets up (at module level, or in a class body there): each of its
+        defaults is one object for every call."""
+        scope = self.parent
+        while scope is not None:
+            if isinstance(scope, FunctionInfo):
+                return False
+            scope = scope.parent
+        return True
+
+    @property
     def name(self) -> str:
         return "<lambda>" if self.is_lambda else self.node.name
 

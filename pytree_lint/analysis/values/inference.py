@@ -95,8 +95,9 @@ class Hop(NamedTuple):
     node: ast.AST | Elsewhere
     holder: Holder | None = None
     # Made where the program sets its objects up, not per instance: a constructor argument given at module
-    # level or by a classmethod or staticmethod (a factory such as `create()`), or an attribute assigned by
-    # a method other than the constructor (`on_run_start`, a lazily built `jax.jit`), and kept after.
+    # level or by a classmethod or staticmethod (a factory such as `create()`), an attribute assigned by
+    # a method other than the constructor (`on_run_start`, a lazily built `jax.jit`), and kept after, or the
+    # default of a parameter of a def made once (`def dimap(self, pre=lambda v: v)`).
     kept: bool = False
     by: str | None = None  # GIVEN: the method whose constructor call gives the value (None: module level)
     # GIVEN to the one object built at this construction (`Held(x).value`): held by it alone, not by every
@@ -562,8 +563,9 @@ class ValueInference:
         if param.annotation is not None:
             found.extend(e.through(name, Relation.ANNOTATED, param.annotation, holder)
                          for e in self.annotation(param.annotation))
-        if param.default is not None:
-            found.extend(e._replace(shared=True).through(name, Relation.DEFAULTS_TO, param.default, holder)
+        if param.default is not None:  # made when the def runs: once, for a def that is not made per call
+            once = function is not None and function.defined_once
+            found.extend(e._replace(shared=True).through(name, Relation.DEFAULTS_TO, param.default, holder, once)
                          for e in self.infer(param.default, context))
         if function is not None and function.cls is not None and function.name == "__init__":
             position = next((i for i, p in enumerate(function.params) if p.node is param.node), None)
