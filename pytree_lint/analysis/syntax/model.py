@@ -302,14 +302,16 @@ class FunctionInfo:
             entries = [b for b in entries if b.order < limit]
         return live_bindings(entries)
 
-    def overwritten_before(self, name: str, statement: ast.AST) -> bool:
-        """Whether an assignment before `statement`, in its block or one around it, overwrites `name`: what
-        the caller passed for it cannot reach `statement` (`if ints is None: ints = [...]`, then
-        `onp.array(ints)` in the same block)."""
+    def overwriting_before(self, name: str, statement: ast.AST) -> Binding | None:
+        """The last assignment before `statement`, in its block or one around it, that overwrites `name`:
+        what `name` holds there (`if ints is None: ints = [...]`, then `onp.array(ints)` in the same block);
+        None when no such assignment is made."""
         limit, blocks = self._body_facts[2].get(id(statement)), self._body_facts[3].get(id(statement))
-        return limit is not None and blocks is not None and any(
-            binding.overwrites and binding.order < limit and blocks[:len(binding.block)] == binding.block
-            for binding in self._body_facts[0].get(name, ()))
+        if limit is None or blocks is None:
+            return None
+        return max((binding for binding in self._body_facts[0].get(name, ())
+                    if binding.overwrites and binding.order < limit and blocks[:len(binding.block)] == binding.block),
+                   key=lambda binding: binding.order, default=None)
 
     @cached_property
     def _rebinds(self) -> dict[tuple[str, int], bool]:

@@ -447,7 +447,7 @@ class _LeafChecks:
             return Validation(method, statement.test, check.what, failure, attribute.attr) if failure else None
         if _is_compound(statement):
             return None
-        names = {name for name in names if not method.overwritten_before(name, statement)}  # no longer the child
+        names = {name for name in names if self._still_a_child(method, name, names, statement)}
         for node in nodes_of(statement, (ast.Call, ast.Attribute)):
             # A helper, method or property whose body returns the conversion: the conversion it returns.
             written = written_as(node, method, self.index)
@@ -457,6 +457,15 @@ class _LeafChecks:
                 if found is not None:
                     return found
         return None
+
+    @staticmethod
+    def _still_a_child(method: FunctionInfo, name: str, names: set[str], statement: ast.stmt) -> bool:
+        """Whether a child's name still holds a child at `statement`: no assignment before it rebinds the name,
+        or the last one computes its value from the children (`y = y if costs is None else costs`), not anew
+        (jax-sgmc's `JaxUUID`: `if ints is None: ints = [...]`, then `np.array(ints)`)."""
+        overwriting = method.overwriting_before(name, statement)
+        return overwriting is None or not isinstance(overwriting.value, ast.expr) or bool(
+            names_in(overwriting.value) & names)
 
     def _arrays_only(self, tests: list[tuple[ast.expr, bool]], names: set[str], self_name: str | None) -> bool:
         """Some test that holds here says a child is an instance of types None is not (`isinstance(x,
