@@ -352,15 +352,22 @@ class TreeCalls:
             return NoneInFirstTree(call, None, "", None, test)  # the first tree is not seen: the test speaks
         return None
 
-    def _nones(self, tree: ast.expr, call: TreeCall, steps: tuple) -> list[tuple[tuple, ast.expr]]:
+    def _nones(self, tree: ast.expr, call: TreeCall, steps: tuple,
+               names: frozenset[str] = frozenset()) -> list[tuple[tuple, ast.expr]]:
         """(steps, node) for each None a display holds, or a name bound once to one: a None literal, or a
-        conditional expression with a None branch."""
+        conditional expression with a None branch. `names`: those read on the way, each read once (`x = (a,
+        x)` rebinds `x` to a display holding its earlier value, which a name read where the call is cannot
+        tell from the display itself)."""
         if steps and (is_none(tree) or _may_be_none(tree)):
             return [(steps, tree)]
+        if isinstance(tree, ast.Name):
+            if tree.id in names:
+                return []
+            names = names | {tree.id}
         display = self._display(tree, call)
         if display is None:
             return []
-        return [found for step, element in display for found in self._nones(element, call, (*steps, step))]
+        return [found for step, element in display for found in self._nones(element, call, (*steps, step), names)]
 
     def _at(self, tree: ast.expr, steps: tuple, call: TreeCall) -> ast.expr | None:
         """The element of a display at `steps` (None: unknown)."""
