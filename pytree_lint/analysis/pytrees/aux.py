@@ -404,7 +404,7 @@ class AuxSiteFinder:
         return found
 
     def _flatten_sites(self, registration: Registration, function: FunctionInfo) -> list[AuxSite]:
-        subject = f"aux_data of `{registration.class_name}`"
+        subject = f"aux_data of {registration.class_named}"
         sites = []
         for returned in flatten_returns(function, self.index):
             if id(returned.node) in self.swapped:

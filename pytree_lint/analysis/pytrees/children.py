@@ -65,7 +65,7 @@ class ChildSiteFinder:
         return found
 
     def _flatten_children(self, registration: Registration, function: FunctionInfo, keyed: bool):
-        subject = f"a child of `{registration.class_name}`"
+        subject = f"a child of {registration.class_named}"
         for returned in flatten_returns(function, self.index):
             children = written_as(returned.children, function, self.index)
             if not isinstance(children, (ast.Tuple, ast.List)) or id(returned.node) in self.swapped:

@@ -77,8 +77,10 @@ class Registration:
         return self.library.unflatten_runs if self.library is not None else frozenset()
 
     @property
-    def class_name(self) -> str:
-        return self.cls.name if self.cls is not None else "the registered class"
+    def class_named(self) -> str:
+        """How messages name the class: "`Name`", or "the registered class" where no class is known (a
+        flatten registered for several classes in a loop)."""
+        return f"`{self.cls.name}`" if self.cls is not None else "the registered class"
 
 
 def _bind_arguments(mechanism: Mechanism, args: list[ast.expr], keywords: list[ast.keyword]) -> dict[str, ast.expr]:

@@ -64,7 +64,7 @@ class ChildrenOrderMismatch(Rule):
             mismatch = self._first_mismatch(structure, registration, unflatten, attributes)
             if mismatch is not None:
                 node, index, target = mismatch
-                yield Report(node, f"unflatten puts child {index} into `{target}` of `{registration.class_name}`, "
+                yield Report(node, f"unflatten puts child {index} into `{target}` of {registration.class_named}, "
                                    f"but flatten returns attribute `{attributes[index]}` there "
                                    f"({analysis.located(statement)}): every tree.map and every jitted function "
                                    "returning the object swaps the fields silently; read the children in "

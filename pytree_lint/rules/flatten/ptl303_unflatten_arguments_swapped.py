@@ -67,7 +67,7 @@ class UnflattenArgumentsSwapped(Rule):
                 function = registration.unflatten
                 first, second = swapped.first, swapped.second
                 yield Report(function.name_node,
-                             f"unflatten of `{registration.class_name}` takes `({first}, {second})`, but JAX calls "
+                             f"unflatten of {registration.class_named} takes `({first}, {second})`, but JAX calls "
                              f"it with `(aux_data, children)`: it receives aux_data as `{first}` (with "
                              "`aux_data=None`: `TypeError: ... must be an iterable`; otherwise a silently wrong "
                              f"object); write `({second}, {first})`", target=registration.target,

@@ -64,7 +64,7 @@ class FlattenReturnsAuxFirst(Rule):
                 second = ("second the attributes unflatten rebuilds from the children ("
                           + ", ".join(f"`{a}`" for a in swap.expected) + ")")
             yield Report(swap.node,
-                         f"flatten of `{swap.registration.class_name}` returns hashable values first "
+                         f"flatten of {swap.registration.class_named} returns hashable values first "
                          f"(`{analysis.snippet(swap.children)}`) and {second}: JAX reads `(children, aux_data)`, "
                          "so the arrays become aux_data and the hashable values the leaves; swap them",
                          target=swap.registration.target)

@@ -62,7 +62,7 @@ class FlattenChildrenNotASequence(Rule):
                         why = f"unflatten reads child 0 back into it ({analysis.located(bare.read)})"
                     code = analysis.snippet(bare.children)
                     yield Report(bare.node,
-                                 f"flatten of `{registration.class_name}` returns one array as the children "
+                                 f"flatten of {registration.class_named} returns one array as the children "
                                  f"(`{code}`: {why}): JAX iterates it into its rows, one leaf each; return "
                                  f"`({code},)`", target=registration.target)
 

@@ -61,7 +61,7 @@ class FlattenDropsAField(Rule):
             for dropped in dropped_children(analysis.structure, registration):
                 count, need = dropped.count, dropped.need
                 yield Report(dropped.node,
-                             f"flatten of `{registration.class_name}` returns {count} "
+                             f"flatten of {registration.class_named} returns {count} "
                              f"child{'ren' if count != 1 else ''}, but unflatten needs {need.count}: {need.why} "
                              f"({analysis.located(need.node)}); the object cannot be rebuilt and the first "
                              "tree.map or jitted call returning it raises", target=registration.target)

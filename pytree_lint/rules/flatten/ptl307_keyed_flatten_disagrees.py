@@ -72,7 +72,7 @@ class KeyedFlattenDisagrees(Rule):
                 attributes = children.attributes
                 if attributes and None not in attributes and tuple(attributes) != keyed_order:
                     yield Report(children.node,
-                                 f"the plain flatten of `{registration.class_name}` returns "
+                                 f"the plain flatten of {registration.class_named} returns "
                                  f"{_listed(attributes)} but its keyed flatten returns {_listed(keyed_order)}: "
                                  "tree.leaves/tree.map and the *_with_path functions then label different "
                                  "leaves, silently; return the same attributes in the same order",

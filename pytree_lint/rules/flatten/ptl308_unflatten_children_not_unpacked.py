@@ -67,7 +67,7 @@ class UnflattenChildrenNotUnpacked(Rule):
                 count, attribute = whole.count, whole.parameter.attribute
                 among = "its only child" if count == 1 else f"one of its {count} children"
                 yield Report(whole.call,
-                             f"unflatten of `{registration.class_name}` passes the children sequence itself as "
+                             f"unflatten of {registration.class_named} passes the children sequence itself as "
                              f"`{whole.parameter.name}`, but flatten returns `{attribute}` as {among} "
                              f"({analysis.located(whole.flatten)}): the rebuilt `{attribute}` holds the whole "
                              f"{count}-tuple, and nothing raises; unpack them (`*children`)",
