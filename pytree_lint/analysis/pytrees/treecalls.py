@@ -441,12 +441,13 @@ def _none_branch_test(test: ast.expr, parameter: str) -> ast.Compare | None:
     """The None test of `parameter` that decides which branch of an `if` runs when it is None: the test
     itself, a `x is None` an `or` holds (its body runs then), or a `x is not None` an `and` holds (its `else`
     runs then)."""
-    if _is_none_test(test, parameter):
-        return test  # type: ignore[return-value]
+    if isinstance(test, ast.Compare) and _is_none_test(test, parameter):
+        return test
     if isinstance(test, ast.BoolOp):
         positive = isinstance(test.op, ast.Or)
-        return next((value for value in test.values if _is_none_test(value, parameter)
-                     and isinstance(value.ops[0], (ast.Is, ast.Eq)) is positive), None)  # type: ignore[attr-defined]
+        return next((value for value in test.values if isinstance(value, ast.Compare)
+                     and _is_none_test(value, parameter) and isinstance(value.ops[0], (ast.Is, ast.Eq)) is positive),
+                    None)
     return None
 
 
