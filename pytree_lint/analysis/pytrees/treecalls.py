@@ -26,7 +26,9 @@ from ..syntax.model import (
     display_element,
     element_key,
     elements,
+    excludes_none,
     is_inlined,
+    is_name,
     is_none,
     keyword_arguments,
     sole_return,
@@ -432,7 +434,13 @@ def none_test_of(function: FunctionInfo, parameter: str) -> ast.Compare | None:
                 harmless.add(id(deciding))
         if _is_none_test(node, parameter) and id(node) not in harmless:
             return node
-        if not isinstance(node, (*FUNCTIONS, ast.Lambda)):
+        if isinstance(node, (ast.If, ast.IfExp)):  # a branch a type test keeps None from is not walked
+            walked: list[ast.AST] = [node.test]
+            for holds, branch in ((True, node.body), (False, node.orelse)):
+                if not excludes_none(node.test, holds, lambda tested: is_name(tested, parameter)):
+                    walked.extend(branch if isinstance(branch, list) else [branch])
+            pending.extend(reversed(walked))
+        elif not isinstance(node, (*FUNCTIONS, ast.Lambda)):
             pending.extend(reversed(child_nodes(node)))
     return None
 

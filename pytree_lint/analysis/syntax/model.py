@@ -1646,6 +1646,20 @@ def isinstance_test(test: ast.expr) -> tuple[ast.expr, ast.expr] | None:
     return None
 
 
+def admits_none(types: ast.expr) -> bool:
+    """An isinstance type (or tuple) None may pass: `object`, `type(None)`, `NoneType`, or anything not a name."""
+    candidates = types.elts if isinstance(types, ast.Tuple) else [types]
+    return any(not isinstance(c, (ast.Name, ast.Attribute))
+               or (c.id if isinstance(c, ast.Name) else c.attr) in ("object", "NoneType") for c in candidates)
+
+
+def excludes_none(test: ast.expr, holds: bool, tested: Callable[[ast.expr], bool]) -> bool:
+    """Whether a test that holds (or fails) says of something `tested` accepts that it is an instance of
+    types None is not (`isinstance(x, jax.Array)` holding, `not isinstance(x, Tagged)` failing)."""
+    return any(held and (found := isinstance_test(atom)) is not None and tested(found[0])
+               and not admits_none(found[1]) for atom, held in test_atoms(test, holds))
+
+
 def ends_in_exit(block: list[ast.stmt]) -> bool:
     """A block whose last statement leaves the function (a return or a raise)."""
     return bool(block) and isinstance(block[-1], (ast.Return, ast.Raise))

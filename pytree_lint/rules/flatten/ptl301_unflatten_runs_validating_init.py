@@ -93,6 +93,7 @@ from ...analysis.syntax.model import (
     arguments_in_order,
     child_nodes,
     ends_in_exit,
+    excludes_none,
     is_name,
     is_none,
     isinstance_test,
@@ -470,9 +471,8 @@ class _LeafChecks:
     def _arrays_only(self, tests: list[tuple[ast.expr, bool]], names: set[str], self_name: str | None) -> bool:
         """Some test that holds here says a child is an instance of types None is not (`isinstance(x,
         (jnp.ndarray, np.ndarray))`): with None leaves, which JAX gives every leaf at once, nothing here runs."""
-        return any(held and (tested := isinstance_test(atom)) is not None
-                   and self._is_child(tested[0], names, self_name) and not _admits_none(tested[1])
-                   for test, holds in tests for atom, held in test_atoms(test, holds))
+        return any(excludes_none(test, holds, lambda node: self._is_child(node, names, self_name))
+                   for test, holds in tests)
 
     def _call(self, method: FunctionInfo, call: ast.Call, names: set[str], self_name: str | None,
               depth: int) -> Validation | None:
@@ -680,13 +680,6 @@ class _LeafChecks:
                     return LeafCheck("compares values", Failure.NONE if identity else Failure.CONCRETE)
             pending.extend(child_nodes(node))
         return None
-
-
-def _admits_none(types: ast.expr) -> bool:
-    """An isinstance type (or tuple) None may pass: `object`, `type(None)`, `NoneType`, or anything not a name."""
-    candidates = types.elts if isinstance(types, ast.Tuple) else [types]
-    return any(not isinstance(c, (ast.Name, ast.Attribute))
-               or (c.id if isinstance(c, ast.Name) else c.attr) in ("object", "NoneType") for c in candidates)
 
 
 def _true_of_none(function: FunctionInfo, index, given: int, depth: int = 0) -> bool | None:
