@@ -602,10 +602,9 @@ class _LeafChecks:
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
             for value in test.values:
                 yield from self._checked_attributes(value, names, self_name, typed, not_none)
-                if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
-                        and value.func.id == "isinstance" and value.args \
-                        and self._is_child(value.args[0], names, self_name):
-                    typed = typed | {self.index.code(value.args[0])}
+                tested = isinstance_test(value)
+                if tested is not None and self._is_child(tested[0], names, self_name):
+                    typed = typed | {self.index.code(tested[0])}
                 if isinstance(value, ast.Compare) and len(value.ops) == 1 and isinstance(
                         value.ops[0], (ast.IsNot, ast.NotEq)) and is_none(value.comparators[0]) and self._is_child(
                         value.left, names, self_name):
@@ -646,9 +645,10 @@ class _LeafChecks:
                                  else Failure.SHAPE, node.attr)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
                 continue
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
-                if len(node.args) == 2 and self._is_child(node.args[0], names, self_name) and _array_types(
-                        self.analysis, node.args[1]):
+            if isinstance(node, ast.Call) and is_name(node.func, "isinstance"):
+                tested = isinstance_test(node)
+                if tested is not None and self._is_child(tested[0], names, self_name) and _array_types(
+                        self.analysis, tested[1]):
                     return LeafCheck("checks `isinstance`", Failure.TYPE)
                 continue
             if isinstance(node, ast.Compare) and any(isinstance(op, VALUE_COMPARISONS) for op in node.ops):
