@@ -337,9 +337,7 @@ class TreeCalls:
         if call.kind not in MAP_KINDS or len(call.trees) < 2 or call.is_leaf is not None:
             return None
         function = self.function_of(call.function, call)
-        position = 1 if call.kind == "map_with_path" else 0
-        parameter = function.params[position].name if function is not None and len(function.params) > position \
-            else None
+        parameter = leaf_parameter(function, call.kind) if function is not None else None
         # A def the module also calls directly may test None for those calls (diffrax's `_maybe_static`).
         test = none_test_of(function, parameter) if parameter is not None and not self.called_directly(function) \
             else None
@@ -410,6 +408,13 @@ class TreeCalls:
 def _may_be_none(node: ast.expr) -> bool:
     """`x if cond else None`: the element is None on some path."""
     return isinstance(node, ast.IfExp) and (is_none(node.body) or is_none(node.orelse))
+
+
+def leaf_parameter(function: FunctionInfo, kind: str, tree: int = 0) -> str | None:
+    """The parameter a tree map passes the leaves of its tree `tree` to (after the key path for
+    `map_with_path`)."""
+    position = tree + (1 if kind == "map_with_path" else 0)
+    return function.params[position].name if len(function.params) > position else None
 
 
 def none_test_of(function: FunctionInfo, parameter: str) -> ast.Compare | None:

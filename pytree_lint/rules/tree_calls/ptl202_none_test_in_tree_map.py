@@ -36,8 +36,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ...analysis.pytrees.treecalls import TreeCall, none_test_of
-from ...analysis.syntax.model import FunctionInfo, is_name, nodes_of, returned_expression
+from ...analysis.pytrees.treecalls import TreeCall, leaf_parameter, none_test_of
+from ...analysis.syntax.model import is_name, nodes_of, returned_expression
 from ...knowledge.jax import MAP_KINDS
 from ...knowledge.triggers import TREE_CALL_TRIGGERS
 from ...runtime.observe import Outcome, TreeCallRecord, jax_module
@@ -88,7 +88,7 @@ def none_test(analysis, call: TreeCall) -> ast.Compare | None:
     if call.is_leaf is not None and not _rejects_none(analysis, call):
         return None
     function = analysis.tree_calls.function_of(call.function, call)
-    parameter = _leaf_parameter(function, call.kind) if function is not None else None
+    parameter = leaf_parameter(function, call.kind) if function is not None else None
     if parameter is None or analysis.tree_calls.called_directly(function):
         return None
     return none_test_of(function, parameter)
@@ -110,12 +110,6 @@ def _rejects_none(analysis, call: TreeCall) -> bool:
     types = body.args[1].elts if isinstance(body.args[1], ast.Tuple) else [body.args[1]]
     return not _mentions_none(body.args[1]) and not any(
         is_name(t, "object") or isinstance(t, ast.Call) for t in types)
-
-
-def _leaf_parameter(function: FunctionInfo, kind: str) -> str | None:
-    """The parameter a tree map passes the first tree's leaf to (after the key path for `map_with_path`)."""
-    position = 1 if kind == "map_with_path" else 0
-    return function.params[position].name if len(function.params) > position else None
 
 
 def _mentions_none(expr: ast.AST) -> bool:

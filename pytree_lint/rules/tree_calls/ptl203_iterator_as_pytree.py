@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from ...analysis.pytrees.treecalls import leaf_parameter
 from ...analysis.record import record
 from ...analysis.syntax.model import is_name, nodes_of
 from ...knowledge.jax import MAP_KINDS
@@ -99,10 +100,9 @@ def _taken_whole(analysis, call, position: int) -> ast.Call | None:
     if call.kind not in MAP_KINDS or not isinstance(call.function, ast.Name):
         return None
     function = analysis.index.function_named(call.function.id, call.scope)
-    params = function.positional_params if function is not None else []
-    if position >= len(params):
+    name = leaf_parameter(function, call.kind, position) if function is not None else None
+    if name is None:
         return None
-    name = params[position].name
     return next((node for node in nodes_of(function.node, ast.Call) if isinstance(node.func, ast.Name)
                  and node.func.id == "next" and node.args and is_name(node.args[0], name)), None)
 
