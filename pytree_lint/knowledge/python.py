@@ -74,6 +74,9 @@ MUTATING_METHODS = frozenset({
     "difference_update", "intersection_update", "symmetric_difference_update", "__setitem__", "__delitem__",
     "__iadd__", "setdefault", "popitem",
 })
+# Of those, the ones that put a value into a list, dict or set: the value is their last argument (for `extend`
+# and `update`, what holds the values put in).
+FILLING_METHODS = frozenset({"append", "insert", "extend", "update", "setdefault", "add"})
 # Methods that read a container without handing it on (a copy is a new object).
 READING_METHODS = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
 

@@ -16,11 +16,11 @@ from ..module import ModuleAnalysis
 from ..pytrees.fields import makes_dataclass, memoizes, rebuilt_by, registered_by, spells_one_of
 from ..pytrees.jitted import annotated_static_arrays, array_annotation, array_parameter, jit_factory, literal
 from ..pytrees.mutations import changed_in_place
-from ..pytrees.nnx import filling
 from ..pytrees.registrations import RegistrationFinder
 from ..pytrees.treecalls import TreeCall
 from ..syntax.model import (
     FunctionInfo,
+    filling,
     first_line,
     reached,
     returned_expression,
@@ -29,7 +29,7 @@ from ..syntax.model import (
     written_as,
 )
 from ..syntax.source import Source, parse
-from ..values.inference import Context, Evidence, element_of
+from ..values.inference import FILLED_KINDS, Context, Evidence, element_of
 from ..values.kinds import Kind
 from .modules import NEVER_FOLLOWED, UNREADABLE, Project, absolute, summarised_source
 from .summary import (
@@ -555,11 +555,14 @@ class Summarizer:
                     position = self.analysis.position(node)
                     filled = filling(node)
                     put = self.analysis.nnx.classify(filled[1], Context(function)) if filled else None
+                    values = self._kinds([e for e in self.analysis.values.infer(filled[1], Context(function))
+                                          if e.kind in FILLED_KINDS], filled[1]) if filled else []
                     found.append(AttributeChange(cls, attribute, position[0] if position else 0,
                                                  self.analysis.snippet(node), f"{self.module}.{function.name}",
                                                  positions.get(name or "", -1),
                                                  isinstance(node, ast.AugAssign) and node.target is receiver,
-                                                 put.status.name if put else "", put.what if put else ""))
+                                                 put.status.name if put else "", put.what if put else "",
+                                                 tuple(values)))
         return tuple(found)
 
     def _words(self, annotations: Iterable[ast.expr | None]) -> set[str]:

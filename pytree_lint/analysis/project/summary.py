@@ -22,7 +22,7 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 45
+SUMMARY_VERSION = 46
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -218,6 +218,8 @@ class AttributeChange(NamedTuple):
     # NnxStatus's name and how messages name it ("an `nnx.Linear`"); empty for any other change.
     filled_status: str = ""
     filled_what: str = ""
+    # What a filling puts in, as the value engine reads it (its arrays and values made anew: FILLED_KINDS).
+    filled: tuple[Value, ...] = ()
 
 
 class RegisteredElsewhere(NamedTuple):

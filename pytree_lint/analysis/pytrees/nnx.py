@@ -19,6 +19,7 @@ from ..syntax.model import (
     ClassInfo,
     FunctionInfo,
     ModuleIndex,
+    filling,
     is_none,
     literal_string,
     nodes_of,
@@ -35,8 +36,6 @@ from .structure import self_attributes
 
 # The decorator that leaves a class a plain Python class.
 DATACLASS = "dataclasses.dataclass"
-# The in-place methods that put a value into a list or dict: `value` is their last argument.
-FILLING_METHODS = frozenset({"append", "insert", "extend", "update", "setdefault", "add"})
 
 
 @record
@@ -576,17 +575,6 @@ def _admitted_classes(annotation: ast.expr | None) -> list[ast.expr]:
             return [cls for argument in arguments for cls in _admitted_classes(argument)]
         return []
     return [annotation] if isinstance(annotation, (ast.Name, ast.Attribute)) else []
-
-
-def filling(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
-    """(the container, the value put in) of `container.append(value)` or `container[key] = value`."""
-    if isinstance(node, ast.Call):
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in FILLING_METHODS and node.args:
-            return func.value, node.args[-1]
-    elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):
-        return node.targets[0].value, node.value
-    return None
 
 
 def _a(code: str) -> str:

@@ -18,7 +18,7 @@ from functools import cache, cached_property
 from itertools import repeat
 from typing import TYPE_CHECKING, TypeVar, Union
 
-from ...knowledge.python import MUTATING_METHODS, SETATTR_CALLS
+from ...knowledge.python import FILLING_METHODS, MUTATING_METHODS, SETATTR_CALLS
 from ..record import field, record, remade
 from .names import MEANT, AliasTable, dotted_name
 from .source import Source, home_of
@@ -1293,6 +1293,18 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: Modu
                 continue
         break
     return expr
+
+
+def filling(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
+    """(the container, the value put in) of `container.append(value)` (or another of FILLING_METHODS) or
+    `container[key] = value`."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in FILLING_METHODS and node.args:
+            return func.value, node.args[-1]
+    elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):
+        return node.targets[0].value, node.value
+    return None
 
 
 def element_key(index: ast.expr) -> int | str | None:

@@ -37,6 +37,7 @@ from ..syntax.model import (
     converts,
     display_element,
     element_key,
+    filling,
     is_inlined,
     is_name,
     is_none,
@@ -169,6 +170,25 @@ class Evidence(NamedTuple):
         return self.shared or any("." in hop.via and not hop.own for hop in self.trail)
 
 
+class Filled(NamedTuple):
+    """A value a function puts into the container an object's attribute holds (`obj.<attr>[key] = value`,
+    `obj.<attr>.append(value)`, `obj.<attr>[k].update(value)`)."""
+
+    owner: ast.Name  # the object's name (`self`, or one declared as an object of the class)
+    attr: str
+    value: ast.expr
+    function: FunctionInfo
+    # Where in the attribute's value it goes (the constant keys from the attribute down); None: not known.
+    elements: tuple[int | str, ...] | None
+    merged: bool  # `update`: each element of `value` goes in under its own key
+
+
+# Of what is put into an attribute's container, what says something of the attribute's value: an array, a
+# value made anew, an object. Not that it is a container (the attribute's own assignments say so) or a
+# hashable constant.
+FILLED_KINDS = frozenset({Kind.ARRAY, Kind.VOLATILE, Kind.INSTANCE})
+
+
 class Context(NamedTuple):
     """Where an expression is evaluated: its function and the names known to be class instances."""
 
@@ -245,6 +265,7 @@ class ValueInference:
     # per function (by its node's id): the attributes of its names it assigns, the names it hands to calls
     _object_changes: dict[int, tuple[set[tuple[str, str]], set[str]]] = field(default_factory=dict)
     _keeps: dict[int, bool] = field(default_factory=dict)  # per class (by id): keeps_what_it_is_given
+    _fills_of: dict[int, list[Filled]] = field(default_factory=dict)  # per function (by its node's id): _fills
     # per function (by its node's id): the tests under which its returns make a Python scalar of something
     _scalar_tests: dict[int, dict[str, str]] = field(default_factory=dict)
     # Set while the module is summarised (there is no project to look into then): the absolute name a
@@ -1282,6 +1303,7 @@ class ValueInference:
                 found.extend(e.through(_PLACEHOLDER, Relation.ASSIGNED, assignment.value, holder, kept)
                              for e in self.infer(assignment.value, context))
         found.extend(self._updated_by_functions(cls, attr, holder))
+        found.extend(self._filled(cls, attr, holder))
         method = self.index.find_method(cls, attr)
         if not found and method is not None and not method.decorator_names:
             found.append(Evidence(Kind.SAFE, method.node, f"the bound method `{cls.name}.{attr}`",
@@ -1316,6 +1338,83 @@ class ValueInference:
                 for node, _blocks in walk_statements(function.node.body):
                     if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Attribute):
                         found.setdefault(node.target.attr, []).append((node, function))
+        return found
+
+    def _fills(self, function: FunctionInfo) -> list[Filled]:
+        """What a function puts into the containers objects' attributes hold: one walk of its statements,
+        kept."""
+        key = id(function.node)
+        if key in self._fills_of:
+            return self._fills_of[key]
+        found = self._fills_of[key] = []
+        for statement, _blocks in walk_statements(function.node.body):
+            node = statement.value if isinstance(statement, ast.Expr) else statement
+            filled = filling(node)
+            if filled is None:
+                continue
+            container, value = filled
+            keys: list[int | str | None]
+            merged = False
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):  # `c[key] = v`
+                keys = [element_key(node.targets[0].slice)]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                method = node.func.attr
+                merged = method == "update"  # each element of the value under its own key
+                keys = [element_key(node.args[0])] if method == "setdefault" and len(node.args) == 2 \
+                    else [] if merged else [None]  # the others: at a place not known
+            else:
+                continue
+            while isinstance(container, ast.Subscript):
+                keys.insert(0, element_key(container.slice))
+                container = container.value
+            if isinstance(container, ast.Attribute) and isinstance(container.value, ast.Name):
+                known = None if None in keys else tuple(key for key in keys if key is not None)
+                found.append(Filled(container.value, container.attr, value, function, known, merged))
+        return found
+
+    @cached_property
+    def _filled_through_names(self) -> dict[str, list[Filled]]:
+        """What the module's functions put into objects' containers through a name other than a method's
+        own `self` (one declared as an object of a class), by attribute: one walk for every attribute asked
+        about."""
+        found: dict[str, list[Filled]] = {}
+        for function in self.index.defs:
+            if not function.is_lambda:
+                for filled in self._fills(function):
+                    if filled.owner.id != function.self_name:
+                        found.setdefault(filled.attr, []).append(filled)
+        return found
+
+    def _filled(self, cls: ClassInfo, attr: str, holder: Holder) -> list[Evidence]:
+        """What is put into the container the attribute holds (`self.mask[name] = jnp.ones(n)`,
+        `net.layers.append(layer)`): by a method of the class or of a base of it, through `self`; by a
+        function of this module through a name declared as one of them; by a function of another module
+        through what it declares as one (see FILLED_KINDS)."""
+        related = self.index.class_and_bases(cls)
+        ids = {id(owner) for owner in related}
+        sites = [filled for owner in related for method in owner.methods.values() if not method.is_lambda
+                 for filled in self._fills(method) if filled.attr == attr and filled.owner.id == method.self_name]
+        for filled in self._filled_through_names.get(attr, ()):
+            declared = self.index.declared_type(filled.owner, filled.function)  # `net: Net`, `for net in nets`
+            named = self.index.class_named(declared) if declared is not None else None
+            if named is not None and id(named) in ids:
+                sites.append(filled)
+        found = []
+        for filled in sites:
+            kept = filled.function.name not in py.CONSTRUCTOR_METHODS
+            for evidence in self.infer(filled.value, Context(filled.function, ((filled.owner.id, cls),))):
+                if evidence.kind not in FILLED_KINDS:
+                    continue
+                inside = () if filled.elements is None else (
+                    *filled.elements, *evidence.elements) if filled.merged else filled.elements
+                found.append(evidence._replace(elements=inside).through(
+                    _PLACEHOLDER, Relation.FILLED_WITH, filled.value, holder, kept))
+        if cls.parent is None:  # and the functions of other modules
+            for change, summary in self.index.changes_elsewhere(cls.name):
+                if change.attribute == attr:
+                    found.extend(_summarised(value, cls.node, _PLACEHOLDER, Relation.FILLED_WITH,
+                                             summary.display_path, kept=True)._replace(elements=())
+                                 for value in change.filled)
         return found
 
     def _updated_by_functions(self, cls: ClassInfo, attr: str, holder: Holder) -> list[Evidence]:

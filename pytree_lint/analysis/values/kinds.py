@@ -32,6 +32,7 @@ class Relation(enum.Enum):
     DEFAULTS_TO = "defaults to"
     RETURNS = "returns"
     UPDATED_BY = "is updated by"
+    FILLED_WITH = "is filled with"  # a value put into the container an attribute holds (`self.d[k] = v`)
     CONVERTED_BY = "is converted by"
     GIVEN = "is given"  # a constructor argument, at module level (or by a method: Hop.by)
     # A nested function's free name, read from the function around it, which makes it once per call of its own.

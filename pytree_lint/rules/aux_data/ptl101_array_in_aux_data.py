@@ -4,7 +4,9 @@ What it does:
     Finds a NumPy or JAX array or a SciPy sparse matrix (or a tuple, list or dict holding one, or a
     dataclass/NamedTuple whose fields hold one) that reaches a pytree's aux_data: the second element
     returned by a flatten function, a `meta_fields` entry of `register_dataclass`, or a field marked
-    static.
+    static. A container counts as holding what is put into it after it is built, too: `self.mask[name]
+    = jnp.ones(n)`, `.append`, `.update`, `.setdefault` in a method of the class, or in a function of
+    any module through an object declared as one (`def widen(masks: Masks, ...)`).
 
 Why is this bad:
     JAX compares aux_data with `==` whenever it looks up a compiled function or compares two tree
