@@ -557,12 +557,14 @@ class Summarizer:
                     put = self.analysis.nnx.classify(filled[1], Context(function)) if filled else None
                     values = self._kinds([e for e in self.analysis.values.infer(filled[1], Context(function))
                                           if e.kind in FILLED_KINDS], filled[1]) if filled else []
+                    parameter = filled[1].id if filled and isinstance(filled[1], ast.Name) \
+                        and filled[1].id in function.all_params and filled[1].id not in function.local_bindings else ""
                     found.append(AttributeChange(cls, attribute, position[0] if position else 0,
                                                  self.analysis.snippet(node), f"{self.module}.{function.name}",
                                                  positions.get(name or "", -1),
                                                  isinstance(node, ast.AugAssign) and node.target is receiver,
                                                  put.status.name if put else "", put.what if put else "",
-                                                 tuple(values)))
+                                                 tuple(values), parameter, positions.get(parameter)))
         return tuple(found)
 
     def _words(self, annotations: Iterable[ast.expr | None]) -> set[str]:

@@ -22,7 +22,7 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 46
+SUMMARY_VERSION = 47
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -220,6 +220,10 @@ class AttributeChange(NamedTuple):
     filled_what: str = ""
     # What a filling puts in, as the value engine reads it (its arrays and values made anew: FILLED_KINDS).
     filled: tuple[Value, ...] = ()
+    # A filling that puts in one of the function's parameters as it is: its name and position (None:
+    # keyword-only); what the class's module passes there says what goes in.
+    filled_parameter: str = ""
+    filled_position: int | None = None
 
 
 class RegisteredElsewhere(NamedTuple):

@@ -19,11 +19,14 @@ from ..syntax.model import (
     ClassInfo,
     FunctionInfo,
     ModuleIndex,
+    argument_given,
     filling,
+    is_name,
     is_none,
     literal_string,
     nodes_of,
     unquoted,
+    walk_statements,
     written_as,
 )
 from ..syntax.names import dotted_name
@@ -34,6 +37,9 @@ from ..values.kinds import NnxStatus as Status
 from .fields import leaves_nnx
 from .structure import self_attributes
 
+# At most this many assignments of a name are joined to say what it holds (each is classified in turn, within
+# the depth bound: a name assigned in many places is not known).
+MAX_JOINED_BINDINGS = 4
 # The decorator that leaves a class a plain Python class.
 DATACLASS = "dataclasses.dataclass"
 
@@ -281,6 +287,9 @@ class NnxClasses:
                 continue
             where = Elsewhere(change.text, summary.display_path, change.line)
             value = NnxValue(status, change.filled_what, where)  # type: ignore[arg-type]
+            if status is Status.UNKNOWN and change.filled_parameter:  # one of its parameters: what calls pass
+                value = self._given(self.index.calls_to(change.function), change.filled_parameter,
+                                    change.filled_position, where, 0) or value
             method = self._one_method_calling(self.index.calls_to(change.function), nnx_class.cls)
             nnx_class.fillings.setdefault(change.attribute, []).append(
                 Filling(where, value, method, change.function.rsplit(".", 1)[-1]))
@@ -308,14 +317,15 @@ class NnxClasses:
                   method: FunctionInfo) -> None:
         """The values `function` puts into the containers of the object it calls `self_name`, as filled by
         `method` (the function itself, or the one method that calls it)."""
-        context = Context(function, ((self_name, nnx_class.cls),))
-        for node in function.nodes(ast.Call, ast.Assign):
+        for statement, _blocks in walk_statements(function.node.body):
+            node = statement.value if isinstance(statement, ast.Expr) else statement
             filled = filling(node)
             if filled is None:
                 continue
             receiver, value = filled
             if isinstance(receiver, ast.Attribute) and receiver.attr in containers \
                     and isinstance(receiver.value, ast.Name) and receiver.value.id == self_name:
+                context = Context(function, ((self_name, nnx_class.cls),), statement)
                 nnx_class.fillings.setdefault(receiver.attr, []).append(
                     Filling(node, self.classify(value, context), method))
 
@@ -377,15 +387,39 @@ class NnxClasses:
                     return NnxValue(Status.DATA, classified.what, expr, random=True)
         if isinstance(expr, ast.Name) and context.function is not None:
             bound = context.function.bindings_before(expr.id, context.statement)
-            if len(bound) == 1 and isinstance(bound[0].value, ast.expr):
-                inner = self.classify(bound[0].value, Context(context.function, context.instances,
-                                                              bound[0].statement), depth + 1)
-                return NnxValue(inner.status, inner.what, expr, inner.inner or inner.node, inner.param, inner.random,
-                                inner.hidden_module, inner.container, inner.module, inner.variable)
+            if 0 < len(bound) <= MAX_JOINED_BINDINGS and all(isinstance(b.value, ast.expr) for b in bound):
+                # The join of the assignments that may reach it (`block = Conv(...)` in one loop, `block =
+                # Deconv(...)` in the next): what every one makes, else not known; named by the nearest.
+                return _joined([self.classify(b.value, Context(context.function, context.instances, b.statement),  # type: ignore[arg-type]
+                                              depth + 1) for b in bound], expr)
             param = context.function.all_params.get(expr.id)
             if param is not None and not bound:
-                return self._annotated(param.annotation, expr)
+                annotated = self._annotated(param.annotation, expr)
+                if annotated.status is not Status.UNKNOWN:
+                    return annotated
+                function = context.function
+                calls = [call for call, _ in self.index.calls_mentioning((function.name,))
+                         if is_name(call.func, function.name)]  # `change(self, block)`: what the calls pass
+                positional = [p.name for p in function.positional_params]
+                position = positional.index(param.name) if param.name in positional else None
+                return self._given(calls, param.name, position, expr, depth) or annotated
         return self._by_evidence(expr, context)
+
+    def _given(self, calls: list[ast.Call], name: str, position: int | None, node: ast.expr | Elsewhere,
+               depth: int) -> NnxValue | None:
+        """What calls of a function pass as its parameter `name` (at `position`), each argument classified
+        where its call is written, joined (see _joined); None when there is no call, more than
+        MAX_JOINED_BINDINGS, or one whose argument is not sure."""
+        if not calls or len(calls) > MAX_JOINED_BINDINGS:
+            return None
+        joined = []
+        for call in calls:
+            argument = argument_given(call, name, position)
+            caller = self.index.enclosing_function(call)
+            if argument is None or caller is None:
+                return None
+            joined.append(self.classify(argument, Context(caller, (), caller.statement_holding(call)), depth + 1))
+        return _joined(joined, node)
 
     def _container(self, expr: ast.expr, context: Context, depth: int) -> NnxValue:
         kind = {ast.List: "list", ast.ListComp: "list", ast.Tuple: "tuple", ast.Set: "set", ast.Dict: "dict",
@@ -575,6 +609,16 @@ def _admitted_classes(annotation: ast.expr | None) -> list[ast.expr]:
             return [cls for argument in arguments for cls in _admitted_classes(argument)]
         return []
     return [annotation] if isinstance(annotation, (ast.Name, ast.Attribute)) else []
+
+
+def _joined(values: list[NnxValue], node: ast.expr | Elsewhere) -> NnxValue:
+    """What each of several values a name may hold makes, when they agree (named by the last: the nearest
+    assignment, the last call); else not known (NNX decides per object)."""
+    inner = values[-1]
+    if any(other.status is not inner.status for other in values):
+        return NnxValue(Status.UNKNOWN, "a value", node)  # type: ignore[arg-type]
+    return NnxValue(inner.status, inner.what, node, inner.inner or inner.node, inner.param, inner.random,  # type: ignore[arg-type]
+                    inner.hidden_module, inner.container, inner.module, inner.variable)
 
 
 def _a(code: str) -> str:

@@ -293,6 +293,18 @@ class FunctionInfo:
         """
         return {name: [b.value for b in live_bindings(entries)] for name, entries in self._body_facts[0].items()}
 
+    def statement_holding(self, node: ast.AST) -> ast.stmt | None:
+        """The innermost statement of the body that holds `node` (a nested def's own statements are not
+        entered): where the names it reads are bound (see bindings_before)."""
+        if self.is_lambda:
+            return None
+        start = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+        found = None
+        for statement, _blocks in walk_statements(self.node.body):  # type: ignore[attr-defined]
+            if (statement.lineno, statement.col_offset) <= start <= (statement.end_lineno, statement.end_col_offset):
+                found = statement
+        return found
+
     def bindings_before(self, name: str, statement: ast.AST | None) -> list[Binding]:
         """The bindings of `name` that can reach `statement` (all of them when it is not in this body):
         those before it in source order, from the last unconditional one on."""

@@ -32,8 +32,10 @@ Known false positives:
 
 Known limits:
     The data is recognised when it is made where it is stored (a constructor of `nnx.*` layers, Variables
-    and the project's own NNX classes, arrays, annotated parameters); a container built by a helper
-    function is not judged.
+    and the project's own NNX classes, arrays, annotated parameters), or through a local name every
+    assignment of which reaching the use makes data (`block = Down(...)` in one loop, `block = Up(...)` in
+    the next), or a parameter of a helper every call of which passes data (`add(self, block)`, here or in
+    another module); a container built by a helper function is not judged.
 """
 
 from __future__ import annotations
