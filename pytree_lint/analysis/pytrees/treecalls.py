@@ -31,6 +31,7 @@ from ..syntax.model import (
     is_name,
     is_none,
     keyword_arguments,
+    none_test,
     sole_return,
     written_as,
 )
@@ -429,15 +430,14 @@ def none_test_of(function: FunctionInfo, parameter: str) -> ast.Compare | None:
         node = pending.pop()
         deciding = _none_branch_test(node.test, parameter) if isinstance(node, (ast.IfExp, ast.If)) else None
         if deciding is not None:
-            none_first = isinstance(deciding.ops[0], (ast.Is, ast.Eq))
-            branch = node.body if none_first else node.orelse
+            branch = node.body if _holds_when_none(deciding, parameter) else node.orelse
             if isinstance(node, ast.If):  # a branch that only returns: what it returns
                 branch = (branch[0].value or ast.Constant(None)) if len(branch) == 1 and isinstance(
                     branch[0], ast.Return) else None
             if (isinstance(branch, ast.Name) and branch.id == parameter) or (
                     isinstance(branch, ast.Constant) and branch.value is None):
                 harmless.add(id(deciding))
-        if _is_none_test(node, parameter) and id(node) not in harmless:
+        if isinstance(node, ast.Compare) and _holds_when_none(node, parameter) is not None and id(node) not in harmless:
             return node
         if isinstance(node, (ast.If, ast.IfExp)):  # a branch a type test keeps None from is not walked
             walked: list[ast.AST] = [node.test]
@@ -454,20 +454,16 @@ def _none_branch_test(test: ast.expr, parameter: str) -> ast.Compare | None:
     """The None test of `parameter` that decides which branch of an `if` runs when it is None: the test
     itself, a `x is None` an `or` holds (its body runs then), or a `x is not None` an `and` holds (its `else`
     runs then)."""
-    if isinstance(test, ast.Compare) and _is_none_test(test, parameter):
+    if isinstance(test, ast.Compare) and _holds_when_none(test, parameter) is not None:
         return test
     if isinstance(test, ast.BoolOp):
         positive = isinstance(test.op, ast.Or)
         return next((value for value in test.values if isinstance(value, ast.Compare)
-                     and _is_none_test(value, parameter) and isinstance(value.ops[0], (ast.Is, ast.Eq)) is positive),
-                    None)
+                     and _holds_when_none(value, parameter) is positive), None)
     return None
 
 
-def _is_none_test(node: ast.AST, parameter: str) -> bool:
-    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
-        return False
-    operands = (node.left, node.comparators[0])
-    return isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and any(
-        isinstance(o, ast.Constant) and o.value is None for o in operands) and any(
-        isinstance(o, ast.Name) and o.id == parameter for o in operands)
+def _holds_when_none(node: ast.AST, parameter: str) -> bool | None:
+    """Whether a None test of `parameter` (see none_test) holds when it is None; None for any other node."""
+    found = none_test(node)
+    return found[1] if found is not None and is_name(found[0], parameter) else None

@@ -1670,6 +1670,17 @@ def isinstance_test(test: ast.expr) -> tuple[ast.expr, ast.expr] | None:
     return None
 
 
+def none_test(test: ast.AST) -> tuple[ast.expr, bool] | None:
+    """(what is tested, whether the test holds when it is None) for `x is None`, `x is not None`, `x == None`
+    and `x != None` (None on either side), else None."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot, ast.Eq,
+                                                                                           ast.NotEq)):
+        left, right = test.left, test.comparators[0]
+        if is_none(left) != is_none(right):
+            return right if is_none(left) else left, isinstance(test.ops[0], (ast.Is, ast.Eq))
+    return None
+
+
 def admits_none(types: ast.expr) -> bool:
     """An isinstance type (or tuple) None may pass: `object`, `type(None)`, `NoneType`, or anything not a name."""
     candidates = types.elts if isinstance(types, ast.Tuple) else [types]

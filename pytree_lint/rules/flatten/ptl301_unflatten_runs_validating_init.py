@@ -98,6 +98,7 @@ from ...analysis.syntax.model import (
     is_none,
     isinstance_test,
     nodes_of,
+    none_test,
     reached,
     statement_blocks,
     test_atoms,
@@ -569,11 +570,9 @@ class _LeafChecks:
     def _with_none_children(self, test: ast.expr, names: set[str], self_name: str | None) -> bool | None:
         """The truth of a test made of `child is None`, `child is not None`, `not`, `and` and `or` when every
         child is None; None when something else decides it."""
-        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)):
-            sides = (test.left, test.comparators[0])
-            if any(map(is_none, sides)) and any(self._is_child(side, names, self_name) for side in sides):
-                return isinstance(test.ops[0], ast.Is)
-            return None
+        if isinstance(test, ast.Compare):
+            found = none_test(test)
+            return found[1] if found is not None and self._is_child(found[0], names, self_name) else None
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             inner = self._with_none_children(test.operand, names, self_name)
             return None if inner is None else not inner
@@ -605,10 +604,9 @@ class _LeafChecks:
                 tested = isinstance_test(value)
                 if tested is not None and self._is_child(tested[0], names, self_name):
                     typed = typed | {self.index.code(tested[0])}
-                if isinstance(value, ast.Compare) and len(value.ops) == 1 and isinstance(
-                        value.ops[0], (ast.IsNot, ast.NotEq)) and is_none(value.comparators[0]) and self._is_child(
-                        value.left, names, self_name):
-                    not_none = not_none | {self.index.code(value.left)}
+                found = none_test(value)
+                if found is not None and not found[1] and self._is_child(found[0], names, self_name):
+                    not_none = not_none | {self.index.code(found[0])}
             return
         if isinstance(test, ast.Attribute) and test.attr in CHECKED_ATTRIBUTES and self._is_child(
                 test.value, names, self_name) and self.index.code(test.value) not in typed:
@@ -707,10 +705,8 @@ def _true_of_none(function: FunctionInfo, index, given: int, depth: int = 0) -> 
 
 def _none_test(test: ast.expr, params: set[str]) -> bool | None:
     """`p is None` / `p is not None` of a parameter that is None: its truth; else None."""
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
-            and isinstance(test.left, ast.Name) and test.left.id in params and is_none(test.comparators[0]):
-        return isinstance(test.ops[0], ast.Is)
-    return None
+    found = none_test(test)
+    return found[1] if found is not None and isinstance(found[0], ast.Name) and found[0].id in params else None
 
 
 def _returned_of_none(value: ast.expr | None, function: FunctionInfo, params: set[str], index,
