@@ -20,13 +20,12 @@ from ..syntax.model import (
     FunctionInfo,
     ModuleIndex,
     argument_given,
-    filling,
+    fillings_in,
     is_name,
     is_none,
     literal_string,
     nodes_of,
     unquoted,
-    walk_statements,
     written_as,
 )
 from ..syntax.names import dotted_name
@@ -289,7 +288,7 @@ class NnxClasses:
             value = NnxValue(status, change.filled_what, where)  # type: ignore[arg-type]
             if status is Status.UNKNOWN and change.filled_parameter:  # one of its parameters: what calls pass
                 value = self._given(self.index.calls_to(change.function), change.filled_parameter,
-                                    change.filled_position, where, 0) or value
+                                    change.filled_position, where, 0) or value  # type: ignore[arg-type]
             method = self._one_method_calling(self.index.calls_to(change.function), nnx_class.cls)
             nnx_class.fillings.setdefault(change.attribute, []).append(
                 Filling(where, value, method, change.function.rsplit(".", 1)[-1]))
@@ -317,12 +316,7 @@ class NnxClasses:
                   method: FunctionInfo) -> None:
         """The values `function` puts into the containers of the object it calls `self_name`, as filled by
         `method` (the function itself, or the one method that calls it)."""
-        for statement, _blocks in walk_statements(function.node.body):
-            node = statement.value if isinstance(statement, ast.Expr) else statement
-            filled = filling(node)
-            if filled is None:
-                continue
-            receiver, value = filled
+        for statement, node, receiver, value in fillings_in(function):
             if isinstance(receiver, ast.Attribute) and receiver.attr in containers \
                     and isinstance(receiver.value, ast.Name) and receiver.value.id == self_name:
                 context = Context(function, ((self_name, nnx_class.cls),), statement)
@@ -390,8 +384,8 @@ class NnxClasses:
             if 0 < len(bound) <= MAX_JOINED_BINDINGS and all(isinstance(b.value, ast.expr) for b in bound):
                 # The join of the assignments that may reach it (`block = Conv(...)` in one loop, `block =
                 # Deconv(...)` in the next): what every one makes, else not known; named by the nearest.
-                return _joined([self.classify(b.value, Context(context.function, context.instances, b.statement),  # type: ignore[arg-type]
-                                              depth + 1) for b in bound], expr)
+                return _joined([self.classify(b.value, Context(context.function, context.instances, b.statement),
+                                              depth + 1) for b in bound if isinstance(b.value, ast.expr)], expr)
             param = context.function.all_params.get(expr.id)
             if param is not None and not bound:
                 annotated = self._annotated(param.annotation, expr)
@@ -405,7 +399,7 @@ class NnxClasses:
                 return self._given(calls, param.name, position, expr, depth) or annotated
         return self._by_evidence(expr, context)
 
-    def _given(self, calls: list[ast.Call], name: str, position: int | None, node: ast.expr | Elsewhere,
+    def _given(self, calls: list[ast.Call], name: str, position: int | None, node: ast.expr,
                depth: int) -> NnxValue | None:
         """What calls of a function pass as its parameter `name` (at `position`), each argument classified
         where its call is written, joined (see _joined); None when there is no call, more than
@@ -611,13 +605,13 @@ def _admitted_classes(annotation: ast.expr | None) -> list[ast.expr]:
     return [annotation] if isinstance(annotation, (ast.Name, ast.Attribute)) else []
 
 
-def _joined(values: list[NnxValue], node: ast.expr | Elsewhere) -> NnxValue:
+def _joined(values: list[NnxValue], node: ast.expr) -> NnxValue:
     """What each of several values a name may hold makes, when they agree (named by the last: the nearest
     assignment, the last call); else not known (NNX decides per object)."""
     inner = values[-1]
     if any(other.status is not inner.status for other in values):
-        return NnxValue(Status.UNKNOWN, "a value", node)  # type: ignore[arg-type]
-    return NnxValue(inner.status, inner.what, node, inner.inner or inner.node, inner.param, inner.random,  # type: ignore[arg-type]
+        return NnxValue(Status.UNKNOWN, "a value", node)
+    return NnxValue(inner.status, inner.what, node, inner.inner or inner.node, inner.param, inner.random,
                     inner.hidden_module, inner.container, inner.module, inner.variable)
 
 

@@ -300,7 +300,7 @@ class FunctionInfo:
             return None
         start = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
         found = None
-        for statement, _blocks in walk_statements(self.node.body):  # type: ignore[attr-defined]
+        for statement, _blocks in walk_statements(self.node.body):
             if (statement.lineno, statement.col_offset) <= start <= (statement.end_lineno, statement.end_col_offset):
                 found = statement
         return found
@@ -1317,6 +1317,18 @@ def filling(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
     elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):
         return node.targets[0].value, node.value
     return None
+
+
+def fillings_in(function: FunctionInfo) -> Iterator[tuple[ast.stmt, ast.AST, ast.expr, ast.expr]]:
+    """(statement, the filling, the container, the value put in) for each statement of a function's body that
+    fills a container (see filling; nested defs are not entered)."""
+    if function.is_lambda:
+        return
+    for statement, _blocks in walk_statements(function.node.body):
+        node = statement.value if isinstance(statement, ast.Expr) else statement
+        filled = filling(node)
+        if filled is not None:
+            yield statement, node, *filled
 
 
 def element_key(index: ast.expr) -> int | str | None:

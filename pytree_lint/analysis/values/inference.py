@@ -37,7 +37,7 @@ from ..syntax.model import (
     converts,
     display_element,
     element_key,
-    filling,
+    fillings_in,
     is_inlined,
     is_name,
     is_none,
@@ -1347,12 +1347,7 @@ class ValueInference:
         if key in self._fills_of:
             return self._fills_of[key]
         found = self._fills_of[key] = []
-        for statement, _blocks in walk_statements(function.node.body):
-            node = statement.value if isinstance(statement, ast.Expr) else statement
-            filled = filling(node)
-            if filled is None:
-                continue
-            container, value = filled
+        for _statement, node, container, value in fillings_in(function):
             keys: list[int | str | None]
             merged = False
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):  # `c[key] = v`
