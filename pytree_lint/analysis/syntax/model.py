@@ -1636,30 +1636,72 @@ _COMPOUND = frozenset(kind for kind in ast.stmt.__subclasses__() if kind not in 
                       and {*_BLOCKS, "handlers", "cases"} & set(kind._fields))
 
 
+Guards = tuple[tuple[ast.expr, bool], ...]  # tests, each with whether it holds
+
+
+def guarded_statements(function: FunctionInfo, given: dict[str, object] | None = None
+                       ) -> Iterator[tuple[ast.stmt, Guards, Guards]]:
+    """(statement, the if/while tests around it, the tests of the `if`s before it of which one branch leaves
+    the function) for each statement of a body, nested blocks included (nested defs not entered), each test
+    with whether the statement runs when it holds (its body) or when it does not (its `else`; for one with a
+    branch that leaves, the other branch's: `if not isinstance(x, jax.Array): return` holds only with
+    arrays after it). `given`: parameters a call passes a literal (`_perform_checks=False`): an `if` they
+    decide runs only the branch taken, and a taken branch that returns ends its block."""
+    def walk(block: list[ast.stmt], tests: Guards, exits: Guards) -> Iterator[tuple[ast.stmt, Guards, Guards]]:
+        for statement in block:
+            if isinstance(statement, DEFINITIONS):
+                continue
+            yield statement, tests, exits
+            decided = decided_by(statement.test, given) if given and isinstance(statement, ast.If) else None
+            if decided is not None:
+                taken = statement.body if decided else statement.orelse
+                yield from walk(taken, tests, exits)
+                if taken and isinstance(taken[-1], ast.Return):
+                    return
+                continue
+            if isinstance(statement, (ast.If, ast.While)):
+                yield from walk(statement.body, (*tests, (statement.test, True)), exits)
+                yield from walk(statement.orelse, (*tests, (statement.test, False)), exits)
+                if isinstance(statement, ast.If) and ends_in_exit(statement.body) != ends_in_exit(statement.orelse):
+                    exits = (*exits, (statement.test, not ends_in_exit(statement.body)))  # the other branch's
+                continue
+            for nested in statement_blocks(statement):
+                yield from walk(nested, tests, exits)
+
+    if not function.is_lambda:
+        yield from walk(function.node.body, (), ())
+
+
+def decided_by(test: ast.expr, given: dict[str, object]) -> bool | None:
+    """The truth of a test made of names given literal values (`flag`, `not flag`, `flag is None`, `a and
+    b`), or None when something else decides it."""
+    if isinstance(test, ast.Name):
+        return bool(given[test.id]) if test.id in given else None
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = decided_by(test.operand, given)
+        return None if inner is None else not inner
+    if isinstance(test, ast.BoolOp):
+        values = [decided_by(v, given) for v in test.values]
+        if isinstance(test.op, ast.And):
+            return False if False in values else (True if all(v is True for v in values) else None)
+        return True if True in values else (False if all(v is False for v in values) else None)
+    if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)
+            and test.left.id in given and isinstance(test.comparators[0], ast.Constant)
+            and isinstance(test.ops[0], (ast.Is, ast.IsNot))):
+        same = given[test.left.id] is test.comparators[0].value
+        return same if isinstance(test.ops[0], ast.Is) else not same
+    return None
+
+
 def return_conditions(function: FunctionInfo) -> dict[int, list[tuple[ast.expr, bool]]]:
     """For each return of the function's body (by id), the type tests (those with an `isinstance`) that hold
     (True) or fail (False) whenever it runs: those of the `if`s around it, and of the `if`s before it whose
     one branch leaves the function (`if isinstance(x, int): return int(x)`, then `return jnp.asarray(x)`),
-    with `not`, a failing `or` and a holding `and` taken apart. One walk of the body."""
-    found: dict[int, list[tuple[ast.expr, bool]]] = {}
-
-    def walk(block: list[ast.stmt], tests: tuple[tuple[ast.expr, bool], ...]) -> None:
-        for statement in block:
-            if isinstance(statement, ast.Return):
-                found[id(statement)] = [atom for test, holds in tests for atom in test_atoms(test, holds)]
-            elif isinstance(statement, ast.If):
-                typed = any(isinstance_test(node) is not None for node in ast.walk(statement.test))
-                walk(statement.body, (*tests, (statement.test, True)) if typed else tests)
-                walk(statement.orelse, (*tests, (statement.test, False)) if typed else tests)
-                if typed and ends_in_exit(statement.body) != ends_in_exit(statement.orelse):  # what follows runs on
-                    tests = (*tests, (statement.test, not ends_in_exit(statement.body)))  # the other branch
-            elif not isinstance(statement, DEFINITIONS):
-                for nested in statement_blocks(statement):
-                    walk(nested, tests)
-
-    if not function.is_lambda:
-        walk(function.node.body, ())
-    return found
+    with `not`, a failing `or` and a holding `and` taken apart."""
+    return {id(statement): [atom for test, holds in (*tests, *exits)
+                            if any(isinstance_test(node) is not None for node in ast.walk(test))
+                            for atom in test_atoms(test, holds)]
+            for statement, tests, exits in guarded_statements(function) if isinstance(statement, ast.Return)}
 
 
 def test_atoms(test: ast.expr, holds: bool) -> Iterator[tuple[ast.expr, bool]]:

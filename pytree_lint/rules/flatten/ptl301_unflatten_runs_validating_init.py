@@ -88,19 +88,17 @@ from typing import Any
 from ...analysis.pytrees.structure import Constructor, names_in, self_attributes
 from ...analysis.record import record, remade
 from ...analysis.syntax.model import (
-    DEFINITIONS,
     FunctionInfo,
     arguments_in_order,
     child_nodes,
-    ends_in_exit,
     excludes_none,
+    guarded_statements,
     is_name,
     is_none,
     isinstance_test,
     nodes_of,
     none_test,
     reached,
-    statement_blocks,
     test_atoms,
     written_as,
 )
@@ -320,60 +318,6 @@ class LeafCheck:
 
 def _is_compound(statement: ast.stmt) -> bool:
     return hasattr(statement, "body") or isinstance(statement, ast.Match)
-
-
-def guarded_statements(function: FunctionInfo, given: dict[str, object] | None = None):
-    """(statement, the if/while tests around it, the tests of the `if`s before it that leave the function)
-    for each statement of a body, nested blocks included, each test with whether the statement runs when it
-    holds (its body) or when it does not (its `else`; for one that leaves, the other way: `if not
-    isinstance(x, jax.Array): return` holds only with arrays after it). `given`: parameters the call passes a
-    literal (`_perform_checks=False`): an `if` they decide runs only the branch taken, and a taken branch that
-    returns ends its block."""
-    def walk(block: list[ast.stmt], tests: tuple[tuple[ast.expr, bool], ...],
-             exits: tuple[tuple[ast.expr, bool], ...]):
-        for statement in block:
-            if isinstance(statement, DEFINITIONS):
-                continue
-            yield statement, tests, exits
-            decided = _decide(statement.test, given) if given and isinstance(statement, ast.If) else None
-            if decided is not None:
-                taken = statement.body if decided else statement.orelse
-                yield from walk(taken, tests, exits)
-                if taken and isinstance(taken[-1], ast.Return):
-                    return
-                continue
-            if isinstance(statement, (ast.If, ast.While)):
-                yield from walk(statement.body, (*tests, (statement.test, True)), exits)
-                yield from walk(statement.orelse, (*tests, (statement.test, False)), exits)
-                if isinstance(statement, ast.If) and not statement.orelse and ends_in_exit(statement.body):
-                    exits = (*exits, (statement.test, False))
-                continue
-            for nested in statement_blocks(statement):
-                yield from walk(nested, tests, exits)
-
-    if not function.is_lambda:
-        yield from walk(function.node.body, (), ())
-
-
-def _decide(test: ast.expr, given: dict[str, object]) -> bool | None:
-    """The truth of a test made of given parameters (`flag`, `not flag`, `flag is None`, `a and b`), or
-    None when something else decides it."""
-    if isinstance(test, ast.Name):
-        return bool(given[test.id]) if test.id in given else None
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        inner = _decide(test.operand, given)
-        return None if inner is None else not inner
-    if isinstance(test, ast.BoolOp):
-        values = [_decide(v, given) for v in test.values]
-        if isinstance(test.op, ast.And):
-            return False if False in values else (True if all(v is True for v in values) else None)
-        return True if True in values else (False if all(v is False for v in values) else None)
-    if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)
-            and test.left.id in given and isinstance(test.comparators[0], ast.Constant)
-            and isinstance(test.ops[0], (ast.Is, ast.IsNot))):
-        same = given[test.left.id] is test.comparators[0].value
-        return same if isinstance(test.ops[0], ast.Is) else not same
-    return None
 
 
 def find_validation(analysis, constructor: Constructor, child_parameters: set[str],
