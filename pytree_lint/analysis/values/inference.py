@@ -1347,7 +1347,7 @@ class ValueInference:
         if key in self._fills_of:
             return self._fills_of[key]
         found = self._fills_of[key] = []
-        for _statement, node, container, value in fillings_in(function):
+        for statement, node, container, value in fillings_in(function):
             keys: list[int | str | None]
             merged = False
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):  # `c[key] = v`
@@ -1362,6 +1362,10 @@ class ValueInference:
             while isinstance(container, ast.Subscript):
                 keys.insert(0, element_key(container.slice))
                 container = container.value
+            if isinstance(container, ast.Name):  # a local alias of the attribute: `mask = self.mask`
+                bound = function.bindings_before(container.id, statement)
+                container = bound[0].value if len(bound) == 1 and isinstance(bound[0].value, ast.Attribute) \
+                    else container
             if isinstance(container, ast.Attribute) and isinstance(container.value, ast.Name):
                 known = None if None in keys else tuple(key for key in keys if key is not None)
                 found.append(Filled(container.value, container.attr, value, function, known, merged))
