@@ -23,6 +23,7 @@ from . import (
     nnx,
     numpyro,
     penzai,
+    python,
     simple_pytree,
     tjax,
 )
@@ -46,6 +47,10 @@ PLAIN_FIELDS = frozenset({"dataclasses.field", *(n for lib in LIBRARIES for n in
 FIELD_HELPERS = frozenset({*FLAG_HELPERS, *FIXED_HELPERS, *PLAIN_FIELDS})
 STATIC_ANNOTATIONS = frozenset(n for lib in LIBRARIES for n in lib.static_annotations)
 LIBRARY_BY_NAME: dict[str, PytreeLibrary] = {lib.name: lib for lib in LIBRARIES}
+# The decorators that make a class a dataclass (generated `__init__` and `__eq__`): Python's, attrs',
+# pydantic's and the pytree libraries'.
+DATACLASS_DECORATORS = frozenset({*python.DATACLASS_DECORATORS,
+                                  *(name for lib in LIBRARIES if lib.makes_dataclasses for name in lib.decorators)})
 # The top-level packages of the pytree libraries other than JAX (`pytree-lint verify` imports them once).
 LIBRARY_PACKAGES = frozenset(name.split(".", 1)[0] for lib in LIBRARIES
                              for name in (*lib.decorators, *lib.bases)) - {"jax"}

@@ -55,3 +55,6 @@ class PytreeLibrary(NamedTuple):
     host_state_keyword: str | None = None
     # Qualified-name prefixes whose every class is registered (numpyro's distributions and transforms).
     registered_prefixes: tuple[str, ...] = ()
+    # Its decorators make the class a dataclass (`dataclasses.dataclass` underneath): a generated `__init__`
+    # and `__eq__`, field by field.
+    makes_dataclasses: bool = False

@@ -5,4 +5,4 @@ from .base import RUNS_POST_INIT, Convention, PytreeLibrary
 
 LIBRARY = PytreeLibrary("chex", Convention.NONE,
                         decorators=frozenset({"chex.dataclass", "chex._src.dataclass.dataclass"}),
-                        unflatten_runs=RUNS_POST_INIT)
+                        unflatten_runs=RUNS_POST_INIT, makes_dataclasses=True)

@@ -5,6 +5,7 @@ from .base import RUNS_INIT, Convention, FlagHelper, PytreeLibrary
 STRUCT = PytreeLibrary(
     "flax.struct", Convention.PYTREE_NODE,
     decorators=frozenset({"flax.struct.dataclass"}),
+    makes_dataclasses=True,
     bases=frozenset({"flax.struct.PyTreeNode"}),
     flag_helpers={"flax.struct.field": FlagHelper("pytree_node", "pytree_node", True)},
     unflatten_runs=RUNS_INIT,

@@ -7,6 +7,7 @@ STATIC_KEY = "__jax_dataclasses_static_field__"
 LIBRARY = PytreeLibrary(
     "jax_dataclasses", Convention.JAX_DATACLASSES,
     decorators=frozenset({"jax_dataclasses.pytree_dataclass", "jax_dataclasses._dataclasses.pytree_dataclass"}),
+    makes_dataclasses=True,
     fixed_helpers={"jax_dataclasses.static_field": {STATIC_KEY: True},
                    "jax_dataclasses._dataclasses.deprecated_static_field": {STATIC_KEY: True}},
     plain_fields=frozenset({"jax_dataclasses.field"}),

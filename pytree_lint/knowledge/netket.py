@@ -9,6 +9,7 @@ IGNORE_KEYWORD = "pytree_ignore"
 LIBRARY = PytreeLibrary(
     "netket", Convention.PYTREE_NODE,
     decorators=frozenset({"netket.utils.struct.dataclass", "netket.utils.struct.dataclass.dataclass"}),
+    makes_dataclasses=True,
     bases=frozenset({"netket.utils.struct.Pytree", "netket.utils.struct.pytree.Pytree"}),
     flag_helpers={"netket.utils.struct.field": _FIELD, "netket.utils.struct.fields.field": _FIELD},
     fixed_helpers={"netket.utils.struct.static_field": {"pytree_node": False},

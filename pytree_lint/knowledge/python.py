@@ -41,6 +41,8 @@ SAFE_BUILTINS = frozenset({
     "tuple", "frozenset", "int", "float", "str", "bool", "bytes", "complex", "len", "hash", "repr",
     "range", "type", "abs", "round", "ord", "chr", "format",
 })
+# Of those, the conversions that make a hashable container of an iterable's items (hashable when they are).
+HASHABLE_CONVERSIONS = frozenset({"tuple", "frozenset"})
 MUTABLE_CALLS = frozenset({
     "collections.OrderedDict", "collections.defaultdict", "collections.deque", "collections.Counter",
 })
@@ -80,10 +82,10 @@ FILLING_METHODS = frozenset({"append", "insert", "extend", "update", "setdefault
 # Methods that read a container without handing it on (a copy is a new object).
 READING_METHODS = frozenset({"get", "keys", "values", "items", "copy", "count", "index"})
 
-# Classes: how their instances compare.
+# Classes: how their instances compare. The decorators that make a dataclass, but the pytree libraries' (their
+# PytreeLibrary.makes_dataclasses: knowledge.DATACLASS_DECORATORS holds both).
 DATACLASS_DECORATORS = frozenset({
-    "dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass", "jax_dataclasses.pytree_dataclass",
-    "attr.s", "attr.attrs", "attr.define", "attr.frozen", "attr.mutable", "attrs.define",
+    "dataclasses.dataclass", "attr.s", "attr.attrs", "attr.define", "attr.frozen", "attr.mutable", "attrs.define",
     "attrs.frozen", "attrs.mutable", "pydantic.dataclasses.dataclass",
 })
 VALUE_BASES = frozenset({

@@ -12,4 +12,5 @@ LIBRARY = PytreeLibrary(
     decorators=frozenset({"tjax.dataclasses.dataclass", "tjax._src.dataclasses.dataclass.dataclass"}),
     flag_helpers={"tjax.dataclasses.field": _FIELD, "tjax._src.dataclasses.helpers.field": _FIELD},
     unflatten_runs=RUNS_INIT,
+    makes_dataclasses=True,
 )

@@ -12,6 +12,7 @@ from collections.abc import Callable, Container, Iterator
 from typing import NamedTuple
 
 from ...knowledge.jax import Mechanism
+from ...knowledge.python import HASHABLE_CONVERSIONS
 from ..record import record
 from ..syntax.model import (
     FunctionInfo,
@@ -91,14 +92,25 @@ def hashable_only(inference: ValueInference, children: ast.expr, context: Contex
     """`None`, or a non-empty display of values known to be hashable (literals, ints, strings, shapes)."""
     if is_none(children):
         return True
-    if not isinstance(children, (ast.Tuple, ast.List)) or not children.elts:
+    return isinstance(children, (ast.Tuple, ast.List)) and bool(children.elts) and all(
+        _known_hashable(inference, element, context) for element in children.elts)
+
+
+def _known_hashable(inference: ValueInference, element: ast.expr, context: Context) -> bool:
+    """A value known to be hashable, what it holds known too: a tuple made of an iterable whose items are not
+    known (`tuple(self.vecs)` of a list filled elsewhere) may hold arrays."""
+    if isinstance(element, ast.Starred):
         return False
-    for element in children.elts:
-        evidence = [] if isinstance(element, ast.Starred) else inference.infer(element, context)
-        if not evidence or any(e.kind is not Kind.SAFE or e.leaf in (Leaf.CALLABLE, Leaf.CLASS)
-                               for e in evidence):
-            return False
-    return True
+    written = written_as(element, context.function, inference.index)
+    if isinstance(written, ast.Call) and len(written.args) == 1 and not written.keywords \
+            and isinstance(written.func, ast.Name) and written.func.id in HASHABLE_CONVERSIONS \
+            and inference.index.is_builtin(written.func.id, context.function):
+        items = written_as(written.args[0], context.function, inference.index)
+        if isinstance(items, (ast.Tuple, ast.List, ast.Set)):
+            return all(_known_hashable(inference, item, context) for item in items.elts)
+        element = written.args[0]  # its items are what its evidence says: SAFE only when it is known
+    evidence = inference.infer(element, context)
+    return bool(evidence) and all(e.kind is Kind.SAFE and e.leaf not in (Leaf.CALLABLE, Leaf.CLASS) for e in evidence)
 
 
 def array_in(inference: ValueInference, aux: ast.expr, context: Context) -> Evidence | None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import ast
 
-from ...knowledge.python import DATACLASS_DECORATORS, FROZEN_BASES, FROZEN_BY_DEFAULT, NEUTRAL_BASES, VALUE_BASES
+from ...knowledge import DATACLASS_DECORATORS
+from ...knowledge.python import FROZEN_BASES, FROZEN_BY_DEFAULT, NEUTRAL_BASES, VALUE_BASES
 from ..record import record
 from ..syntax.model import ClassInfo, ModuleIndex
 from ..syntax.names import dotted_name

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ...knowledge import (
     BASES,
+    DATACLASS_DECORATORS,
     DECORATORS,
     FIELD_HELPERS,
     FIXED_HELPERS,
@@ -30,7 +31,7 @@ from ...knowledge import (
 from ...knowledge.jax import MECHANISMS, Mechanism
 from ...knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ...knowledge.numpyro import AUX_FIELDS
-from ...knowledge.python import ANNOTATED, CLASS_VARIABLES, DATACLASS_DECORATORS, MEMOIZERS, NAMED_TUPLE
+from ...knowledge.python import ANNOTATED, CLASS_VARIABLES, MEMOIZERS, NAMED_TUPLE
 from ..record import record
 from ..syntax.model import (
     FUNCTIONS,

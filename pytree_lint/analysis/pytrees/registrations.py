@@ -336,7 +336,8 @@ class RegistrationFinder:
                 meaning = self.index.qualify if looped is None else partial(
                     self._looped_as, target.id, qualified)  # type: ignore[attr-defined]
                 arguments = _readable_arguments(bound, meaning, qualified, cls.rsplit(".", 1)[-1])
-                if arguments:
+                if arguments or mechanism.parameters == ("cls",):  # `register_pytree_node_class(Imported)`:
+                    # the class's own methods say the rest
                     found.append(RegisteredElsewhere(cls, mechanism.value, site.node.lineno, tuple(arguments)))
         return found
 

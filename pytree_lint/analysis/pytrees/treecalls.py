@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from bisect import bisect_left
 from functools import partial
-from itertools import repeat
+from itertools import pairwise, repeat
 
 from ...knowledge.jax import MAP_KINDS, MAP_NAMES, TREE_FUNCTIONS
 from ..record import record
@@ -33,6 +33,8 @@ from ..syntax.model import (
     keyword_arguments,
     none_test,
     sole_return,
+    statement_blocks,
+    walk_statements,
     written_as,
 )
 from ..values.inference import Elsewhere
@@ -425,15 +427,15 @@ def none_test_of(function: FunctionInfo, parameter: str) -> ast.Compare | None:
     None, as JAX does anyway."""
     harmless: set[int] = set()
     body = function.node.body
+    following = _following(body) if isinstance(body, list) else {}
     pending: list[ast.AST] = list(reversed(body)) if isinstance(body, list) else [body]
     while pending:
         node = pending.pop()
         deciding = _none_branch_test(node.test, parameter) if isinstance(node, (ast.IfExp, ast.If)) else None
         if deciding is not None:
             branch = node.body if _holds_when_none(deciding, parameter) else node.orelse
-            if isinstance(node, ast.If):  # a branch that only returns: what it returns
-                branch = (branch[0].value or ast.Constant(None)) if len(branch) == 1 and isinstance(
-                    branch[0], ast.Return) else None
+            if isinstance(node, ast.If):
+                branch = _branch_result(function, node, branch, following.get(id(node)))
             if (isinstance(branch, ast.Name) and branch.id == parameter) or (
                     isinstance(branch, ast.Constant) and branch.value is None):
                 harmless.add(id(deciding))
@@ -448,6 +450,34 @@ def none_test_of(function: FunctionInfo, parameter: str) -> ast.Compare | None:
         elif not isinstance(node, (*FUNCTIONS, ast.Lambda)):
             pending.extend(reversed(child_nodes(node)))
     return None
+
+
+def _following(body: list[ast.stmt]) -> dict[int, ast.stmt]:
+    """The statement right after each statement of a body in its block, by the statement's id (nested defs
+    not entered)."""
+    blocks = [body, *(block for statement, _blocks in walk_statements(body) if not isinstance(statement, DEFINITIONS)
+                      for block in statement_blocks(statement))]
+    return {id(first): second for block in blocks for first, second in pairwise(block)}
+
+
+def _branch_result(function: FunctionInfo, statement: ast.If, branch: list[ast.stmt],
+                   after: ast.stmt | None) -> ast.expr | None:
+    """What the function returns when a branch of an `if` runs: a branch that only returns (`return None`);
+    or, when the statement right after the `if` returns a name (`return res`), what the branch last assigns
+    it (`res = None`) or, for an empty branch, the one assignment before the `if` (`res = None`, then `if x
+    is not None: res = f(x)`). None when it cannot be told."""
+    if len(branch) == 1 and isinstance(branch[0], ast.Return):
+        return branch[0].value or ast.Constant(None)
+    if not (isinstance(after, ast.Return) and isinstance(after.value, ast.Name)):
+        return None
+    name = after.value.id
+    if not branch:
+        bound = function.bindings_before(name, statement)
+        return bound[0].value if len(bound) == 1 and isinstance(bound[0].value, ast.expr) else None
+    last = branch[-1]
+    leaves = any(isinstance(node, (ast.Return, ast.Raise)) for earlier in branch[:-1] for node in ast.walk(earlier))
+    return last.value if isinstance(last, ast.Assign) and len(last.targets) == 1 and is_name(
+        last.targets[0], name) and not leaves else None
 
 
 def _none_branch_test(test: ast.expr, parameter: str) -> ast.Compare | None:

@@ -293,6 +293,10 @@ class FunctionInfo:
         """
         return {name: [b.value for b in live_bindings(entries)] for name, entries in self._body_facts[0].items()}
 
+    def assignments_of(self, name: str) -> list[Binding]:
+        """Every binding of a local name in the body (nested defs not entered), in source order."""
+        return self._body_facts[0].get(name, [])
+
     def statement_holding(self, node: ast.AST) -> ast.stmt | None:
         """The innermost statement of the body that holds `node` (a nested def's own statements are not
         entered): where the names it reads are bound (see bindings_before)."""
@@ -1735,11 +1739,19 @@ def none_test(test: ast.AST) -> tuple[ast.expr, bool] | None:
     return None
 
 
+def isinstance_types(types: ast.expr) -> list[ast.expr]:
+    """The types an isinstance test's second argument names: each of a tuple and of a `|` union."""
+    if isinstance(types, ast.Tuple):
+        return [each for element in types.elts for each in isinstance_types(element)]
+    if isinstance(types, ast.BinOp) and isinstance(types.op, ast.BitOr):
+        return [*isinstance_types(types.left), *isinstance_types(types.right)]
+    return [types]
+
+
 def admits_none(types: ast.expr) -> bool:
     """An isinstance type (or tuple) None may pass: `object`, `type(None)`, `NoneType`, or anything not a name."""
-    candidates = types.elts if isinstance(types, ast.Tuple) else [types]
-    return any(not isinstance(c, (ast.Name, ast.Attribute))
-               or (c.id if isinstance(c, ast.Name) else c.attr) in ("object", "NoneType") for c in candidates)
+    return any(not isinstance(c, (ast.Name, ast.Attribute)) or (c.id if isinstance(c, ast.Name) else c.attr)
+               in ("object", "NoneType") for c in isinstance_types(types))
 
 
 def excludes_none(test: ast.expr, holds: bool, tested: Callable[[ast.expr], bool]) -> bool:

@@ -130,7 +130,8 @@ class Evidence(NamedTuple):
     elided: int = 0  # steps of a long trail left out between its first ones and its origin (see `through`)
     # The element of a tuple, list or dict display the evidence is about, outermost first (`(a, (b, c))`: c's
     # is (1, 1); `{"mask": m}`: m's is ("mask",)), or the attribute of an object a builder returns (its
-    # `attribute_key`, `.widths`); empty: the value itself. Unpacking (`a, b = f()`), indexing (`f()[0]`,
+    # `attribute_key`, `.widths`), or ANY_ELEMENT for what was put into a container at a place not known
+    # (`xs.append(m)`); empty: the value itself. Unpacking (`a, b = f()`), indexing (`f()[0]`,
     # `f()["mask"]`) and attribute reads of a built object (`f().widths`) select by it.
     elements: tuple[int | str, ...] = ()
 
@@ -172,17 +173,22 @@ class Evidence(NamedTuple):
 
 class Filled(NamedTuple):
     """A value a function puts into the container an object's attribute holds (`obj.<attr>[key] = value`,
-    `obj.<attr>.append(value)`, `obj.<attr>[k].update(value)`)."""
+    `obj.<attr>.append(value)`, `obj.<attr>[k].update(value)`), or a local name (`vecs.append(q)`)."""
 
-    owner: ast.Name  # the object's name (`self`, or one declared as an object of the class)
-    attr: str
+    owner: ast.Name  # the object's name (`self`, or one declared as an object of the class), or the local
+    attr: str | None  # None: the local's own container
     value: ast.expr
     function: FunctionInfo
-    # Where in the attribute's value it goes (the constant keys from the attribute down); None: not known.
-    elements: tuple[int | str, ...] | None
-    merged: bool  # `update`: each element of `value` goes in under its own key
+    statement: ast.stmt
+    # Where in the container it goes: the keys from the container down (see Evidence.elements; ANY_ELEMENT
+    # for a place not known, `append`'s); for `update`, down to where each element of `value` goes under its
+    # own key.
+    elements: tuple[int | str, ...]
 
 
+# An element key (see Evidence.elements) for an element of a container whose place is not known (what
+# `append` puts in): it is what any element may be.
+ANY_ELEMENT = "[]"
 # Of what is put into an attribute's container, what says something of the attribute's value: an array, a
 # value made anew, an object. Not that it is a container (the attribute's own assignments say so) or a
 # hashable constant.
@@ -549,6 +555,8 @@ class ValueInference:
                                  for e in self.infer(value, context._replace(statement=binding.statement)))
             if param is not None and not function.rebinds_before(name, context.statement):
                 found.extend(self._parameter(param, context))
+            if len(bound) == 1 and param is None and len(function.assignments_of(name)) == 1:
+                found.extend(self._filled_local(name, function))  # `vecs = []`, then `vecs.append(q)`
             if bound or param is not None:
                 return found
             if isinstance(function.parent, FunctionInfo):  # a closure's free name: its enclosing function's
@@ -1001,11 +1009,19 @@ class ValueInference:
         if qualified is not None:
             definition = self.index.project.definition(qualified) if self.index.project is not None else None
             if definition is not None:
+                # What it returns there, and its returned expression written here with the call's arguments
+                # (`tuple(norms)` of what this call passes; an object of a class of this module it imports),
+                # as a helper of this module is read.
                 returned = self._returned_elsewhere(definition, expr)
-                inlined = None if returned else self.index.inlined(expr, context.function)
-                # Nothing known of what it returns there (an object of a class of this module it imports):
-                # its returned expression, written here with the call's arguments.
-                return returned if inlined is None else self.infer(inlined, context)
+                inlined = None if returned and self._inlined >= _MAX_INLINED else self.index.inlined(
+                    expr, context.function)
+                if inlined is None:
+                    return returned
+                self._inlined += 1
+                try:
+                    return [*returned, *self.infer(inlined, context)]
+                finally:
+                    self._inlined -= 1
             reference = self.project_name(qualified) if self.project_name is not None else None
             if reference is not None:
                 return [Evidence(Kind.REFERENCE, expr, f"what `{reference}` returns", refers=f"{reference}()")]
@@ -1202,7 +1218,7 @@ class ValueInference:
             # A conversion is hashable, but keeps what makes its input volatile (`str(uuid4())`), and a
             # tuple keeps the arrays it is built from (`tuple(np.asarray(v) for v in vs)`), not an array it
             # iterates: its items are scalars or rows, by its rank (`tuple(np.array(offsets))`: NumPy floats).
-            kept = (Kind.VOLATILE, Kind.ARRAY) if name in ("tuple", "frozenset") else (Kind.VOLATILE,)
+            kept = (Kind.VOLATILE, Kind.ARRAY) if name in py.HASHABLE_CONVERSIONS else (Kind.VOLATILE,)
             inner = [e for arg in arguments for e in self._contents(_unstarred(arg), context) if e.kind in kept]
             return inner or [Evidence(Kind.SAFE, expr, f"`{name}(...)`", leaf=Leaf.STR if name == "str" else None)]
         return []
@@ -1349,14 +1365,12 @@ class ValueInference:
         found = self._fills_of[key] = []
         for statement, node, container, value in fillings_in(function):
             keys: list[int | str | None]
-            merged = False
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):  # `c[key] = v`
                 keys = [element_key(node.targets[0].slice)]
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 method = node.func.attr
-                merged = method == "update"  # each element of the value under its own key
                 keys = [element_key(node.args[0])] if method == "setdefault" and len(node.args) == 2 \
-                    else [] if merged else [None]  # the others: at a place not known
+                    else [] if method == "update" else [None]  # the others: at a place not known
             else:
                 continue
             while isinstance(container, ast.Subscript):
@@ -1366,10 +1380,28 @@ class ValueInference:
                 bound = function.bindings_before(container.id, statement)
                 container = bound[0].value if len(bound) == 1 and isinstance(bound[0].value, ast.Attribute) \
                     else container
+            elements = tuple(ANY_ELEMENT if key is None else key for key in keys)
             if isinstance(container, ast.Attribute) and isinstance(container.value, ast.Name):
-                known = None if None in keys else tuple(key for key in keys if key is not None)
-                found.append(Filled(container.value, container.attr, value, function, known, merged))
+                found.append(Filled(container.value, container.attr, value, function, statement, elements))
+            elif isinstance(container, ast.Name):
+                found.append(Filled(container, None, value, function, statement, elements))
         return found
+
+    def _filled_local(self, name: str, function: FunctionInfo) -> list[Evidence]:
+        """What a function puts into the container its local `name` holds, assigned once (`vecs = []`, then
+        `vecs.append(q)`): the container holds it (see FILLED_KINDS). Read once per name."""
+        def compute() -> list[Evidence]:
+            holder = Holder(name, function=function)
+            return [self._inside(evidence, filled).through(name, Relation.FILLED_WITH, filled.value, holder)
+                    for filled in self._fills(function) if filled.attr is None and filled.owner.id == name
+                    for evidence in self.infer(filled.value, Context(function, statement=filled.statement))
+                    if evidence.kind in FILLED_KINDS]
+        return self._summary((id(function.node), f"{name}[]"), compute)
+
+    @staticmethod
+    def _inside(evidence: Evidence, filled: Filled) -> Evidence:
+        """Evidence of what is put in, as an element of the container (see Filled.elements)."""
+        return evidence._replace(elements=(*filled.elements, *evidence.elements))
 
     @cached_property
     def _filled_through_names(self) -> dict[str, list[Filled]]:
@@ -1380,7 +1412,7 @@ class ValueInference:
         for function in self.index.defs:
             if not function.is_lambda:
                 for filled in self._fills(function):
-                    if filled.owner.id != function.self_name:
+                    if filled.attr is not None and filled.owner.id != function.self_name:
                         found.setdefault(filled.attr, []).append(filled)
         return found
 
@@ -1401,18 +1433,15 @@ class ValueInference:
         found = []
         for filled in sites:
             kept = filled.function.name not in py.CONSTRUCTOR_METHODS
-            for evidence in self.infer(filled.value, Context(filled.function, ((filled.owner.id, cls),))):
-                if evidence.kind not in FILLED_KINDS:
-                    continue
-                inside = () if filled.elements is None else (
-                    *filled.elements, *evidence.elements) if filled.merged else filled.elements
-                found.append(evidence._replace(elements=inside).through(
-                    _PLACEHOLDER, Relation.FILLED_WITH, filled.value, holder, kept))
+            context = Context(filled.function, ((filled.owner.id, cls),), filled.statement)
+            found.extend(self._inside(evidence, filled).through(_PLACEHOLDER, Relation.FILLED_WITH, filled.value,
+                                                                holder, kept)
+                         for evidence in self.infer(filled.value, context) if evidence.kind in FILLED_KINDS)
         if cls.parent is None:  # and the functions of other modules
             for change, summary in self.index.changes_elsewhere(cls.name):
                 if change.attribute == attr:
                     found.extend(_summarised(value, cls.node, _PLACEHOLDER, Relation.FILLED_WITH,
-                                             summary.display_path, kept=True)._replace(elements=())
+                                             summary.display_path, kept=True)._replace(elements=(ANY_ELEMENT,))
                                  for value in change.filled)
         return found
 
@@ -1580,7 +1609,8 @@ def _element(evidence: list[Evidence], key: int | str) -> list[Evidence]:
     part = f"attribute `{key[1:]}`" if isinstance(key, str) and key.startswith(".") else f"element {key!r}"
     return [e._replace(elements=e.elements[1:]) if e.elements else
             e._replace(refers=f"{e.refers}[{key!r}]", what=f"{part} of {e.what}")
-            for e in evidence if e.elements[:1] == (key,) or (e.refers is not None and not e.elements)]
+            for e in evidence
+            if e.elements[:1] in ((key,), (ANY_ELEMENT,)) or (e.refers is not None and not e.elements)]
 
 
 def element_of(display: ast.expr, elements: tuple[int | str, ...]) -> ast.expr:

@@ -96,6 +96,7 @@ from ...analysis.syntax.model import (
     is_name,
     is_none,
     isinstance_test,
+    isinstance_types,
     nodes_of,
     none_test,
     reached,
@@ -574,9 +575,10 @@ class _LeafChecks:
         return False
 
     def _leaf_check(self, test: ast.AST, names: set[str], self_name: str | None) -> LeafCheck | None:
-        """What in a test fails on a leaf that is None, a ShapeDtypeStruct or a tracer. An attribute read an
-        `isinstance` before it guards (`isinstance(x, Array) and x.dtype == ...`) is not: the isinstance is
-        what fails then."""
+        """What in a test fails on a leaf that is None, a ShapeDtypeStruct or a tracer, the first in the order
+        Python evaluates it. An attribute read or a comparison an `isinstance` before it guards (`isinstance(x,
+        Array) and x.dtype == ...`, `not isinstance(x, Array) and x >= 0`: no tracer reaches it) is not: the
+        isinstance is what fails then."""
         # each read no isinstance guards -> whether a test against None keeps None leaves from it
         unguarded = {id(attribute): past for attribute, past in self._checked_attributes(test, names, self_name)}
         pending = [test]
@@ -616,11 +618,11 @@ class _LeafChecks:
                     continue
                 identity = all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
                 if identity and not any(map(is_none, (node.left, *node.comparators))):
-                    pending.extend(child_nodes(node))  # `x is _default`: no leaf is the sentinel, as no array
-                    continue  # given to a build is
+                    pending.extend(reversed(child_nodes(node)))  # `x is _default`: no leaf is the sentinel, as
+                    continue  # no array given to a build is
                 if operands:
                     return LeafCheck("compares values", Failure.NONE if identity else Failure.CONCRETE)
-            pending.extend(child_nodes(node))
+            pending.extend(reversed(child_nodes(node)))
         return None
 
 
@@ -711,8 +713,7 @@ def _array_types(analysis, types: ast.expr) -> bool:
     """An isinstance type (or tuple of types) that a None, ShapeDtypeStruct or placeholder leaf fails.
     A registered class is no such type: a child that passes the check is a node, rebuilt before it."""
     index = analysis.index
-    candidates = types.elts if isinstance(types, ast.Tuple) else [types]
-    for candidate in candidates:
+    for candidate in isinstance_types(types):
         if analysis.subtree_types.is_node(candidate):
             continue
         name = index.qualify(candidate) or (candidate.id if isinstance(candidate, ast.Name) else "")
