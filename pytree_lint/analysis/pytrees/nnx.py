@@ -36,8 +36,8 @@ from ..values.kinds import NnxStatus as Status
 from .fields import leaves_nnx
 from .structure import self_attributes
 
-# At most this many assignments of a name are joined to say what it holds (each is classified in turn, within
-# the depth bound: a name assigned in many places is not known).
+# At most this many assignments of a name, or calls passing a parameter, are joined to say what it holds (each
+# is classified in turn, within the depth bound: a name assigned in many places is not known).
 MAX_JOINED_BINDINGS = 4
 # The decorator that leaves a class a plain Python class.
 DATACLASS = "dataclasses.dataclass"

@@ -189,9 +189,8 @@ class Filled(NamedTuple):
 # An element key (see Evidence.elements) for an element of a container whose place is not known (what
 # `append` puts in): it is what any element may be.
 ANY_ELEMENT = "[]"
-# Of what is put into an attribute's container, what says something of the attribute's value: an array, a
-# value made anew, an object. Not that it is a container (the attribute's own assignments say so) or a
-# hashable constant.
+# Of what is put into a container, what says something of the value holding it: an array, a value made anew,
+# an object. Not that it is a container (the container's own assignment says so) or a hashable constant.
 FILLED_KINDS = frozenset({Kind.ARRAY, Kind.VOLATILE, Kind.INSTANCE})
 
 
@@ -1357,8 +1356,8 @@ class ValueInference:
         return found
 
     def _fills(self, function: FunctionInfo) -> list[Filled]:
-        """What a function puts into the containers objects' attributes hold: one walk of its statements,
-        kept."""
+        """What a function puts into containers, those objects' attributes hold and its locals': one walk of
+        its statements, kept."""
         key = id(function.node)
         if key in self._fills_of:
             return self._fills_of[key]
@@ -1390,10 +1389,14 @@ class ValueInference:
     def _filled_local(self, name: str, function: FunctionInfo) -> list[Evidence]:
         """What a function puts into the container its local `name` holds, assigned once (`vecs = []`, then
         `vecs.append(q)`): the container holds it (see FILLED_KINDS). Read once per name."""
+        sites = [filled for filled in self._fills(function) if filled.attr is None and filled.owner.id == name]
+        if not sites:
+            return []
+
         def compute() -> list[Evidence]:
             holder = Holder(name, function=function)
             return [self._inside(evidence, filled).through(name, Relation.FILLED_WITH, filled.value, holder)
-                    for filled in self._fills(function) if filled.attr is None and filled.owner.id == name
+                    for filled in sites
                     for evidence in self.infer(filled.value, Context(function, statement=filled.statement))
                     if evidence.kind in FILLED_KINDS]
         return self._summary((id(function.node), f"{name}[]"), compute)
