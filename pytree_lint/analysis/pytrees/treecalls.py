@@ -475,9 +475,12 @@ def _branch_result(function: FunctionInfo, statement: ast.If, branch: list[ast.s
         bound = function.bindings_before(name, statement)
         return bound[0].value if len(bound) == 1 and isinstance(bound[0].value, ast.expr) else None
     last = branch[-1]
-    leaves = any(isinstance(node, (ast.Return, ast.Raise)) for earlier in branch[:-1] for node in ast.walk(earlier))
-    return last.value if isinstance(last, ast.Assign) and len(last.targets) == 1 and is_name(
-        last.targets[0], name) and not leaves else None
+    earlier = [node for statement in branch[:-1] for node in ast.walk(statement)]
+    if any(isinstance(node, (ast.Return, ast.Raise)) for node in earlier) or not (
+            isinstance(last, ast.Assign) and len(last.targets) == 1 and is_name(last.targets[0], name)):
+        return None
+    rebound = {node.id for node in earlier if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    return None if isinstance(last.value, ast.Name) and last.value.id in rebound else last.value  # `x = 0; res = x`
 
 
 def _none_branch_test(test: ast.expr, parameter: str) -> ast.Compare | None:
