@@ -201,8 +201,7 @@ class ModuleAnalysis:
                 call, place, self._jitted_defs | {id(place.function)}, self._handed_and_returned):
             # only returned: per call unless a transformation traces the function (it is handed to calls and
             # never called by name: `lax.cond(p, x, update, ...)`) or what calls it
-            per_call = not (name is not None and self.index.calls_passing(name) and not any(
-                is_name(called.func, name) for called, _ in self.index.calls_mentioning((name,)))) \
+            per_call = not (name is not None and self.index.calls_passing(name) and not self.index.calls_named(name)) \
                 and not called_only_where_traced(self.index, place.function, self._jitted_defs, self._traced_callers)
         return per_call
 

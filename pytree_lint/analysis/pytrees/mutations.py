@@ -178,8 +178,7 @@ class Mutations:
         if not isinstance(root, ast.Name) or root.id not in positions:
             return False
         position = positions.index(root.id)
-        calls = [call for call, _ in self.index.calls_mentioning((helper.name,))
-                 if isinstance(call.func, ast.Name) and call.func.id == helper.name]
+        calls = self.index.calls_named(helper.name)
         return bool(calls) and all(self._builds_through(call, position) for call in calls)
 
     def _method_calls(self, name: str) -> list[ast.Call]:

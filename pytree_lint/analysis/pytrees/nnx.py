@@ -14,14 +14,13 @@ from functools import cached_property
 
 from ...knowledge import nnx
 from ...knowledge.python import CONSTRUCTOR_METHODS
-from ..record import field, record
+from ..record import field, record, remade
 from ..syntax.model import (
     ClassInfo,
     FunctionInfo,
     ModuleIndex,
     argument_given,
     fillings_in,
-    is_name,
     is_none,
     literal_string,
     nodes_of,
@@ -301,9 +300,7 @@ class NnxClasses:
     def _only_caller(self, function: FunctionInfo, cls: ClassInfo) -> FunctionInfo:
         """The method of the class that makes every call of the function (its filling happens there, as
         if written in it: in `__init__`, while the object is built); else the function itself."""
-        calls = [call for call, _ in self.index.calls_mentioning((function.name,))
-                 if isinstance(call.func, ast.Name) and call.func.id == function.name]
-        return self._one_method_calling(calls, cls) or function
+        return self._one_method_calling(self.index.calls_named(function.name), cls) or function
 
     def _one_method_calling(self, calls: list[ast.Call], cls: ClassInfo) -> FunctionInfo | None:
         """The method of the class that makes every one of the calls; None when several functions or none
@@ -391,12 +388,11 @@ class NnxClasses:
                 annotated = self._annotated(param.annotation, expr)
                 if annotated.status is not Status.UNKNOWN:
                     return annotated
-                function = context.function
-                calls = [call for call, _ in self.index.calls_mentioning((function.name,))
-                         if is_name(call.func, function.name)]  # `change(self, block)`: what the calls pass
+                function = context.function  # `change(self, block)`: what the calls pass
                 positional = [p.name for p in function.positional_params]
                 position = positional.index(param.name) if param.name in positional else None
-                return self._given(calls, param.name, position, expr, depth) or annotated
+                return self._given(self.index.calls_named(function.name), param.name, position, expr,
+                                   depth) or annotated
         return self._by_evidence(expr, context)
 
     def _given(self, calls: list[ast.Call], name: str, position: int | None, node: ast.expr,
@@ -582,11 +578,7 @@ class NnxClasses:
 
 def _held_as(assignment: NnxAssignment, status: Status) -> NnxAssignment:
     """An assignment of an attribute the class declares data or static: NNX holds its value so."""
-    value = assignment.value
-    declared = NnxValue(status, value.what, value.node, param=value.param, random=value.random,
-                        hidden_module=value.hidden_module, module=value.module, variable=value.variable)
-    return NnxAssignment(assignment.attribute, assignment.target, declared, assignment.statement, assignment.method,
-                         assignment.unconditional)
+    return remade(assignment, value=remade(assignment.value, status=status, inner=None, container=None))
 
 
 def _admitted_classes(annotation: ast.expr | None) -> list[ast.expr]:
@@ -611,8 +603,7 @@ def _joined(values: list[NnxValue], node: ast.expr) -> NnxValue:
     inner = values[-1]
     if any(other.status is not inner.status for other in values):
         return NnxValue(Status.UNKNOWN, "a value", node)
-    return NnxValue(inner.status, inner.what, node, inner.inner or inner.node, inner.param, inner.random,
-                    inner.hidden_module, inner.container, inner.module, inner.variable)
+    return remade(inner, node=node, inner=inner.inner or inner.node)
 
 
 def _a(code: str) -> str:

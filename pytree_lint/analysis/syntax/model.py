@@ -325,7 +325,7 @@ class FunctionInfo:
         limit, blocks = self._body_facts[2].get(id(statement)), self._body_facts[3].get(id(statement))
         if limit is None or blocks is None:
             return None
-        return max((binding for binding in self._body_facts[0].get(name, ())
+        return max((binding for binding in self.assignments_of(name)
                     if binding.overwrites and binding.order < limit and blocks[:len(binding.block)] == binding.block),
                    key=lambda binding: binding.order, default=None)
 
@@ -587,6 +587,10 @@ class ModuleIndex:
             if lines:
                 found.extend(_calls_on_lines(statement, lines))
         return found
+
+    def calls_named(self, name: str) -> list[ast.Call]:
+        """The module's calls written `name(...)`: of a function by its own name, not through an object."""
+        return [call for call, _ in self.calls_mentioning((name,)) if is_name(call.func, name)]
 
     def calls_passing(self, name: str) -> list[ast.Call]:
         """The calls that pass the name `name` as an argument (`jax.eval_shape(traced, x)`), found from the

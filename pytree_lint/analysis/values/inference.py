@@ -1478,8 +1478,7 @@ class ValueInference:
 
     def _called_while_building(self, function: FunctionInfo) -> bool:
         """Every call the module makes of the function is in a constructor (the object is being built)."""
-        return self._in_constructors([call for call, _ in self.index.calls_mentioning((function.name,))
-                                      if isinstance(call.func, ast.Name) and call.func.id == function.name])
+        return self._in_constructors(self.index.calls_named(function.name))
 
     def _in_constructors(self, calls: list[ast.Call]) -> bool:
         """Some calls, and each made in a constructor."""
