@@ -51,6 +51,12 @@ LIBRARY_BY_NAME: dict[str, PytreeLibrary] = {lib.name: lib for lib in LIBRARIES}
 # pydantic's and the pytree libraries'.
 DATACLASS_DECORATORS = frozenset({*python.DATACLASS_DECORATORS,
                                   *(name for lib in LIBRARIES if lib.makes_dataclasses for name in lib.decorators)})
+# How objects of a class compare and hash, by its bases and decorators: Python's, attrs' and those of the
+# pytree libraries whose classes are frozen dataclasses (flax.struct, equinox).
+_FROZEN = [lib for lib in LIBRARIES if lib.frozen_dataclasses]
+VALUE_BASES = frozenset({*python.VALUE_BASES, *(name for lib in _FROZEN for name in lib.bases)})
+FROZEN_BY_DEFAULT = frozenset({*python.FROZEN_BY_DEFAULT, *(name for lib in _FROZEN for name in lib.decorators)})
+FROZEN_BASES = frozenset({*python.FROZEN_BASES, *(name for lib in _FROZEN for name in lib.bases)})
 # The top-level packages of the pytree libraries other than JAX (`pytree-lint verify` imports them once).
 LIBRARY_PACKAGES = frozenset(name.split(".", 1)[0] for lib in LIBRARIES
                              for name in (*lib.decorators, *lib.bases)) - {"jax"}

@@ -58,3 +58,5 @@ class PytreeLibrary(NamedTuple):
     # Its decorators make the class a dataclass (`dataclasses.dataclass` underneath): a generated `__init__`
     # and `__eq__`, field by field.
     makes_dataclasses: bool = False
+    # Its decorators and bases make frozen dataclasses: objects compare and hash field by field.
+    frozen_dataclasses: bool = False

@@ -13,4 +13,5 @@ LIBRARY = PytreeLibrary(
     fixed_helpers={name: {"static": True} for name in (
         "equinox.static_field", "equinox._module.static_field", "equinox._module._field.static_field")},
     fields_are_children=False,
+    frozen_dataclasses=True,
 )

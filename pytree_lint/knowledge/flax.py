@@ -6,6 +6,7 @@ STRUCT = PytreeLibrary(
     "flax.struct", Convention.PYTREE_NODE,
     decorators=frozenset({"flax.struct.dataclass"}),
     makes_dataclasses=True,
+    frozen_dataclasses=True,
     bases=frozenset({"flax.struct.PyTreeNode"}),
     flag_helpers={"flax.struct.field": FlagHelper("pytree_node", "pytree_node", True)},
     unflatten_runs=RUNS_INIT,

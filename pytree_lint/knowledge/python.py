@@ -88,14 +88,16 @@ DATACLASS_DECORATORS = frozenset({
     "dataclasses.dataclass", "attr.s", "attr.attrs", "attr.define", "attr.frozen", "attr.mutable", "attrs.define",
     "attrs.frozen", "attrs.mutable", "pydantic.dataclasses.dataclass",
 })
+# Bases whose subclasses compare by value, but the pytree libraries' (their PytreeLibrary.frozen_dataclasses:
+# knowledge.VALUE_BASES holds both, as it does for the two tables after).
 VALUE_BASES = frozenset({
     "typing.NamedTuple", "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag",
-    "equinox.Module", "flax.struct.PyTreeNode", "tuple", "int", "str", "float", "frozenset", "bytes",
+    "tuple", "int", "str", "float", "frozenset", "bytes",
 })
 NEUTRAL_BASES = frozenset({"object", "abc.ABC", "typing.Generic", "typing.Protocol"})
 # Classes whose instances hash their fields without asking: frozen by default, or tuples.
-FROZEN_BY_DEFAULT = frozenset({"flax.struct.dataclass", "attr.frozen", "attrs.frozen"})
-FROZEN_BASES = frozenset({"typing.NamedTuple", "flax.struct.PyTreeNode", "equinox.Module"})
+FROZEN_BY_DEFAULT = frozenset({"attr.frozen", "attrs.frozen"})
+FROZEN_BASES = frozenset({"typing.NamedTuple"})
 # Methods that run on concrete values, never on the leaves of a transformed instance.
 CONSTRUCTOR_METHODS = frozenset({"__init__", "__post_init__", "__new__", "setup", "__setstate__"})
 NOT_TRACED_METHODS = frozenset({

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import ast
 
-from ...knowledge import DATACLASS_DECORATORS
-from ...knowledge.python import FROZEN_BASES, FROZEN_BY_DEFAULT, NEUTRAL_BASES, VALUE_BASES
+from ...knowledge import DATACLASS_DECORATORS, FROZEN_BASES, FROZEN_BY_DEFAULT, VALUE_BASES
+from ...knowledge.python import NEUTRAL_BASES
 from ..record import record
 from ..syntax.model import ClassInfo, ModuleIndex
 from ..syntax.names import dotted_name

@@ -54,6 +54,7 @@ class NnxValue:
     container: str | None = None  # "list", "dict" or "tuple" for a display or comprehension
     module: bool = False  # a Module (or other graph node) made here
     variable: bool = False  # an `nnx.Variable` of any kind made here (`param` says whether a Param)
+    holds: str = ""  # a container holding data: how messages name what it holds ("an `nnx.Linear`")
 
 
 @record
@@ -426,9 +427,9 @@ class NnxClasses:
                 # NNX raises `Found unexpected tags` for these inside a container: not a static value.
                 return NnxValue(Status.UNKNOWN, f"a {kind} holding {inner.what}", expr, container=kind)
             if inner.status in (Status.DATA, Status.CONTAINER_WITH_DATA):
-                holding = inner.what if inner.status is Status.DATA else inner.what.split(" holding ", 1)[-1]
+                holding = _held(inner)
                 return NnxValue(Status.CONTAINER_WITH_DATA, f"a {kind} holding {holding}", expr,
-                                inner.inner or inner.node, container=kind)
+                                inner.inner or inner.node, container=kind, holds=holding)
         return NnxValue(Status.STATIC, f"a {kind}", expr, container=kind)
 
     def _call(self, call: ast.Call, context: Context, depth: int) -> NnxValue | None:
@@ -467,9 +468,8 @@ class NnxClasses:
             return None
         if isinstance(subscript.slice, ast.Slice):
             return NnxValue(Status.CONTAINER_WITH_DATA, container.what, subscript, container.inner,
-                            container=container.container)
-        holding = container.what.split(" holding ", 1)[-1]
-        return NnxValue(Status.DATA, holding, subscript, container.inner)
+                            container=container.container, holds=container.holds)
+        return NnxValue(Status.DATA, container.holds, subscript, container.inner)
 
     def _copied_container(self, call: ast.Call, context: Context, depth: int) -> NnxValue | None:
         """`list(layers)`, `tuple(blocks)`, `dict(heads)`, `dict(mean=nnx.Linear(...))`: a plain container
@@ -482,15 +482,14 @@ class NnxClasses:
         copied = [*call.args, *(k.value for k in call.keywords if k.arg is None)]  # `**heads` copies too
         for inner in (self.classify(value, context, depth + 1) for value in copied):
             if inner.status is Status.CONTAINER_WITH_DATA:
-                holding = inner.what.split(" holding ", 1)[-1]
-                return NnxValue(Status.CONTAINER_WITH_DATA, f"a {func.id} holding {holding}", call,
-                                inner.inner or inner.node, container=func.id)
+                return NnxValue(Status.CONTAINER_WITH_DATA, f"a {func.id} holding {inner.holds}", call,
+                                inner.inner or inner.node, container=func.id, holds=inner.holds)
         for keyword in call.keywords:
             inner = self.classify(keyword.value, context, depth + 1) if keyword.arg is not None else None
             if inner is not None and inner.status in (Status.DATA, Status.CONTAINER_WITH_DATA):
-                holding = inner.what if inner.status is Status.DATA else inner.what.split(" holding ", 1)[-1]
+                holding = _held(inner)
                 return NnxValue(Status.CONTAINER_WITH_DATA, f"a dict holding {holding}", call,
-                                inner.inner or inner.node, container="dict")
+                                inner.inner or inner.node, container="dict", holds=holding)
         return None
 
     def _submodule(self, func: ast.expr, context: Context) -> bool:
@@ -604,6 +603,11 @@ def _joined(values: list[NnxValue], node: ast.expr) -> NnxValue:
     if any(other.status is not inner.status for other in values):
         return NnxValue(Status.UNKNOWN, "a value", node)
     return remade(inner, node=node, inner=inner.inner or inner.node)
+
+
+def _held(value: NnxValue) -> str:
+    """How messages name the data a value is or holds: a container inside a container holds what it holds."""
+    return value.what if value.status is Status.DATA else value.holds
 
 
 def _a(code: str) -> str:
