@@ -1033,8 +1033,29 @@ class ValueInference:
             if method is not None and not PROPERTY_DECORATORS & set(method.decorator_names):
                 # `self.m()`, `cls.m()`, `Class.m()`, `type(self).m()`
                 return [*self._returned_here(expr, method, context), *self._returned(method)]
-            return self._method_call(func, expr, context)
+            made = self._returned_by_object_method(func, context)
+            return made if made is not None else self._method_call(func, expr, context)
         return []
+
+    def _returned_by_object_method(self, func: ast.Attribute, context: Context) -> list[Evidence] | None:
+        """What `obj.name(...)` returns when `obj` is known to be an object of a class of the module with that
+        method (`Builder(cfg).build()`, `builder = Builder(); builder.build()`): the method's returns on
+        that object, for each class it may be (None: not known to be one, or a property)."""
+        if func.attr not in self._method_names:  # no class of the module has such a method: no receiver to read
+            return None
+        found: list[Evidence] = []
+        for receiver in self.infer(func.value, context):
+            cls = receiver.cls if receiver.kind is Kind.INSTANCE else None
+            method = self.index.find_method(cls, func.attr) if cls is not None else None
+            if method is None or PROPERTY_DECORATORS & set(method.decorator_names):
+                return None
+            found.extend(self._returned(method) if method.cls is cls else self._returns(method, cls))
+        return found or None
+
+    @cached_property
+    def _method_names(self) -> frozenset[str]:
+        """The names of the methods the module's classes define."""
+        return frozenset(name for cls in self.index.classes.values() for name in cls.methods)
 
     def _returned_here(self, call: ast.Call, callee: FunctionInfo, context: Context) -> list[Evidence]:
         """What a callee that only returns an expression of what the call gives it (`def mask_of(box):
@@ -1215,9 +1236,10 @@ class ValueInference:
                              volatility=Volatility.IDENTITY if name == "id" else Volatility.OBJECT)]
         if name in py.SAFE_BUILTINS:
             # A conversion is hashable, but keeps what makes its input volatile (`str(uuid4())`), and a
-            # tuple keeps the arrays it is built from (`tuple(np.asarray(v) for v in vs)`), not an array it
-            # iterates: its items are scalars or rows, by its rank (`tuple(np.array(offsets))`: NumPy floats).
-            kept = (Kind.VOLATILE, Kind.ARRAY) if name in py.HASHABLE_CONVERSIONS else (Kind.VOLATILE,)
+            # tuple keeps the arrays and objects it is built from (`tuple(np.asarray(v) for v in vs)`,
+            # `tuple(self.configs)`), not an array it iterates: its items are scalars or rows, by its rank
+            # (`tuple(np.array(offsets))`: NumPy floats).
+            kept = (Kind.VOLATILE, Kind.ARRAY, Kind.INSTANCE) if name in py.HASHABLE_CONVERSIONS else (Kind.VOLATILE,)
             inner = [e for arg in arguments for e in self._contents(_unstarred(arg), context) if e.kind in kept]
             return inner or [Evidence(Kind.SAFE, expr, f"`{name}(...)`", leaf=Leaf.STR if name == "str" else None)]
         return []
