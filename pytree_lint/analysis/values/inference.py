@@ -1001,7 +1001,7 @@ class ValueInference:
         func = expr.func
         if isinstance(func, ast.Name) and not hasattr(func, MEANT) and self.index.is_builtin(func.id, context.function):
             return self._builtin_call(func.id, expr, context)  # (a name copied from another module means its own)
-        cls = self.index.resolve_class(func)
+        cls = self.index.class_named(func)  # of this module, or of another of the project
         if cls is not None:
             return [Evidence(Kind.INSTANCE, expr, f"a new `{cls.name}`", cls=cls, constructed=True)]
         qualified = self.index.qualify(func)
@@ -1041,8 +1041,8 @@ class ValueInference:
         """What `obj.name(...)` returns when `obj` is known to be an object of a class of the module with that
         method (`Builder(cfg).build()`, `builder = Builder(); builder.build()`): the method's returns on
         that object, for each class it may be (None: not known to be one, or a property)."""
-        if func.attr not in self._method_names:  # no class of the module has such a method: no receiver to read
-            return None
+        if func.attr not in self._method_names and not self._built_here(func.value, context):
+            return None  # no class of the module has such a method, nor is the receiver built here: not read
         found: list[Evidence] = []
         for receiver in self.infer(func.value, context):
             cls = receiver.cls if receiver.kind is Kind.INSTANCE else None
@@ -1051,6 +1051,12 @@ class ValueInference:
                 return None
             found.extend(self._returned(method) if method.cls is cls else self._returns(method, cls))
         return found or None
+
+    def _built_here(self, receiver: ast.expr, context: Context) -> bool:
+        """Whether a receiver is written as a construction of a class of the project (`Builder(cfg)`, or a
+        local name bound once to one): its methods may be another module's."""
+        made = written_as(receiver, context.function)
+        return isinstance(made, ast.Call) and self.index.class_named(made.func) is not None
 
     @cached_property
     def _method_names(self) -> frozenset[str]:
