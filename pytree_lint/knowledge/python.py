@@ -18,6 +18,8 @@ SAFE_TYPES = frozenset({
     "typing.FrozenSet", "typing.Hashable", "numpy.dtype",
 })
 TUPLE_TYPES = frozenset({"tuple", "typing.Tuple"})
+# Builtin types no array (nor NumPy scalar) is an instance of: `isinstance(x, tuple)` holding keeps arrays out.
+NOT_ARRAY_TYPES = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", "bytes"})
 CALLABLE_TYPES = frozenset({"typing.Callable", "collections.abc.Callable", "Callable"})
 CLASS_TYPES = frozenset({"typing.Type", "type"})
 WRAPPER_TYPES = frozenset({"typing.Optional", "typing.Annotated", "typing_extensions.Annotated"})

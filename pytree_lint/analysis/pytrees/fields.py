@@ -264,7 +264,22 @@ class Frameworks:
     def is_field_call(self, call: ast.Call) -> bool:
         qualified = self.index.qualify(call.func)
         return (qualified in FIELD_HELPERS or self.is_configured_helper(qualified)
-                or self.project_field(call) is not None)
+                or self.project_field(call) is not None or self._module_helper_field(call) is not None)
+
+    def _module_helper_field(self, call: ast.Call) -> ast.Call | None:
+        """The library field call a helper of this module returns (`static_field = lambda v=MISSING:
+        dataclasses.field(default=v, metadata=dict(static=True))`, or a def that only returns one): the
+        metadata it writes is the helper's (another module's helper is read from its summary: project_field).
+        Its one return, as written there (through its locals and nested defs)."""
+        helper = self.index.module_function(call.func.id) if isinstance(call.func, ast.Name) else None
+        if helper is None:
+            return None
+        returns = [statement.value for statement in helper.return_statements if statement.value is not None]
+        returned = helper.node.body if helper.is_lambda else returns[0] if len(returns) == 1 else None
+        returned = written_as(returned, helper, self.index) if returned is not None else None
+        if isinstance(returned, ast.Call) and self.index.qualify(returned.func) in FIELD_HELPERS:
+            return returned
+        return None
 
     def _metadata_returned(self, function: str | None, call: ast.Call) -> dict[str, bool]:
         """The literal metadata a project function returns (`def static(): return {"static": True}`), or an
@@ -289,6 +304,9 @@ class Frameworks:
 
     def field_metadata(self, call: ast.Call) -> dict[str, bool] | None:
         """The metadata a field helper call builds (only its literal booleans), or None if not a helper."""
+        returned = self._module_helper_field(call)
+        if returned is not None:
+            return self.field_metadata(returned)
         qualified = self.index.qualify(call.func)
         if qualified is None:
             return None
@@ -397,7 +415,9 @@ class Frameworks:
             return None
         if convention is None:
             project_field = self.project_field(value)
-            library = helper_library(project_field.helper if project_field is not None else qualified)
+            returned = self._module_helper_field(value)
+            library = helper_library(project_field.helper if project_field is not None else
+                                     self.index.qualify(returned.func) if returned is not None else qualified)
             convention = library.convention if library is not None else None
         if metadata.get("ignore"):
             return None  # netket's pytree_ignore: neither a child nor aux_data

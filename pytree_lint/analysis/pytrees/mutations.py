@@ -239,7 +239,8 @@ class Mutations:
         if not isinstance(receiver, ast.Name) or receiver.id != holder.name:
             return False
         if holder.function is not None:
-            return site.function is holder.function.node and not self._filled_before_use(holder)
+            return site.function is holder.function.node and not self._filled_before_use(holder) \
+                and not _made_by_constructor(holder.name, holder.function)
         return site.function is None or (function is not None and holder.name not in function.local_bindings
                                          and holder.name not in function.all_params)
 
@@ -320,6 +321,18 @@ def _unaliased(receiver: ast.expr, function: FunctionInfo | None) -> ast.expr:
         if len(alias) == 1 and isinstance(alias[0], ast.Attribute):
             return alias[0]
     return receiver
+
+
+def _made_by_constructor(name: str, function: FunctionInfo) -> bool:
+    """A local of a constructor bound only to containers it makes (`sizes = {}`, then filled in a loop that
+    also stores it on `self`): its changes happen while the object is built, before any jit sees it, as
+    the constructor's changes through `self` do."""
+    bound = function.local_bindings.get(name, [])
+    return function.cls is not None and function.name in CONSTRUCTOR_METHODS and bool(bound) and all(
+        isinstance(value, _FRESH_CONTAINERS) for value in bound)
+
+
+_FRESH_CONTAINERS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
 
 
 def _rebuilt_before(function: FunctionInfo, attr: str, node: ast.AST) -> bool:

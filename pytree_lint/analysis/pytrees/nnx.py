@@ -21,6 +21,7 @@ from ..syntax.model import (
     ModuleIndex,
     argument_given,
     fillings_in,
+    guarded_statements,
     is_none,
     literal_string,
     nodes_of,
@@ -68,6 +69,7 @@ class NnxAssignment:
     statement: ast.AST
     method: FunctionInfo | None
     unconditional: bool
+    after_deletion: bool = False  # its method deletes the attribute before (`del self.w`): NNX takes it anew
 
     @property
     def in_constructor(self) -> bool:
@@ -105,6 +107,25 @@ class NnxClass:
         """The assignment NNX sees first: the constructor's, in source order."""
         group = self.assignments.get(attribute, [])
         return min(group, key=lambda a: (not a.in_constructor, a.method is None, a.statement.lineno), default=None)
+
+    def runs_after(self, later: NnxAssignment, first: NnxAssignment) -> bool:
+        """`later` runs after `first` on the same object: further down the same method when `first` is not in
+        a branch of its own; in another method or outside the class, unless that method runs only from
+        `first`'s, in the branch of an `if` that `first` is not in (`if dense: self.gate = None`, `else:
+        self._init_moe()`)."""
+        if later.method is first.method:
+            return first.unconditional and later.statement.lineno > first.statement.lineno
+        if later.method is None or first.method is None or later.method.cls is not self.cls:
+            return True
+        calls = [call for method in self.cls.methods.values() for call in method.nodes(ast.Call)
+                 if isinstance(call.func, ast.Attribute) and call.func.attr == later.method.name
+                 and isinstance(call.func.value, ast.Name) and call.func.value.id == method.self_name]
+        if not calls or any(call not in first.method.nodes(ast.Call) for call in calls):
+            return True
+        tests = {id(statement): guards for statement, guards, _exits in guarded_statements(first.method)}
+        apart = {(id(test), holds) for test, holds in tests.get(id(first.statement), ())}
+        return not all(any((id(test), not holds) in apart for test, holds in
+                           tests.get(id(first.method.statement_holding(call)), ())) for call in calls)
 
     def made_static(self, attribute: str) -> NnxAssignment | None:
         """The constructor's first assignment of `attribute`, when it makes the attribute static: what NNX
@@ -263,7 +284,8 @@ class NnxClasses:
                 target = _target(assignment.statement, name)
                 nnx_class.assignments.setdefault(name, []).append(NnxAssignment(
                     name, target, self.classify(assignment.value, context), assignment.statement,
-                    assignment.method, assignment.unconditional))
+                    assignment.method, assignment.unconditional,
+                    _deleted_before(assignment.method, name, assignment.statement)))
         containers = {name for name, group in nnx_class.assignments.items()
                       if any(a.value.container in ("list", "dict") for a in group)}
         if containers:  # only a container can be filled: the methods are walked only then
@@ -594,6 +616,13 @@ def _admitted_classes(annotation: ast.expr | None) -> list[ast.expr]:
             return [cls for argument in arguments for cls in _admitted_classes(argument)]
         return []
     return [annotation] if isinstance(annotation, (ast.Name, ast.Attribute)) else []
+
+
+def _deleted_before(method: FunctionInfo, attribute: str, statement: ast.stmt) -> bool:
+    """The method deletes `self.<attribute>` before the statement (`if hasattr(self, "w"): del self.w`)."""
+    return any(node.lineno < statement.lineno and any(_is_attribute(t, method.self_name, attribute)
+                                                      for t in node.targets)
+               for node in method.nodes(ast.Delete))
 
 
 def _joined(values: list[NnxValue], node: ast.expr) -> NnxValue:

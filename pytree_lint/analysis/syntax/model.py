@@ -1682,9 +1682,12 @@ def guarded_statements(function: FunctionInfo, given: dict[str, object] | None =
 
 def decided_by(test: ast.expr, given: dict[str, object]) -> bool | None:
     """The truth of a test made of names given literal values (`flag`, `not flag`, `flag is None`, `a and
-    b`), or None when something else decides it."""
+    b`; an attribute by its dotted name, `self.checks`), or None when something else decides it."""
     if isinstance(test, ast.Name):
         return bool(given[test.id]) if test.id in given else None
+    if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name):
+        dotted = f"{test.value.id}.{test.attr}"
+        return bool(given[dotted]) if dotted in given else None
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner = decided_by(test.operand, given)
         return None if inner is None else not inner
@@ -1693,10 +1696,10 @@ def decided_by(test: ast.expr, given: dict[str, object]) -> bool | None:
         if isinstance(test.op, ast.And):
             return False if False in values else (True if all(v is True for v in values) else None)
         return True if True in values else (False if all(v is False for v in values) else None)
-    if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)
-            and test.left.id in given and isinstance(test.comparators[0], ast.Constant)
-            and isinstance(test.ops[0], (ast.Is, ast.IsNot))):
-        same = given[test.left.id] is test.comparators[0].value
+    left = dotted_name(test.left) if isinstance(test, ast.Compare) else None
+    if (isinstance(test, ast.Compare) and len(test.ops) == 1 and left in given
+            and isinstance(test.comparators[0], ast.Constant) and isinstance(test.ops[0], (ast.Is, ast.IsNot))):
+        same = given[left] is test.comparators[0].value
         return same if isinstance(test.ops[0], ast.Is) else not same
     return None
 

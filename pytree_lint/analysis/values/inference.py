@@ -38,10 +38,12 @@ from ..syntax.model import (
     display_element,
     element_key,
     fillings_in,
+    guarded_statements,
     is_inlined,
     is_name,
     is_none,
     isinstance_test,
+    isinstance_types,
     keyword_arguments,
     live_bindings,
     nodes_of,
@@ -273,6 +275,8 @@ class ValueInference:
     _fills_of: dict[int, list[Filled]] = field(default_factory=dict)  # per function (by its node's id): _fills
     # per function (by its node's id): the tests under which its returns make a Python scalar of something
     _scalar_tests: dict[int, dict[str, str]] = field(default_factory=dict)
+    # per function (by its node's id): the tests around each statement (by id) and before it that leave
+    _guards: dict[int, dict[int, tuple[tuple[ast.expr, bool], ...]]] = field(default_factory=dict)
     # Set while the module is summarised (there is no project to look into then): the absolute name a
     # qualified name has when it is one of the project's, else None. Such names become references.
     project_name: Callable[[str], str | None] | None = None
@@ -553,7 +557,8 @@ class ValueInference:
                     found.extend(e.through(name, Relation.ASSIGNED, value, Holder(name, function=function))
                                  for e in self.infer(value, context._replace(statement=binding.statement)))
             if param is not None and not function.rebinds_before(name, context.statement):
-                found.extend(self._parameter(param, context))
+                narrowed = self._no_array_at(function, context.statement, name)
+                found.extend(e for e in self._parameter(param, context) if not (narrowed and e.kind is Kind.ARRAY))
             if len(bound) == 1 and param is None and len(function.assignments_of(name)) == 1:
                 found.extend(self._filled_local(name, function))  # `vecs = []`, then `vecs.append(q)`
             if bound or param is not None:
@@ -664,6 +669,8 @@ class ValueInference:
         reading = context if context is not None and context.function is function else Context.of(function)
         found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument, own=True)
                  for e in self.infer(argument, reading)]
+        if not self._keeps_arrays(cls, attr, parameter[0]):
+            found = [e for e in found if e.kind is not Kind.ARRAY]
         if not found and function is not None and isinstance(argument, ast.Name):  # built by a helper: its callers'
             found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument, own=True)
                      for e in self._passed_by_callers(function, argument.id) or ()]
@@ -731,9 +738,35 @@ class ValueInference:
         field, an array given at any one construction is one too many. (Only arrays: whether another kind of
         value harms depends on how often the object is built, which a construction in a function leaves open.)"""
         parameter = self._filling_parameter(cls, attr)
-        if parameter is None:
+        if parameter is None or not self._keeps_arrays(cls, attr, parameter[0]):
             return []
         return [e for e in self._constructed_in_functions(cls, *parameter, attr) if e.kind is Kind.ARRAY]
+
+    def _keeps_arrays(self, cls: ClassInfo, attr: str, parameter: str) -> bool:
+        """Whether an array given for the constructor parameter may be what `attr` keeps: not when every
+        assignment of it in `__init__` is where a type test says it is no array (an array takes another branch)."""
+        init = self.index.find_method(cls, "__init__")
+        keeping = [a for a in cls.assignments.get(attr, ()) if a.method is init and is_name(a.value, parameter)]
+        return init is None or not keeping or not all(self._no_array_at(init, a.statement, parameter)
+                                                      for a in keeping)
+
+    def _no_array_at(self, function: FunctionInfo, statement: ast.AST | None, name: str) -> bool:
+        """A type test that holds wherever `statement` runs says the name is a builtin container or string
+        (`if isinstance(x, tuple): self.t = x`, the array branch being the `else`): no array is it there."""
+        if statement is None or function.is_lambda:
+            return False
+        guards = self._guards.get(id(function.node))
+        if guards is None:
+            guards = self._guards[id(function.node)] = {
+                id(guarded): (*tests, *exits) for guarded, tests, exits in guarded_statements(function)}
+        for test, holds in guards.get(id(statement), ()):
+            for atom, atom_holds in test_atoms(test, holds):
+                tested = isinstance_test(atom) if atom_holds else None
+                if tested is not None and is_name(tested[0], name) and all(
+                        isinstance(each, ast.Name) and each.id in py.NOT_ARRAY_TYPES
+                        and self.index.is_builtin(each.id, function) for each in isinstance_types(tested[1])):
+                    return True
+        return False
 
     def _filling_parameter(self, cls: ClassInfo, attr: str) -> tuple[str, int | None] | None:
         """The constructor parameter (name, position after `self`) that fills `attr`: a generated
@@ -1053,9 +1086,9 @@ class ValueInference:
         return found or None
 
     def _built_here(self, receiver: ast.expr, context: Context) -> bool:
-        """Whether a receiver is written as a construction of a class of the project (`Builder(cfg)`, or a
-        local name bound once to one): its methods may be another module's."""
-        made = written_as(receiver, context.function)
+        """Whether a receiver is written as a construction of a class of the project (`Builder(cfg)`, a local
+        name bound once to one, a helper's call that returns one): its methods may be another module's."""
+        made = written_as(receiver, context.function, self.index)
         return isinstance(made, ast.Call) and self.index.class_named(made.func) is not None
 
     @cached_property
@@ -1245,8 +1278,13 @@ class ValueInference:
             # tuple keeps the arrays and objects it is built from (`tuple(np.asarray(v) for v in vs)`,
             # `tuple(self.configs)`), not an array it iterates: its items are scalars or rows, by its rank
             # (`tuple(np.array(offsets))`: NumPy floats).
-            kept = (Kind.VOLATILE, Kind.ARRAY, Kind.INSTANCE) if name in py.HASHABLE_CONVERSIONS else (Kind.VOLATILE,)
-            inner = [e for arg in arguments for e in self._contents(_unstarred(arg), context) if e.kind in kept]
+            if name in py.HASHABLE_CONVERSIONS:  # its items, each an element (at a place kept where known)
+                inner = [e if e.elements else e._replace(elements=(ANY_ELEMENT,)) for arg in arguments
+                         for e in self._contents(_unstarred(arg), context)
+                         if e.kind in (Kind.VOLATILE, Kind.ARRAY, Kind.INSTANCE)]
+            else:
+                inner = [e for arg in arguments for e in self._contents(_unstarred(arg), context)
+                         if e.kind is Kind.VOLATILE]
             return inner or [Evidence(Kind.SAFE, expr, f"`{name}(...)`", leaf=Leaf.STR if name == "str" else None)]
         return []
 

@@ -1,8 +1,9 @@
 """PTL104 identity-compared-aux-data
 
 What it does:
-    Finds aux_data that is an instance of a class of this module that has no value equality (no
-    `__eq__`, not a dataclass, NamedTuple or Enum) and is built anew for each pytree instance; also a
+    Finds aux_data that is an instance of a class of the project (this module or another) that has no value
+    equality (no `__eq__`, not a dataclass, NamedTuple or Enum) and is built anew for each pytree instance
+    (by the constructor, a helper, or a method of a builder object); also a
     `register_static` class of that kind that the module instantiates inside a function.
 
 Why is this bad:
@@ -26,7 +27,8 @@ Example:
 
 Use instead:
     Make the class compare by value: `@dataclass(frozen=True)`, a `NamedTuple`, or an `__eq__` and
-    `__hash__` over its fields.
+    `__hash__` over its fields (over those that are no arrays, for a class holding one: a generated `__eq__`
+    would compare the arrays, and raise).
 
 Known false positives:
     None known. Not reported: module-level singletons, frozen dataclasses, NamedTuples, Enums and
@@ -39,7 +41,7 @@ Known false positives:
 
 Known limits:
     Instances passed in from outside (not constructed in this module) and classes with a base class
-    from another module are not reported.
+    defined in another module than theirs are not reported.
 """
 
 from __future__ import annotations
@@ -68,9 +70,17 @@ class IdentityComparedAuxData(Rule):
                                  f"{site.subject} is a new `{name}` per instance ({analysis.origin(evidence)}) "
                                  f"and `{name}` has no `__eq__`: two equal `{name}`s compare unequal (by identity), "
                                  "and aux_data is part of jit's cache key, so a jitted call with each new instance "
-                                 "retraces and recompiles (make it a frozen dataclass or NamedTuple)",
+                                 f"retraces and recompiles ({_advice(analysis, evidence.cls)})",
                                  target=site.registration.target)
                     break
+
+
+def _advice(analysis, cls) -> str:
+    """Value equality, of the kind the class can have: a generated `__eq__` would compare an array field
+    (PTL101's error), so a class holding one compares its other fields by hand."""
+    if analysis.classes.array_fields(cls):
+        return "give it an `__eq__` and `__hash__` over its fields that are no arrays"
+    return "make it a frozen dataclass or NamedTuple"
 
 
 def _identity_by_design(analysis, site, evidence) -> bool:

@@ -337,7 +337,12 @@ def find_validation(analysis, constructor: Constructor, child_parameters: set[st
     checks = _LeafChecks(analysis, attributes)
     for method, names in ((constructor.init, child_parameters), (constructor.post_init, set())):
         if method is not None and method.self_name is not None:
-            found = checks.search(method, names, 0, given if method is constructor.init else None)
+            # What the call passes is read through the attributes it fills too (`if not self.checks: return`
+            # in `__post_init__`, where `checks=False` was passed).
+            kept = {f"{method.self_name}.{p.attribute}": given[p.name] for p in constructor.parameters
+                    if given and p.name in given and p.attribute}
+            found = checks.search(method, names, 0, {**(given or {}), **kept} if method is constructor.init
+                                  else kept)
             if found is not None:
                 return found
     return None
@@ -595,6 +600,12 @@ class _LeafChecks:
                         self.analysis, tested[1]):
                     return LeafCheck("checks `isinstance`", Failure.TYPE)
                 continue
+            if isinstance(node, ast.Compare) and all(map(_bool_only, (node.left, *node.comparators))) and any(
+                    is_name(c.func, "isinstance") for c in nodes_of(node, ast.Call)):
+                # Two type tests' bools compared (`isinstance(a, X) != isinstance(b, X)`): no leaf makes them
+                # raise; only what they read of the leaves may.
+                pending.extend(reversed([part for side in (node.left, *node.comparators) for part in _tested(side)]))
+                continue
             if isinstance(node, ast.Compare) and any(isinstance(op, VALUE_COMPARISONS) for op in node.ops):
                 operands = [o for o in (node.left, *node.comparators) if self._mentions_as_leaf(o, names, self_name)
                             and not _only_in_len(o) and not _identity_only(o)]
@@ -694,6 +705,28 @@ def _same_member_of_two(compare: ast.Compare, member: str) -> bool:
     sides = (compare.left, *compare.comparators)
     return (len(compare.ops) == 1 and isinstance(compare.ops[0], (ast.Eq, ast.NotEq))
             and all(isinstance(side, ast.Attribute) and side.attr == member for side in sides))
+
+
+def _bool_only(operand: ast.expr) -> bool:
+    """A Python bool made of identity and `isinstance` tests alone, whatever the leaves are."""
+    if isinstance(operand, ast.Call) and is_name(operand.func, "isinstance"):
+        return True
+    if isinstance(operand, ast.UnaryOp) and isinstance(operand.op, ast.Not):
+        return _bool_only(operand.operand)
+    if isinstance(operand, ast.BoolOp):
+        return all(map(_bool_only, operand.values))
+    return _identity_only(operand)
+
+
+def _tested(test: ast.expr) -> list[ast.expr]:
+    """What a bool-only test reads (see _bool_only): the object of each `isinstance`, each identity test."""
+    if isinstance(test, ast.Call):
+        return test.args[:1]
+    if isinstance(test, ast.UnaryOp):
+        return _tested(test.operand)
+    if isinstance(test, ast.BoolOp):
+        return [part for value in test.values for part in _tested(value)]
+    return [test]
 
 
 def _identity_only(operand: ast.expr) -> bool:

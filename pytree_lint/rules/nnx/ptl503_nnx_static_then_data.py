@@ -60,7 +60,8 @@ class NnxStaticThenData(Rule):
                 first = nnx_class.made_static(name)
                 if first is None or first.value.container is not None:
                     continue
-                later = next((a for a in group if a.value.status is Status.DATA and _after(a, first)), None)
+                later = next((a for a in group if a.value.status is Status.DATA and not a.after_deletion
+                              and nnx_class.runs_after(a, first)), None)
                 if later is None:
                     continue
                 where = "outside the class" if later.method is None else f"by `{later.method.name}()`"
@@ -74,10 +75,3 @@ class NnxStaticThenData(Rule):
                              fix=wrap(analysis, first.value, "data", safe, "" if safe else "unsafe: the value "
                                       "becomes data"))
 
-
-def _after(later, first) -> bool:
-    """`later` runs after `first` on the same object: in another method or outside the class, or further
-    down the constructor when `first` is not in a branch of its own."""
-    if later.method is not first.method:
-        return True
-    return first.unconditional and later.statement.lineno > first.statement.lineno
