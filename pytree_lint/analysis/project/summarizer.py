@@ -228,7 +228,8 @@ class Summarizer:
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
         """A value as other modules cite it: the expression (the element of it the value is, when it is a
-        display's), unless it is a bare name (then where the name's value was made)."""
+        display's), unless it is a bare name (then where the name's value was made). Made once: kept where the
+        program sets its objects up, or an object compared by identity a module-level name holds."""
         element = shown = element_of(expr, evidence.elements)  # the element is cited (its path says so)
         if isinstance(element, ast.Name):
             shown = evidence.trail[0].node if evidence.trail else evidence.node
@@ -236,7 +237,8 @@ class Summarizer:
         made = evidence.trail[-1].node if evidence.trail else element
         return Value(evidence.kind.value, evidence.what, self.analysis.snippet(shown), position[0],
                      evidence.leaf.value if evidence.leaf is not None else None, contained=made is not evidence.node,
-                     made_once=evidence.made_once, elements=evidence.elements)
+                     made_once=evidence.made_once or (evidence.shared and evidence.kind is Kind.VOLATILE),
+                     elements=evidence.elements)
 
     def _kinds(self, evidence: list[Evidence], expr: ast.expr) -> list[Value]:
         """The first evidence of each kind other modules care about, for the value and for each element of

@@ -1761,11 +1761,19 @@ def admits_none(types: ast.expr) -> bool:
                in ("object", "NoneType") for c in isinstance_types(types))
 
 
-def excludes_none(test: ast.expr, holds: bool, tested: Callable[[ast.expr], bool]) -> bool:
+def excludes_none(test: ast.expr, holds: bool, tested: Callable[[ast.expr], bool],
+                  function: FunctionInfo | None = None) -> bool:
     """Whether a test that holds (or fails) says of something `tested` accepts that it is an instance of
-    types None is not (`isinstance(x, jax.Array)` holding, `not isinstance(x, Tagged)` failing)."""
-    return any(held and (found := isinstance_test(atom)) is not None and tested(found[0])
-               and not admits_none(found[1]) for atom, held in test_atoms(test, holds))
+    types None is not (`isinstance(x, jax.Array)` holding, `not isinstance(x, Tagged)` failing); in
+    `function`, through a local bound once to such a test (`arraylike = isinstance(x, Array)`, then `if not
+    arraylike: return`)."""
+    for atom, held in test_atoms(test, holds):
+        written = written_as(atom, function) if isinstance(atom, ast.Name) and function is not None else atom
+        if written is not atom and excludes_none(written, held, tested):
+            return True
+        if held and (found := isinstance_test(atom)) is not None and tested(found[0]) and not admits_none(found[1]):
+            return True
+    return False
 
 
 def ends_in_exit(block: list[ast.stmt]) -> bool:

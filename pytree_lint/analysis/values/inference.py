@@ -173,6 +173,13 @@ class Evidence(NamedTuple):
         return self.shared or any("." in hop.via and not hop.own for hop in self.trail)
 
 
+def _one_object(given: Evidence) -> Evidence:
+    """A value given to a constructor, as each object holds it: its own (not `shared`), but for an object
+    compared by identity that a module-level name (or a default) holds: the same function on every object
+    (`_scale_init = lambda ...`, then `ArrayInfo(shape, _scale_init)` in a function) is no new one."""
+    return given if given.shared and given.kind is Kind.VOLATILE else given._replace(shared=False)
+
+
 class Filled(NamedTuple):
     """A value a function puts into the container an object's attribute holds (`obj.<attr>[key] = value`,
     `obj.<attr>.append(value)`, `obj.<attr>[k].update(value)`), or a local name (`vecs.append(q)`)."""
@@ -626,9 +633,10 @@ class ValueInference:
             else:
                 context = Context(method, ((method.self_name, cls),) if method.self_name else ())
             factory = method is None or method.is_classmethod or method.is_staticmethod
-            # A value passed at module level is still one per instance: not `shared`.
-            found.extend(e._replace(shared=False).through(via or name, Relation.GIVEN, argument, None, factory,
-                                                          method.name if method is not None else None)
+            # A value passed at module level is still one per instance: not `shared`; but for an object
+            # compared by identity (a function, a token) that a module-level name holds (see _one_object).
+            found.extend(_one_object(e).through(via or name, Relation.GIVEN, argument, None, factory,
+                                                method.name if method is not None else None)
                          for e in self.infer(argument, context))
         found.extend(self._constructed_elsewhere(cls, name, position, via or name))
         if not everywhere:  # and the module's functions, each read in its own scope, as other modules' are
@@ -650,8 +658,8 @@ class ValueInference:
                     given = self.passed_to(function, argument.id)
                 given = [e for e in given if e.kind is not Kind.INSTANCE]
                 kept = bool(given) and not self.made_per_call(call, function)  # asked only of a known value
-                found.extend(e._replace(shared=False).through(via, Relation.GIVEN, argument, kept=kept,
-                                                              by=function.name) for e in given)
+                found.extend(_one_object(e).through(via, Relation.GIVEN, argument, kept=kept, by=function.name)
+                             for e in given)
         return found
 
     def given_at(self, call: ast.Call, cls: ClassInfo, attr: str, written_in: FunctionInfo | None = None,

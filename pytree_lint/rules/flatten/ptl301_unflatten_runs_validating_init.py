@@ -370,7 +370,7 @@ class _LeafChecks:
             # Where a test has let only arrays through (`if not isinstance(x, jax.Array): return`), None and
             # placeholder leaves never arrive: only what a tracer fails is left.
             if found is not None and (found.failure in TRACER_FAILURES
-                                      or not self._arrays_only([*tests, *exits], names, self_name)):
+                                      or not self._arrays_only(method, [*tests, *exits], names, self_name)):
                 return found
         return None
 
@@ -419,10 +419,12 @@ class _LeafChecks:
         return overwriting is None or not isinstance(overwriting.value, ast.expr) or bool(
             names_in(overwriting.value) & names)
 
-    def _arrays_only(self, tests: list[tuple[ast.expr, bool]], names: set[str], self_name: str | None) -> bool:
+    def _arrays_only(self, method: FunctionInfo, tests: list[tuple[ast.expr, bool]], names: set[str],
+                     self_name: str | None) -> bool:
         """Some test that holds here says a child is an instance of types None is not (`isinstance(x,
-        (jnp.ndarray, np.ndarray))`): with None leaves, which JAX gives every leaf at once, nothing here runs."""
-        return any(excludes_none(test, holds, lambda node: self._is_child(node, names, self_name))
+        (jnp.ndarray, np.ndarray))`, or a local bound to one): with None leaves, which JAX gives every leaf at
+        once, nothing here runs."""
+        return any(excludes_none(test, holds, lambda node: self._is_child(node, names, self_name), method)
                    for test, holds in tests)
 
     def _call(self, method: FunctionInfo, call: ast.Call, names: set[str], self_name: str | None,
