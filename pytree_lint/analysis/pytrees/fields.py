@@ -268,9 +268,9 @@ class Frameworks:
 
     def _module_helper_field(self, call: ast.Call) -> ast.Call | None:
         """The library field call a helper of this module returns (`static_field = lambda v=MISSING:
-        dataclasses.field(default=v, metadata=dict(static=True))`, or a def that only returns one): the
-        metadata it writes is the helper's (another module's helper is read from its summary: project_field).
-        Its one return, as written there (through its locals and nested defs)."""
+        dataclasses.field(default=v, metadata=dict(static=True))`, or a def whose one return is one, as
+        written there through its locals and nested defs): the metadata it writes is the helper's (another
+        module's helper is read from its summary: project_field)."""
         helper = self.index.module_function(call.func.id) if isinstance(call.func, ast.Name) else None
         if helper is None:
             return None

@@ -120,7 +120,8 @@ class NnxClass:
         calls = [call for method in self.cls.methods.values() for call in method.nodes(ast.Call)
                  if isinstance(call.func, ast.Attribute) and call.func.attr == later.method.name
                  and isinstance(call.func.value, ast.Name) and call.func.value.id == method.self_name]
-        if not calls or any(call not in first.method.nodes(ast.Call) for call in calls):
+        inside = {id(call) for call in first.method.nodes(ast.Call)}
+        if not calls or any(id(call) not in inside for call in calls):
             return True
         tests = {id(statement): guards for statement, guards, _exits in guarded_statements(first.method)}
         apart = {(id(test), holds) for test, holds in tests.get(id(first.statement), ())}

@@ -1079,9 +1079,10 @@ class ValueInference:
         return []
 
     def _returned_by_object_method(self, func: ast.Attribute, context: Context) -> list[Evidence] | None:
-        """What `obj.name(...)` returns when `obj` is known to be an object of a class of the module with that
-        method (`Builder(cfg).build()`, `builder = Builder(); builder.build()`): the method's returns on
-        that object, for each class it may be (None: not known to be one, or a property)."""
+        """What `obj.name(...)` returns when `obj` is known to be an object of a class of the project with that
+        method (`Builder(cfg).build()`, `builder = Builder(); builder.build()`, the class of this module or
+        another): the method's returns on that object, for each class it may be (None: not known to be one,
+        or a property)."""
         if func.attr not in self._method_names and not self._built_here(func.value, context):
             return None  # no class of the module has such a method, nor is the receiver built here: not read
         found: list[Evidence] = []
