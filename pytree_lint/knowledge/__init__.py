@@ -57,6 +57,7 @@ _FROZEN = [lib for lib in LIBRARIES if lib.frozen_dataclasses]
 VALUE_BASES = frozenset({*python.VALUE_BASES, *(name for lib in _FROZEN for name in lib.bases)})
 FROZEN_BY_DEFAULT = frozenset({*python.FROZEN_BY_DEFAULT, *(name for lib in _FROZEN for name in lib.decorators)})
 FROZEN_BASES = frozenset({*python.FROZEN_BASES, *(name for lib in _FROZEN for name in lib.bases)})
+LEAF_COMPARING_BASES = frozenset(name for lib in LIBRARIES if lib.compares_leaves for name in lib.bases)
 # The top-level packages of the pytree libraries other than JAX (`pytree-lint verify` imports them once).
 LIBRARY_PACKAGES = frozenset(name.split(".", 1)[0] for lib in LIBRARIES
                              for name in (*lib.decorators, *lib.bases)) - {"jax"}

@@ -60,3 +60,6 @@ class PytreeLibrary(NamedTuple):
     makes_dataclasses: bool = False
     # Its decorators and bases make frozen dataclasses: objects compare and hash field by field.
     frozen_dataclasses: bool = False
+    # Its bases' `__eq__` compares two objects leaf by leaf, an array leaf reduced to one bool (equinox's
+    # `tree_equal`): an array field never makes the comparison raise.
+    compares_leaves: bool = False

@@ -14,4 +14,5 @@ LIBRARY = PytreeLibrary(
         "equinox.static_field", "equinox._module.static_field", "equinox._module._field.static_field")},
     fields_are_children=False,
     frozen_dataclasses=True,
+    compares_leaves=True,  # `Module.__eq__` is `equinox.tree_equal` (equinox 0.13.8)
 )

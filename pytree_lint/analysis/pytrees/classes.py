@@ -2,7 +2,8 @@
 
 JAX compares aux_data with `==` on every cache lookup (PyTreeDef equality). A class without `__eq__`
 compares by identity, so each new instance is a cache miss; a generated `__eq__` (dataclass, NamedTuple)
-compares fields, and an array field makes that comparison raise; a hand-written `__eq__` may return an
+compares fields, and an array field makes that comparison raise; equinox's Module compares leaf by leaf
+and reduces an array to one bool (`tree_equal`): it never raises; a hand-written `__eq__` may return an
 elementwise array.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from ...knowledge import DATACLASS_DECORATORS, FROZEN_BASES, FROZEN_BY_DEFAULT, VALUE_BASES
+from ...knowledge import DATACLASS_DECORATORS, FROZEN_BASES, FROZEN_BY_DEFAULT, LEAF_COMPARING_BASES, VALUE_BASES
 from ...knowledge.python import NEUTRAL_BASES
 from ..record import record
 from ..syntax.model import ClassInfo, ModuleIndex
@@ -60,6 +61,8 @@ class ClassSemantics:
                     return inherited
                 continue
             name = self.index.qualify(expr) or dotted_name(expr) or ""
+            if name in LEAF_COMPARING_BASES:
+                return Equality.TREE_EQUAL
             if name in VALUE_BASES or name.startswith("enum."):
                 return Equality.GENERATED
             if name not in NEUTRAL_BASES:

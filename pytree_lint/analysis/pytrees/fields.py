@@ -401,6 +401,16 @@ class Frameworks:
                 found.append(StaticDeclaration(field.name, field.statement, how))
         return found
 
+    def static_names(self, cls: ClassInfo, convention: Convention | None) -> set[str]:
+        """The names of the fields `cls` and its bases (of any module) declare static, each as the class
+        nearest `cls` that declares it says (a subclass's `mode: str` is not static when a base's was)."""
+        found: dict[str, bool] = {}
+        for owner in self.index.class_and_bases(cls, across_modules=True):
+            static = {declaration.name for declaration in self.static_fields(owner, convention)}
+            for field in declared_fields(self.index, owner):
+                found.setdefault(field.name, field.name in static)
+        return {name for name, static in found.items() if static}
+
     def _static_how(self, field: ClassField, convention: Convention | None) -> str | None:
         if convention is Convention.JAX_DATACLASSES and self._outermost_static(field.annotation):
             return "`Static[...]`"

@@ -55,6 +55,7 @@ class Mutations:
         self._calls_by_method: dict[str, list[ast.Call]] = {}  # `x.<name>(...)` calls, by name: _method_calls
         self._filled: dict[tuple[str, int], bool] = {}  # per (local, its function's node id): _filled_before_use
         self._in_function: dict[int, list[Mutation]] = {}  # per def (node id): its body's own changes
+        self._asking: set[int] = set()  # the methods whose calls are being judged (a recursion ends there)
 
     def _index(self, names: tuple[str, ...]) -> None:
         """Walk the top-level statements that spell one of `names` (each once), indexing their changes."""
@@ -142,8 +143,15 @@ class Mutations:
         return project is not None and cls.parent is None and bool(project.registrations_elsewhere(cls.name))
 
     def _called_on_fresh_objects(self, method: FunctionInfo) -> bool:
-        """The module calls the method, and only on objects its callers have just built."""
-        ours = self._calls_on_objects(method)
+        """The module calls the method, and only on objects its callers have just built (or are building:
+        `self.build_interface()` in `__init__`, and so on down the methods it calls on `self`)."""
+        if id(method.node) in self._asking:
+            return False  # a method that calls itself: judged by its other calls
+        self._asking.add(id(method.node))
+        try:
+            ours = self._calls_on_objects(method)
+        finally:
+            self._asking.discard(id(method.node))
         return bool(ours) and all(ours)
 
     def _calls_on_objects(self, method: FunctionInfo) -> list[bool]:
@@ -193,6 +201,10 @@ class Mutations:
         """For `receiver.method(...)`: True when the receiver is an object of `cls` the caller has just built,
         False when it may be any other object of `cls`, None when nothing says it is one."""
         receiver, caller = call.func.value, self.index.enclosing_function(call)
+        if caller is not None and caller.cls is not None and is_name(receiver, caller.self_name) \
+                and self._related(caller.cls, cls) and (caller.name in CONSTRUCTOR_METHODS
+                                                        or self._called_on_fresh_objects(caller)):
+            return True  # on the object a constructor builds (its `self`), at any depth of such calls
         element = isinstance(receiver, ast.Subscript)  # `updates[prefix].append(...)`
         base = receiver.value if element else receiver
         if isinstance(base, ast.Attribute):

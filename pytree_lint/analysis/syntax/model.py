@@ -1317,14 +1317,23 @@ def written_as(expr: ast.expr, function: FunctionInfo | None = None, index: Modu
 
 def filling(node: ast.AST) -> tuple[ast.expr, ast.expr] | None:
     """(the container, the value put in) of `container.append(value)` (or another of FILLING_METHODS) or
-    `container[key] = value`."""
+    `container[key] = value`; not a write into an array or a `jax.Ref` (`ref[...] = v`, `a[1:3] = v`): it
+    changes the values of the one array there is, it puts in no new element."""
     if isinstance(node, ast.Call):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in FILLING_METHODS and node.args:
             return func.value, node.args[-1]
-    elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):
+    elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript) \
+            and not _array_index(node.targets[0].slice):
         return node.targets[0].value, node.value
     return None
+
+
+def _array_index(index: ast.expr) -> bool:
+    """An index only arrays take: `...`, a slice, or a tuple holding one (`[:, 0]`)."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any(isinstance(part, ast.Slice) or (isinstance(part, ast.Constant) and part.value is Ellipsis)
+               for part in parts)
 
 
 def fillings_in(function: FunctionInfo) -> Iterator[tuple[ast.stmt, ast.AST, ast.expr, ast.expr]]:

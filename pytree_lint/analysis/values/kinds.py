@@ -55,6 +55,7 @@ class Equality(enum.Enum):
 
     IDENTITY = "identity"  # object.__eq__: only the same object is equal
     GENERATED = "generated"  # dataclass / NamedTuple: field by field
+    TREE_EQUAL = "tree_equal"  # leaf by leaf, arrays reduced to one bool (equinox's Module): never raises
     CUSTOM = "custom"  # the class (or a base in this module) defines __eq__
     UNKNOWN = "unknown"  # a base class we cannot see may define __eq__
 

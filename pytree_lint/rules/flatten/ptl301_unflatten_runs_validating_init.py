@@ -194,7 +194,9 @@ class UnflattenRunsValidatingInit(Rule):
                     continue
                 if "__init__" not in registration.unflatten_runs:  # built with `__new__`: only `__post_init__`
                     constructor = remade(constructor, init=None)
-                static = {field.name for field in registration.static_fields}
+                library = registration.library
+                static = {field.name for field in registration.static_fields} | (analysis.frameworks.static_names(
+                    cls, library.convention) if library is not None else set())
                 children = {p.name for p in constructor.parameters if p.name not in static}
                 children -= _node_parameters(analysis, constructor)
                 validation = find_validation(analysis, constructor, children)

@@ -73,9 +73,13 @@ class NnxDataInStaticContainer(Rule):
         for nnx_class in analysis.nnx.classes:
             cls = nnx_class.cls.name
             for name, group in nnx_class.assignments.items():
+                declared = nnx_class.first(name)  # made data by the constructor (`nnx.Dict({})`): it stays data
+                data = declared is not None and declared.in_constructor and declared.value.status in (
+                    Status.DATA, Status.EXPLICIT_DATA)
                 for assignment in group:
                     value = assignment.value
-                    if value.status is Status.CONTAINER_WITH_DATA and value.container in WRAPPERS:
+                    if value.status is Status.CONTAINER_WITH_DATA and value.container in WRAPPERS and not (
+                            data and assignment is not declared):
                         yield self._report(analysis, cls, name, assignment.target, value, "assigned",
                                            analysis.located(value.inner or value.node), _when(assignment, cls))
                 first = nnx_class.made_static(name)
