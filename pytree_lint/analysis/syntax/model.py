@@ -1689,14 +1689,16 @@ def guarded_statements(function: FunctionInfo, given: dict[str, object] | None =
         yield from walk(function.node.body, (), ())
 
 
+# A given value known only to be no None: it decides `x is None`, not `if x:`.
+NOT_NONE = object()
+
+
 def decided_by(test: ast.expr, given: dict[str, object]) -> bool | None:
     """The truth of a test made of names given literal values (`flag`, `not flag`, `flag is None`, `a and
     b`; an attribute by its dotted name, `self.checks`), or None when something else decides it."""
-    if isinstance(test, ast.Name):
-        return bool(given[test.id]) if test.id in given else None
-    if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name):
-        dotted = f"{test.value.id}.{test.attr}"
-        return bool(given[dotted]) if dotted in given else None
+    if isinstance(test, (ast.Name, ast.Attribute)):
+        value = given.get(dotted_name(test) or "", NOT_NONE)
+        return None if value is NOT_NONE else bool(value)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner = decided_by(test.operand, given)
         return None if inner is None else not inner

@@ -88,6 +88,7 @@ from typing import Any
 from ...analysis.pytrees.structure import Constructor, names_in, self_attributes
 from ...analysis.record import record, remade
 from ...analysis.syntax.model import (
+    NOT_NONE,
     FunctionInfo,
     arguments_in_order,
     child_nodes,
@@ -103,6 +104,7 @@ from ...analysis.syntax.model import (
     test_atoms,
     written_as,
 )
+from ...analysis.syntax.names import dotted_name
 from ...knowledge.jax import CHECKIFY_CHECKS
 from ...knowledge.numpy import (
     ARRAY_MEMBERS,
@@ -180,7 +182,8 @@ class UnflattenRunsValidatingInit(Rule):
                         continue
                     children = self._child_parameters(structure, unflatten, constructor, arguments, count)
                     children -= _node_parameters(analysis, constructor)
-                    given = _literals_given(constructor, arguments)
+                    given = {**_filled_when_none(constructor, arguments, unflatten, children),
+                             **_literals_given(constructor, arguments)}
                     # children set on the object before an explicit `__init__` runs on it (`obj.x = children[0]`)
                     carried = {read.attribute for read in unflatten.attribute_reads
                                if explicit and read.node.lineno < call.lineno}
@@ -252,6 +255,36 @@ def _literals_given(constructor: Constructor, arguments: list) -> dict[str, obje
                 given[constructor.parameters[position].name] = argument.value
             position += 1
     return given
+
+
+def _filled_when_none(constructor: Constructor, arguments: list, unflatten, children: set[str]) -> dict[str, object]:
+    """The parameters an unflatten passes a value from aux_data whose attribute the constructor makes when it
+    is None (`if self._n_dofs is None: self._n_dofs = ...`, in `__init__` or `__post_init__`): every object
+    has it set, so what flatten kept of it is no None, and the branch that makes it does not run on unflatten
+    (fluxfem's `FESpacePytree`). Named as the attribute (`self._n_dofs`) and as the parameter."""
+    passed = {argument.arg: argument.value for argument in arguments
+              if isinstance(argument, ast.keyword) and argument.arg is not None}
+    found: dict[str, object] = {}
+    for parameter in constructor.parameters:
+        value = passed.get(parameter.name)
+        if (value is None or parameter.name in children or not parameter.attribute or unflatten.aux is None
+                or unflatten.aux not in names_in(value)):
+            continue
+        for method in (constructor.init, constructor.post_init):
+            if method is not None and method.self_name is not None \
+                    and _makes_when_none(method, f"{method.self_name}.{parameter.attribute}"):
+                found[f"{method.self_name}.{parameter.attribute}"] = found[parameter.name] = NOT_NONE
+    return found
+
+
+def _makes_when_none(method: FunctionInfo, dotted: str) -> bool:
+    """The method's body assigns `dotted` a value that is no None under `if <dotted> is None:`."""
+    for statement in method.node.body:
+        if isinstance(statement, ast.If) and (tested := none_test(statement.test)) is not None \
+                and tested[1] and dotted_name(tested[0]) == dotted:
+            return any(isinstance(inner, ast.Assign) and any(dotted_name(t) == dotted for t in inner.targets)
+                       and not is_none(inner.value) for inner in statement.body)
+    return False
 
 
 def _node_parameters(analysis, constructor: Constructor) -> set[str]:
