@@ -141,7 +141,10 @@ class Summarizer:
             return {}
         functions = summarizer.index.functions
         missing = [name] if kept else [other for other, facts in summary.functions.items() if facts is None]
-        return {each: summarizer._function(functions[each]) for each in missing if each in functions}
+        made = {each: summarizer._function(functions[each]) for each in missing if each in functions}
+        made.update((each, summarizer._field_lambda(each)) for each in missing
+                    if each in summarizer._field_lambdas and each not in made)
+        return made
 
     @classmethod
     def of_summary(cls, summary: ModuleSummary) -> Summarizer | None:
@@ -210,8 +213,9 @@ class Summarizer:
         return ModuleSummary(
             self.module, self.is_package, path, digest, names,
             tuple(self.absolute(star) for star in index.aliases.star_modules), defined,
-            {name: self._function(function) if name in imported and not name.startswith("_") else None
-             for name, function in index.functions.items()},
+            {**{name: self._function(function) if name in imported and not name.startswith("_") else None
+                for name, function in index.functions.items()},
+             **{name: None for name in self._field_lambdas}},
             {name: self._class(cls) for name, cls in index.classes.items()}, jitted, self._bindings(),
             tuple(RegistrationFinder(index, self.analysis.frameworks).imported_classes(self.project_name)))
 
@@ -265,6 +269,22 @@ class Summarizer:
                   for value in self._kinds(values.infer(kept, Context(function)), written)),
                 *(value for argument, evidence in values.attributes_kept(function)
                   for value in self._kinds(evidence, argument)))
+
+    @cached_property
+    def _field_lambdas(self) -> dict[str, ast.Call]:
+        """The module-level names bound once to a lambda that returns a library field call (`static_field =
+        lambda v=MISSING: dataclasses.field(default=v, metadata=dict(static=True))`): field helpers for the
+        modules that import them, as a def would be (their other facts are a def's only)."""
+        found = {}
+        for name, values in self.index.bindings.items():
+            if len(values) == 1 and isinstance(values[0], ast.Lambda) and isinstance(values[0].body, ast.Call) \
+                    and self.index.qualify(values[0].body.func) in FIELD_HELPERS:
+                found[name] = values[0].body
+        return found
+
+    def _field_lambda(self, name: str) -> FunctionFacts:
+        line = self.analysis.position(self.index.bindings[name][0])
+        return FunctionFacts(line[0] if line else 0, self._field(self._field_lambdas[name]))
 
     def _function(self, function: FunctionInfo) -> FunctionFacts:
         field = next((facts for statement in function.return_statements if isinstance(statement.value, ast.Call)
