@@ -37,6 +37,8 @@ from typing import Any
 from ...analysis.pytrees.treecalls import leaf_parameter
 from ...analysis.record import record
 from ...analysis.syntax.model import is_name, nodes_of
+from ...analysis.values.inference import Context
+from ...analysis.values.kinds import Kind
 from ...knowledge.jax import MAP_KINDS
 from ...knowledge.python import DICT_VIEWS, ITERATOR_NAMES, SILENT_LEAF_ITERABLES
 from ...knowledge.triggers import TREE_CALL_TRIGGERS
@@ -76,7 +78,7 @@ class IteratorAsPytree(Rule):
         for call in analysis.tree_call_sites:
             for position, tree in enumerate(call.trees):
                 values = calls.values_of(tree, call)
-                kinds = [iterator(analysis.index, value) for value in values]
+                kinds = [iterator(analysis, value) for value in values]
                 if values and all(kinds):
                     origin = "" if values[0] is tree else f" ({analysis.located(values[0])})"
                     how = ("silently treats as a single leaf" if kinds[0].silent else
@@ -115,15 +117,26 @@ class LeafIterable:
     silent: bool
 
 
-def iterator(index, expr: ast.expr) -> LeafIterable | None:
-    """What single-use iterable an expression makes, if it makes one."""
+def iterator(analysis, expr: ast.expr) -> LeafIterable | None:
+    """What single-use iterable an expression makes, if it makes one (not `lp.values()` of an object of a
+    project class that defines `values`: its own method, jaddle's `JaddleLP.values()`)."""
+    index = analysis.index
     if isinstance(expr, ast.GeneratorExp):
         return LeafIterable("a generator", silent=False)
     if not isinstance(expr, ast.Call):
         return None
     func = expr.func
-    if isinstance(func, ast.Attribute) and func.attr in DICT_VIEWS and not expr.args and not expr.keywords:
+    if isinstance(func, ast.Attribute) and func.attr in DICT_VIEWS and not expr.args and not expr.keywords \
+            and not _own_method(analysis, func):
         return LeafIterable(f"a dict view (`.{func.attr}()`)", silent=func.attr in SILENT_LEAF_ITERABLES)
     if isinstance(func, ast.Name) and func.id in ITERATOR_NAMES and index.is_builtin(func.id):
         return LeafIterable(f"a `{func.id}` object", silent=func.id in SILENT_LEAF_ITERABLES)
     return None
+
+
+def _own_method(analysis, func: ast.Attribute) -> bool:
+    """`obj.values()` where `obj` may be an object of a project class that defines the method."""
+    context = Context.of(analysis.index.enclosing_function(func))
+    return any(e.kind is Kind.INSTANCE and e.cls is not None
+               and analysis.index.find_method(e.cls, func.attr, across_modules=True) is not None
+               for e in analysis.values.infer(func.value, context))
