@@ -114,8 +114,8 @@ class ModuleAnalysis:
         return self._per_call[key]
 
     def _made_per_call(self, call: ast.Call, maker: FunctionInfo, _builders: frozenset[int]) -> bool:
-        if maker.is_classmethod or maker.is_staticmethod:
-            return False
+        if maker.is_classmethod or maker.is_staticmethod or self.values.memoized(maker):
+            return False  # a factory, run where a program sets up; a memoised one gives equal calls one object
         place = self.place_of(call, maker)
         if place is None:
             return False

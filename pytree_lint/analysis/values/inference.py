@@ -173,6 +173,24 @@ class Evidence(NamedTuple):
         return self.shared or any("." in hop.via and not hop.own for hop in self.trail)
 
 
+def _caches_in_a_module_dict(function: FunctionInfo, index: ModuleIndex) -> bool:
+    """The function returns what a module-level dict holds under a key it has (`if key in _FACTORS: return
+    _FACTORS[key]`, a statement of its body's top level) and stores what it makes there (`_FACTORS[key] = op`)."""
+    if function.is_lambda:
+        return False
+    caches = {statement.test.comparators[0].id for statement in function.node.body
+              if isinstance(statement, ast.If) and isinstance(statement.test, ast.Compare)
+              and len(statement.test.ops) == 1 and isinstance(statement.test.ops[0], ast.In)
+              and isinstance(statement.test.comparators[0], ast.Name) and len(statement.body) == 1
+              and isinstance(statement.body[0], ast.Return) and isinstance(statement.body[0].value, ast.Subscript)
+              and is_name(statement.body[0].value.value, statement.test.comparators[0].id)}
+    caches = {name for name in caches if name not in function.all_params and name not in function.local_bindings
+              and index.aliases.is_module_local(name)}
+    return bool(caches) and any(isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript)
+                                and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id in caches
+                                for node in function.nodes(ast.Assign))
+
+
 def _one_object(given: Evidence) -> Evidence:
     """A value given to a constructor, as each object holds it: its own (not `shared`), but for an object
     compared by identity that a module-level name (or a default) holds: the same function on every object
@@ -1132,7 +1150,7 @@ class ValueInference:
         inlined = self.index.inlined(call, caller) if self._inlined < _MAX_INLINED else None
         if inlined is None:
             return []
-        kept = self._memoized(callee)
+        kept = self.memoized(callee)
         self._inlined += 1
         try:
             found = self.infer(inlined, context)
@@ -1169,7 +1187,7 @@ class ValueInference:
         """What a function returns; `on`, for a base's method: the class of the object it is called on (its
         `self` an instance of that class, whose attributes a subclass may set)."""
         found: list[Evidence] = []
-        kept = self._memoized(helper)
+        kept = self.memoized(helper)
         for statement in helper.return_statements:
             if statement.value is not None:
                 context = Context.of(helper, statement) if on is None or not helper.self_name else Context(
@@ -1199,10 +1217,13 @@ class ValueInference:
                           and tested[0].id in function.local_bindings)]  # a name assigned in the body may change
         return _cast_kept(value, stable, self.index, self._scalar_tests[id(function.node)])
 
-    def _memoized(self, function: FunctionInfo) -> bool:
+    def memoized(self, function: FunctionInfo) -> bool:
         """A function of the module decorated with a memoiser (`functools.lru_cache`, `functools.cache`, or a
-        decorator of the project that memoises): what a call returns was made by the first call with equal
-        arguments, and is kept."""
+        decorator of the project that memoises), or that memoises by hand in a module-level dict (`if key in
+        _CACHE: return _CACHE[key]`, then `_CACHE[key] = made`): what a call returns was made by the first call
+        with equal arguments, and is kept."""
+        if _caches_in_a_module_dict(function, self.index):
+            return True
         for decorator in getattr(function.node, "decorator_list", ()):
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             qualified = self.index.qualify(target)
