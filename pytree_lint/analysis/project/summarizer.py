@@ -273,14 +273,13 @@ class Summarizer:
     @cached_property
     def _field_lambdas(self) -> dict[str, ast.Call]:
         """The module-level names bound once to a lambda that returns a library field call (`static_field =
-        lambda v=MISSING: dataclasses.field(default=v, metadata=dict(static=True))`): field helpers for the
-        modules that import them, as a def would be (their other facts are a def's only)."""
-        found = {}
-        for name, values in self.index.bindings.items():
-            if len(values) == 1 and isinstance(values[0], ast.Lambda) and isinstance(values[0].body, ast.Call) \
-                    and self.index.qualify(values[0].body.func) in FIELD_HELPERS:
-                found[name] = values[0].body
-        return found
+        lambda v=MISSING: dataclasses.field(default=v, metadata=dict(static=True))`, as the module reads its
+        own: Frameworks.module_helper_field): field helpers for the modules that import them, as a def would be
+        (their other facts are a def's only)."""
+        frameworks = self.analysis.frameworks
+        return {name: returned for name, values in self.index.bindings.items()
+                if len(values) == 1 and isinstance(values[0], ast.Lambda)
+                and (returned := frameworks.module_helper_field(name)) is not None}
 
     def _field_lambda(self, name: str) -> FunctionFacts:
         line = self.analysis.position(self.index.bindings[name][0])

@@ -267,11 +267,15 @@ class Frameworks:
                 or self.project_field(call) is not None or self._module_helper_field(call) is not None)
 
     def _module_helper_field(self, call: ast.Call) -> ast.Call | None:
+        """The library field call the helper of this module a call calls returns (see module_helper_field)."""
+        return self.module_helper_field(call.func.id) if isinstance(call.func, ast.Name) else None
+
+    def module_helper_field(self, name: str) -> ast.Call | None:
         """The library field call a helper of this module returns (`static_field = lambda v=MISSING:
         dataclasses.field(default=v, metadata=dict(static=True))`, or a def whose one return is one, as
         written there through its locals and nested defs): the metadata it writes is the helper's (another
         module's helper is read from its summary: project_field)."""
-        helper = self.index.module_function(call.func.id) if isinstance(call.func, ast.Name) else None
+        helper = self.index.module_function(name)
         if helper is None:
             return None
         returns = [statement.value for statement in helper.return_statements if statement.value is not None]

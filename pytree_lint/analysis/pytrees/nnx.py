@@ -21,7 +21,6 @@ from ..syntax.model import (
     ModuleIndex,
     argument_given,
     fillings_in,
-    guarded_statements,
     is_none,
     literal_string,
     nodes_of,
@@ -123,10 +122,10 @@ class NnxClass:
         inside = {id(call) for call in first.method.nodes(ast.Call)}
         if not calls or any(id(call) not in inside for call in calls):
             return True
-        tests = {id(statement): guards for statement, guards, _exits in guarded_statements(first.method)}
-        apart = {(id(test), holds) for test, holds in tests.get(id(first.statement), ())}
+        guards = first.method.guards
+        apart = {(id(test), holds) for test, holds in guards.get(id(first.statement), ((), ()))[0]}
         return not all(any((id(test), not holds) in apart for test, holds in
-                           tests.get(id(first.method.statement_holding(call)), ())) for call in calls)
+                           guards.get(id(first.method.statement_holding(call)), ((), ()))[0]) for call in calls)
 
     def made_static(self, attribute: str) -> NnxAssignment | None:
         """The constructor's first assignment of `attribute`, when it makes the attribute static: what NNX
@@ -262,13 +261,11 @@ class NnxClasses:
         """The class deletes the attribute (`del self._pops`) or hands it to `nnx.List`/`nnx.Dict`/`nnx.data`
         (`self.pops = nnx.Dict(self._pops)`): a registry filled while building, then made data."""
         for method in nnx_class.cls.methods.values():
-            self_name = method.self_name
-            for node in method.nodes(ast.Delete, ast.Call):
-                if isinstance(node, ast.Delete):
-                    if any(_is_attribute(t, self_name, attribute) for t in node.targets):
-                        return True
-                elif self.index.qualify(node.func) in (nnx.LIST, nnx.DICT, nnx.DATA) and any(
-                        attribute in self_attributes(argument, self_name) for argument in node.args):
+            if _deletions(method, attribute):
+                return True
+            for call in method.nodes(ast.Call):
+                if self.index.qualify(call.func) in (nnx.LIST, nnx.DICT, nnx.DATA) and any(
+                        attribute in self_attributes(argument, method.self_name) for argument in call.args):
                     return True
         return False
 
@@ -619,11 +616,15 @@ def _admitted_classes(annotation: ast.expr | None) -> list[ast.expr]:
     return [annotation] if isinstance(annotation, (ast.Name, ast.Attribute)) else []
 
 
+def _deletions(method: FunctionInfo, attribute: str) -> list[ast.Delete]:
+    """The method's `del self.<attribute>` statements."""
+    return [node for node in method.nodes(ast.Delete)
+            if any(_is_attribute(target, method.self_name, attribute) for target in node.targets)]
+
+
 def _deleted_before(method: FunctionInfo, attribute: str, statement: ast.stmt) -> bool:
     """The method deletes `self.<attribute>` before the statement (`if hasattr(self, "w"): del self.w`)."""
-    return any(node.lineno < statement.lineno and any(_is_attribute(t, method.self_name, attribute)
-                                                      for t in node.targets)
-               for node in method.nodes(ast.Delete))
+    return any(node.lineno < statement.lineno for node in _deletions(method, attribute))
 
 
 def _joined(values: list[NnxValue], node: ast.expr) -> NnxValue:

@@ -275,6 +275,12 @@ class FunctionInfo:
         return found
 
     @cached_property
+    def guards(self) -> dict[int, tuple[Guards, Guards]]:
+        """For each statement of the body (by id): the tests around it and the tests of the `if`s before it
+        whose one branch leaves (see `guarded_statements`)."""
+        return {id(statement): (tests, exits) for statement, tests, exits in guarded_statements(self)}
+
+    @cached_property
     def return_conditions(self) -> dict[int, list[tuple[ast.expr, bool]]]:
         """The type tests that hold or fail where each return runs (see `return_conditions`)."""
         return return_conditions(self)

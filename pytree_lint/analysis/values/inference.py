@@ -38,7 +38,6 @@ from ..syntax.model import (
     display_element,
     element_key,
     fillings_in,
-    guarded_statements,
     is_inlined,
     is_name,
     is_none,
@@ -300,8 +299,6 @@ class ValueInference:
     _fills_of: dict[int, list[Filled]] = field(default_factory=dict)  # per function (by its node's id): _fills
     # per function (by its node's id): the tests under which its returns make a Python scalar of something
     _scalar_tests: dict[int, dict[str, str]] = field(default_factory=dict)
-    # per function (by its node's id): the tests around each statement (by id) and before it that leave
-    _guards: dict[int, dict[int, tuple[tuple[ast.expr, bool], ...]]] = field(default_factory=dict)
     # Set while the module is summarised (there is no project to look into then): the absolute name a
     # qualified name has when it is one of the project's, else None. Such names become references.
     project_name: Callable[[str], str | None] | None = None
@@ -781,11 +778,8 @@ class ValueInference:
         (`if isinstance(x, tuple): self.t = x`, the array branch being the `else`): no array is it there."""
         if statement is None or function.is_lambda:
             return False
-        guards = self._guards.get(id(function.node))
-        if guards is None:
-            guards = self._guards[id(function.node)] = {
-                id(guarded): (*tests, *exits) for guarded, tests, exits in guarded_statements(function)}
-        for test, holds in guards.get(id(statement), ()):
+        tests, exits = function.guards.get(id(statement), ((), ()))
+        for test, holds in (*tests, *exits):
             for atom, atom_holds in test_atoms(test, holds):
                 tested = isinstance_test(atom) if atom_holds else None
                 if tested is not None and is_name(tested[0], name) and all(
