@@ -179,7 +179,7 @@ def _items(node: ast.expr) -> list[ast.expr]:
     return node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
 
 
-def _literal_ints(node: ast.expr) -> set[int]:
+def literal_ints(node: ast.expr) -> set[int]:
     return {item.value for item in _items(node) if is_literal_int(item)}
 
 
@@ -221,7 +221,7 @@ class JittedFinder:
         if qualified in JIT or (qualified == PARTIAL and node.args and is_jit(
                 self.index, node.args[0], self.index.enclosing_function(node))):
             keywords = {k: self._written(v) for k, v in keyword_arguments(node).items()}
-            positions = _literal_ints(keywords["static_argnums"]) if "static_argnums" in keywords else set()
+            positions = literal_ints(keywords["static_argnums"]) if "static_argnums" in keywords else set()
             names = _literal_strings(keywords["static_argnames"]) if "static_argnames" in keywords else set()
             declared = next((k for k in node.keywords if k.arg in ("static_argnums", "static_argnames")), None)
             return Statics(positions, names, declared)

@@ -16,12 +16,13 @@ import ast
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from ...knowledge.jax import TRACING_CALLS, TRANSFORMATIONS
+from ...knowledge.jax import IN_AXES_POSITION, JIT, TRACING_CALLS, TRANSFORMATIONS
 from ...knowledge.python import PARTIAL
 from ..record import record
-from ..syntax.model import ClassInfo, FunctionInfo, nodes_of
+from ..syntax.model import ClassInfo, FunctionInfo, is_none, keyword_arguments, nodes_of
 from ..values.inference import Context
 from .fields import parse_string_annotation
+from .jitted import literal_ints
 
 if TYPE_CHECKING:
     from ..module import ModuleAnalysis
@@ -93,9 +94,10 @@ class TransformedClasses:
             if id(function) in jitted:
                 j = jitted[id(function)]
                 found.append((function, {*j.static_positions, *j.static_names}))
-            elif not isinstance(function.node, ast.Lambda) and any(
-                    self._is_transformation(d) for d in function.node.decorator_list):
-                found.append((function, set()))
+            elif not isinstance(function.node, ast.Lambda):
+                decorators = [d for d in function.node.decorator_list if self._is_transformation(d)]
+                if decorators:
+                    found.append((function, set.intersection(*(self._untraced(d) for d in decorators))))
         return found
 
     def _is_transformation(self, node: ast.expr) -> bool:
@@ -106,6 +108,29 @@ class TransformedClasses:
             return self._is_transformation(node.func)
         return self.index.qualify(node) in TRANSFORMATIONS
 
+    def _untraced(self, transformation: ast.expr) -> set[int]:
+        """The argument positions a transformation passes on untraced: the None axes of a vmap's or pmap's
+        `in_axes` display (`jax.vmap(f, in_axes=(0, None))`, `partial(jax.vmap, in_axes=(0, None))`), a
+        jit's literal `static_argnums`."""
+        if not isinstance(transformation, ast.Call):
+            return set()
+        qualified, given = self.index.qualify(transformation.func), transformation.args
+        if qualified == PARTIAL and given:
+            qualified, given = self.index.qualify(given[0]), given[1:]
+        else:
+            given = given[1:]  # after the function transformed
+        keywords = keyword_arguments(transformation)
+        if qualified in IN_AXES_POSITION:
+            position = IN_AXES_POSITION[qualified]
+            axes = keywords.get("in_axes")
+            if axes is None and position is not None and position - 1 < len(given):
+                axes = given[position - 1]
+            if isinstance(axes, (ast.Tuple, ast.List)):
+                return {i for i, axis in enumerate(axes.elts) if is_none(axis)}
+        elif qualified in JIT and "static_argnums" in keywords:
+            return literal_ints(keywords["static_argnums"])
+        return set()
+
     def _traced_arguments(self):
         """(call, argument) for each argument a transformation traces: of a call of a jitted function (not
         static), of `jax.jit(f)(...)`/`jax.vmap(g)(...)`, of `lax.scan(body, init, xs)` and its kin."""
@@ -115,7 +140,8 @@ class TransformedClasses:
                     yield call, argument.value
         for call, _in_function in self.index.calls_mentioning(self.index.spellings(_TRACING)):
             if isinstance(call.func, ast.Call) and self._is_transformation(call.func):
-                yield from ((call, a) for a in call.args)
+                untraced = self._untraced(call.func)
+                yield from ((call, a) for i, a in enumerate(call.args) if i not in untraced)
             elif self.index.qualify(call.func) in TRACING_CALLS:
                 yield from ((call, a) for a in call.args if not isinstance(a, ast.Lambda))
 

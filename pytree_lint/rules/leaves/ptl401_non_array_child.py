@@ -9,7 +9,8 @@ What it does:
     vmapped or differentiated function or to `lax.scan`/`cond`/`fori_loop`/..., a parameter of such a
     function annotated with the class (`list[C]` too), a transformed method of the class, in this module
     or another of the project. A class seen reaching none (a config record read eagerly, a rendering
-    record, a test's container) is PTL902's (opt-in), whatever registers it.
+    record, a test's container, an argument vmap passes unmapped with `in_axes` None or jit takes as
+    static) is PTL902's (opt-in), whatever registers it.
 
 Why is this bad:
     Children are leaves that jit, vmap and grad trace as arrays, and they reject anything else (measured,

@@ -5,7 +5,7 @@ What it does:
     object among a pytree's children) on a class that the analysis never sees reaching a JAX
     transformation: no instance passed to a jitted, vmapped or differentiated function or to
     `lax.scan`/`cond`/..., no such function's parameter annotated with it, in this module or another of
-    the project.
+    the project (an argument vmap passes unmapped, `in_axes` None, or jit takes as static is not traced).
 
 Why is this bad:
     Correct today: tree utilities (`jax.tree.map`, `jax.tree.leaves`, a checkpointing library's tree
