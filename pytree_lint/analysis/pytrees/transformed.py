@@ -86,8 +86,8 @@ class TransformedClasses:
 
     # what is transformed --------------------------------------------------------------------------------------
     def _transformed_functions(self) -> list[tuple[FunctionInfo, set]]:
-        """Each def decorated with a transformation (or the project's jit), with its static parameters
-        (positions and names)."""
+        """Each def decorated with a transformation (or the project's jit), with the parameters it does not
+        trace (positions and names: static ones, unmapped ones)."""
         jitted = {id(j.function): j for j in self.analysis.jitted_functions.values() if j.function is not None}
         found = []
         for function in self.index.defs:
@@ -95,9 +95,9 @@ class TransformedClasses:
                 j = jitted[id(function)]
                 found.append((function, {*j.static_positions, *j.static_names}))
             elif not isinstance(function.node, ast.Lambda):
-                decorators = [d for d in function.node.decorator_list if self._is_transformation(d)]
-                if decorators:
-                    found.append((function, set.intersection(*(self._untraced(d) for d in decorators))))
+                untraced = [self._untraced(d) for d in function.node.decorator_list if self._is_transformation(d)]
+                if untraced:
+                    found.append((function, set[int | str](untraced[0]).intersection(*untraced[1:])))
         return found
 
     def _is_transformation(self, node: ast.expr) -> bool:
