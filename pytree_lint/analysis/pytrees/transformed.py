@@ -85,11 +85,11 @@ class TransformedClasses:
             yield from ((call, cls) for cls in self._classes_of(argument, call))
 
     # what is transformed --------------------------------------------------------------------------------------
-    def _transformed_functions(self) -> list[tuple[FunctionInfo, set]]:
+    def _transformed_functions(self) -> list[tuple[FunctionInfo, set[int | str]]]:
         """Each def decorated with a transformation (or the project's jit), with the parameters it does not
         trace (positions and names: static ones, unmapped ones)."""
         jitted = {id(j.function): j for j in self.analysis.jitted_functions.values() if j.function is not None}
-        found = []
+        found: list[tuple[FunctionInfo, set[int | str]]] = []
         for function in self.index.defs:
             if id(function) in jitted:
                 j = jitted[id(function)]
