@@ -1,8 +1,10 @@
-"""Which annotated values are pytree nodes, never leaves.
+"""Which annotated values are pytree nodes, never leaves, and which are leaves no transformation traces.
 
 Unflatten rebuilds a node child (a list, tuple or dict, a NamedTuple, an instance of a registered class)
 before it hands it to the constructor, so a check on the node itself (`x is not None`,
-`isinstance(x, Grid)`, `len(x)`) holds whatever the leaves are; only a check on a leaf can fail.
+`isinstance(x, Grid)`, `len(x)`) holds whatever the leaves are; only a check on a leaf can fail. A leaf
+that is an object of a plain class of the project (no pytree, no array) is one jit, vmap, grad and
+eval_shape reject before any unflatten: no tracer or placeholder ever takes its place.
 """
 
 from __future__ import annotations
@@ -58,6 +60,53 @@ class SubtreeTypes:
     def _all_nodes(self, alternatives: list[ast.expr], depth: int) -> bool:
         kept = [a for a in alternatives if not is_none(a)]
         return bool(kept) and all(self.is_node(a, depth + 1) for a in kept)
+
+    def is_opaque_leaf(self, annotation: ast.expr | None) -> bool:
+        """An annotation naming a plain class of the project: no registration, library base or NamedTuple makes
+        it a node, no base outside the project (a library's may be registered or array-like) and no
+        `__jax_array__` make it an array. jit rejects its objects (`TypeError: ... not a valid JAX type`)."""
+        if annotation is None:
+            return False
+        annotation = parse_string_annotation(annotation) or annotation
+        cls = self.index.resolve_class(annotation)
+        if cls is not None:
+            return self._plain_local(cls, 0)
+        project = self.index.project
+        definition = self.index.definition(annotation) if project is not None else None
+        return definition is not None and self._plain_elsewhere(definition, 0)
+
+    def _plain_local(self, cls: ClassInfo, depth: int) -> bool:
+        if depth > _MAX_DEPTH or self._registered_class(cls) or "__jax_array__" in cls.methods:
+            return False
+        for base in cls.bases:
+            base = base.value if isinstance(base, ast.Subscript) else base  # `Generic[T]`, `Base[T]`
+            parent = self.index.resolve_class(base)
+            if parent is not None:
+                if not self._plain_local(parent, depth + 1):
+                    return False
+                continue
+            definition = self.index.definition(base)
+            if definition is not None:
+                if not self._plain_elsewhere(definition, depth + 1):
+                    return False
+            elif (self.index.qualify(base) or _name(base)) not in py.NEUTRAL_BASES:
+                return False
+        return True
+
+    def _plain_elsewhere(self, definition, depth: int) -> bool:
+        """The same of another module's class, from its module's summary."""
+        facts = definition.cls
+        project = self.index.project
+        if facts is None or project is None or depth > _MAX_DEPTH or facts.registered or facts.library is not None \
+                or facts.registers_subclasses is not None or facts.metaclass is not None:
+            return False
+        for base in facts.bases:
+            if base in py.NEUTRAL_BASES:
+                continue
+            parent = project.definition(base)
+            if parent is None or not self._plain_elsewhere(parent, depth + 1):
+                return False
+        return True
 
     def _registered_class(self, cls: ClassInfo) -> bool:
         return (id(cls) in self._registered or self.frameworks.library_class(cls) is not None

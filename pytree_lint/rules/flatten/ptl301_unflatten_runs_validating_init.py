@@ -181,7 +181,7 @@ class UnflattenRunsValidatingInit(Rule):
                     if constructor is None:
                         continue
                     children = self._child_parameters(structure, unflatten, constructor, arguments, count)
-                    children -= _node_parameters(analysis, constructor)
+                    children -= _node_parameters(analysis, constructor) | _opaque_parameters(analysis, constructor)
                     given = {**_filled_when_none(constructor, arguments, unflatten, children),
                              **_literals_given(constructor, arguments)}
                     # children set on the object before an explicit `__init__` runs on it (`obj.x = children[0]`)
@@ -201,7 +201,7 @@ class UnflattenRunsValidatingInit(Rule):
                 static = {field.name for field in registration.static_fields} | (analysis.frameworks.static_names(
                     cls, library.convention) if library is not None else set())
                 children = {p.name for p in constructor.parameters if p.name not in static}
-                children -= _node_parameters(analysis, constructor)
+                children -= _node_parameters(analysis, constructor) | _opaque_parameters(analysis, constructor)
                 validation = find_validation(analysis, constructor, children)
                 if validation is not None:  # no unflatten of the user's: report the method to change
                     yield self._report(analysis, validation.method.node, cls, validation, registration)
@@ -300,6 +300,13 @@ def _node_parameters(analysis, constructor: Constructor) -> set[str]:
                          if not held and (tested := isinstance_test(atom)) is not None
                          and isinstance(tested[0], ast.Name) and analysis.subtree_types.is_node(tested[1]))
     return found
+
+
+def _opaque_parameters(analysis, constructor: Constructor) -> set[str]:
+    """The parameters annotated with a plain class of the project (a leaf that is no array): jit, vmap,
+    grad and eval_shape reject such a leaf before unflatten runs, so the constructor only ever sees the
+    object given (drbx's layouts compared in `__post_init__`)."""
+    return {p.name for p in constructor.parameters if analysis.subtree_types.is_opaque_leaf(p.annotation)}
 
 
 VALUE_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
