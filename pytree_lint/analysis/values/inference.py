@@ -63,6 +63,7 @@ _MAX_DEPTH = 12  # expressions followed within one summary (names, arguments, op
 # Calls evaluated with their arguments within one another (`f(g(x))` of helpers that return expressions of
 # their parameters): past this, a call's summary alone (each level multiplies the work by the calls it makes).
 _MAX_INLINED = 2
+_MAX_READ_DEPTH = 4  # `getattr(getattr(obj, a), b)` reads followed to the attribute they start from
 _MAX_NESTED_SUMMARIES = 24  # summaries (a helper's returns, a class's attribute) computed inside one another
 # Expressions that compute a new value from their operands: an array when an operand is one (_arithmetic).
 ARITHMETIC = (ast.BinOp, ast.Compare, ast.UnaryOp)
@@ -1281,6 +1282,22 @@ class ValueInference:
         reference = self.project_name(qualified) if self.project_name is not None else None
         return [Evidence(Kind.REFERENCE, expr, f"what `{reference}` holds", refers=reference)] if reference else []
 
+    def _kept_by_an_object(self, value: ast.expr, context: Context) -> bool:
+        """Whether a value is read from an object's attribute (`self.manager`, `getattr(manager, name)` of a
+        local read as `obj.manager`): the same object on every flatten of the same instance, so its `id()`
+        is as new as the object it names (autopdex's `SimState` keeps the ids of its manager's solvers), unlike
+        `id(self)` of the instance, new with each."""
+        function = context.function
+        for _depth in range(_MAX_READ_DEPTH):
+            value = written_as(value, function, self.index)
+            if isinstance(value, ast.Attribute):
+                return True
+            if not (isinstance(value, ast.Call) and is_name(value.func, "getattr") and value.args
+                    and self.index.is_builtin("getattr", function)):
+                return False
+            value = value.args[0]
+        return False
+
     def _builtin_call(self, name: str, expr: ast.Call | ast.expr, context: Context,
                       arguments: list[ast.expr] | None = None) -> list[Evidence]:
         if arguments is None:
@@ -1294,6 +1311,9 @@ class ValueInference:
             if isinstance(display, ast.List):
                 return [*made, *self._positioned(display.elts, context)]
             return made
+        if name == "id" and arguments and self._kept_by_an_object(arguments[0], context) and not any(
+                e.kind in (Kind.ARRAY, Kind.VOLATILE) for e in self.infer(arguments[0], context)):
+            return []  # the identity of an object something keeps: new only where that object is
         if name in ("id", "object") and (name == "id" or not arguments):
             return [Evidence(Kind.VOLATILE, expr, f"`{name}()`",
                              volatility=Volatility.IDENTITY if name == "id" else Volatility.OBJECT)]

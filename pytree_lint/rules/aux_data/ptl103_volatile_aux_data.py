@@ -33,7 +33,9 @@ Known false positives:
     (a start time set in `on_run_start`, a `jax.jit` built lazily and cached on `self`): made once where
     the program sets its objects up, and kept by every flatten and unflatten after. Nor an `object()`
     marker the module uses as a lookup key (equinox's `state[index.marker]`: each object owning its entry
-    is the design), an augmented change of a list, dict or set (PTL102's: one cause, one finding), and
+    is the design), the `id()` of an object an attribute keeps (`id(self.manager)`, `id(getattr(manager,
+    name))`: the same object on every flatten; reported when the attribute holds an array or a value made
+    per instance), an augmented change of a list, dict or set (PTL102's: one cause, one finding), and
     netket's `mutable=True` pytrees that reach no transformation. A function given to the object by a
     factory function (here or in another module) is reported when the factory makes the object per call
     and passes it on (returns it beside other values, stores it, hands it to a call: jax-md's
@@ -66,10 +68,11 @@ class VolatileAuxData(Rule):
     def check(self, analysis):
         for site in analysis.aux_sites:
             in_place = _changed_in_place(analysis, site)
-            evidence = next((e for e in site.evidence if e.kind is Kind.VOLATILE and not e.shared
-                             and not e.made_once and not (_updated_by(e) & in_place)
-                             and not _identity_by_design(analysis, site, e)), None)
-            if evidence is not None:
+            volatile = [e for e in site.evidence if e.kind is Kind.VOLATILE and not e.shared
+                        and not e.made_once and not (_updated_by(e) & in_place)
+                        and not _identity_by_design(analysis, site, e)]
+            if volatile:
+                evidence = min(volatile, key=_when)  # the most often new: `(id(self), object())` is new per flatten
                 yield Report(site.report_node,
                              f"volatile {site.subject} ({evidence.what}): {analysis.origin(evidence)}; "
                              f"{_differs(evidence)}, and aux_data is part of jit's cache key, so {_retraces(evidence)}",
@@ -109,11 +112,23 @@ def _differs(evidence: Evidence) -> str:
     return "its value is new each time"
 
 
-def _retraces(evidence: Evidence) -> str:
-    """When a jitted call retraces: after each update, for each new instance, or on every flatten."""
+_RETRACES = ("every jitted call retraces and recompiles, even with the same object",
+             "a jitted call with each new instance retraces and recompiles",
+             "every jitted call after an update retraces and recompiles")
+
+
+def _when(evidence: Evidence) -> int:
+    """When the value is new, as an index of _RETRACES: on every flatten, with each new instance (an `id()`
+    names an object that exists before the flatten; a value held by an object, or given to one when it is
+    built), or after each update."""
     if any(hop.relation is Relation.UPDATED_BY for hop in evidence.trail):
-        return "every jitted call after an update retraces and recompiles"
-    if any((hop.holder is not None and hop.holder.cls is not None) or hop.relation is Relation.GIVEN
-           for hop in evidence.trail):  # held by an object, or given to one when it is built
-        return "a jitted call with each new instance retraces and recompiles"
-    return "every jitted call retraces and recompiles, even with the same object"
+        return 2
+    if evidence.volatility is Volatility.IDENTITY or any(
+            (hop.holder is not None and hop.holder.cls is not None) or hop.relation is Relation.GIVEN
+            for hop in evidence.trail):
+        return 1
+    return 0
+
+
+def _retraces(evidence: Evidence) -> str:
+    return _RETRACES[_when(evidence)]

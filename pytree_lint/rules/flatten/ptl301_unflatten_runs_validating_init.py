@@ -54,7 +54,9 @@ Known false positives:
     a registered class, here or in another module, or a raise when it is none: `if not isinstance(image,
     Image): raise`): unflatten rebuilds the node before the constructor sees it, so `x is not None`,
     `isinstance(x, Grid)` and `len(x)` hold whatever the leaves are (measured: jit, eval_shape, vmap,
-    jacobian, jacrev and tree.map all fine). Neither are checks of values fed by aux_data, unflattens that
+    jacobian, jacrev and tree.map all fine). Nor checks of a child annotated with a plain class of the
+    project (no pytree, no array: a leaf jit, vmap, grad and eval_shape reject before any unflatten, so no
+    tracer takes its place). Neither are checks of values fed by aux_data, unflattens that
     rebuild with `object.__new__`, and a `.dtype`/`.shape` read an `isinstance(x, jax.Array)` before it in
     the same `and` guards (a None leaf fails the isinstance and never reaches it; kauldron's `PRNGKey`), nor a
     raise that None children never reach (`if images is not None and ...: raise`; gemma's `Input`), nor an
