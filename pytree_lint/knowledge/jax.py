@@ -68,10 +68,10 @@ TRANSFORMATIONS = frozenset({
     "jax.hessian", "jax.checkpoint", "jax.remat", "jax.custom_jvp", "jax.custom_vjp",
 })
 
-# Mapping transformations and the position of their `in_axes` (None: keyword only). An argument whose axis
-# is None is passed through unmapped, its leaves untraced (`jax.vmap(f, in_axes=(0, None))(xs, config)`
-# takes a str leaf in `config`, measured jax 0.10.2).
-IN_AXES_POSITION: dict[str, int | None] = {"jax.vmap": 1, "jax.pmap": None}
+# Mapping transformations and the position of their `in_axes`. An argument whose axis is None is passed
+# through unmapped, its leaves untraced (`jax.vmap(f, in_axes=(0, None))(xs, config)` takes a str leaf in
+# `config`, measured jax 0.10.2); `jax.pmap` is not one: it broadcasts such an argument, and rejects a str.
+IN_AXES_POSITION = {"jax.vmap": 1}
 
 # Calls that trace every argument after the function(s) they take: a pytree passed there reaches a trace
 # as surely as one passed to a jitted function (`jax.lax.scan(body, init, xs)`: `init` and `xs`).

@@ -109,8 +109,8 @@ class TransformedClasses:
         return self.index.qualify(node) in TRANSFORMATIONS
 
     def _untraced(self, transformation: ast.expr) -> set[int]:
-        """The argument positions a transformation passes on untraced: the None axes of a vmap's or pmap's
-        `in_axes` display (`jax.vmap(f, in_axes=(0, None))`, `partial(jax.vmap, in_axes=(0, None))`), a
+        """The argument positions a transformation passes on untraced: the None axes of a vmap's `in_axes`
+        display (`jax.vmap(f, in_axes=(0, None))`, `partial(jax.vmap, in_axes=(0, None))`), a
         jit's literal `static_argnums`."""
         if not isinstance(transformation, ast.Call):
             return set()
@@ -121,10 +121,8 @@ class TransformedClasses:
             given = given[1:]  # after the function transformed
         keywords = keyword_arguments(transformation)
         if qualified in IN_AXES_POSITION:
-            position = IN_AXES_POSITION[qualified]
-            axes = keywords.get("in_axes")
-            if axes is None and position is not None and position - 1 < len(given):
-                axes = given[position - 1]
+            position = IN_AXES_POSITION[qualified] - 1  # among the arguments after the function
+            axes = keywords.get("in_axes", given[position] if position < len(given) else None)
             if isinstance(axes, (ast.Tuple, ast.List)):
                 return {i for i, axis in enumerate(axes.elts) if is_none(axis)}
         elif qualified in JIT and "static_argnums" in keywords:
