@@ -64,16 +64,24 @@ class SubtreeTypes:
     def is_opaque_leaf(self, annotation: ast.expr | None) -> bool:
         """An annotation naming a plain class of the project: no registration, library base or NamedTuple makes
         it a node, no base outside the project (a library's may be registered or array-like) and no
-        `__jax_array__` make it an array. jit rejects its objects (`TypeError: ... not a valid JAX type`)."""
+        `__jax_array__` make it an array, and no class derives from it (a registered subclass's objects are
+        nodes: linox's `LinearOperator`). jit rejects its objects (`TypeError: ... not a valid JAX type`)."""
         if annotation is None:
             return False
         annotation = parse_string_annotation(annotation) or annotation
+        view = self.index.project
         cls = self.index.resolve_class(annotation)
         if cls is not None:
-            return self._plain_local(cls, 0)
-        project = self.index.project
-        definition = self.index.definition(annotation) if project is not None else None
-        return definition is not None and self._plain_elsewhere(definition, 0)
+            derived = any(self.index.resolve_class(base) is cls for other in self.index.classes.values()
+                          for base in other.bases) or (view is not None and bool(view.subclasses_elsewhere(cls.name)))
+            return not derived and self._plain_local(cls, 0)
+        definition = self.index.definition(annotation) if view is not None else None
+        if definition is None or view is None:
+            return False
+        summary, name = definition.summary, definition.name
+        derived = any(f"{summary.module}.{name}" in facts.bases for facts in summary.classes.values()) or bool(
+            view.project.subclasses_elsewhere(view.project.view_of(summary), name))
+        return not derived and self._plain_elsewhere(definition, 0)
 
     def _plain_local(self, cls: ClassInfo, depth: int) -> bool:
         if depth > _MAX_DEPTH or self._registered_class(cls) or "__jax_array__" in cls.methods:
