@@ -142,8 +142,8 @@ class Summarizer:
         functions = summarizer.index.functions
         missing = [name] if kept else [other for other, facts in summary.functions.items() if facts is None]
         made = {each: summarizer._function(functions[each]) for each in missing if each in functions}
-        made.update((each, summarizer._field_lambda(each)) for each in missing
-                    if each in summarizer._field_lambdas and each not in made)
+        made.update((each, summarizer._bound_field_helper(each)) for each in missing
+                    if each in summarizer._bound_field_helpers and each not in made)
         return made
 
     @classmethod
@@ -215,7 +215,7 @@ class Summarizer:
             tuple(self.absolute(star) for star in index.aliases.star_modules), defined,
             {**{name: self._function(function) if name in imported and not name.startswith("_") else None
                 for name, function in index.functions.items()},
-             **{name: None for name in self._field_lambdas}},
+             **{name: None for name in self._bound_field_helpers}},
             {name: self._class(cls) for name, cls in index.classes.items()}, jitted, self._bindings(),
             tuple(RegistrationFinder(index, self.analysis.frameworks).imported_classes(self.project_name)))
 
@@ -271,19 +271,45 @@ class Summarizer:
                   for value in self._kinds(evidence, argument)))
 
     @cached_property
-    def _field_lambdas(self) -> dict[str, ast.Call]:
+    def _bound_field_helpers(self) -> dict[str, FieldFacts]:
         """The module-level names bound once to a lambda that returns a library field call (`static_field =
-        lambda v=MISSING: dataclasses.field(default=v, metadata=dict(static=True))`, as the module reads its
-        own: Frameworks.module_helper_field): field helpers for the modules that import them, as a def would be
-        (their other facts are a def's only)."""
+        lambda v=MISSING: dataclasses.field(default=v, metadata=dict(static=True))`) or to a `functools.partial`
+        of one (`functools.partial(flax.struct.field, pytree_node=False)`), as the module reads its own
+        (Frameworks.module_helper_field), or of what a function of another module returns (`_partial_of_imported`):
+        field helpers for the modules that import them, as a def would be (their other facts are a def's only)."""
         frameworks = self.analysis.frameworks
-        return {name: returned for name, values in self.index.bindings.items()
-                if len(values) == 1 and isinstance(values[0], ast.Lambda)
-                and (returned := frameworks.module_helper_field(name)) is not None}
+        found = {}
+        for name, values in self.index.bindings.items():
+            if len(values) != 1 or not isinstance(values[0], (ast.Lambda, ast.Call)):
+                continue
+            returned = frameworks.module_helper_field(name)
+            facts = self._field(returned) if returned is not None else self._partial_of_imported(values[0])
+            if facts is not None:
+                found[name] = facts
+        return found
 
-    def _field_lambda(self, name: str) -> FunctionFacts:
+    def _partial_of_imported(self, value: ast.expr) -> FieldFacts | None:
+        """`functools.partial(make_field(), pytree_node=False)` of a function of another project module: the
+        library helper is what that function returns (or what an attribute of the object it returns keeps,
+        `make_held().value`), found where the helper is used (Frameworks.project_field), with the partial's
+        literal flags."""
+        if not (isinstance(value, ast.Call) and value.args and self.index.qualify(value.func) == PARTIAL):
+            return None
+        made, attribute = written_as(value.args[0], None, self.index), ""
+        if isinstance(made, ast.Attribute) and isinstance(made.value, ast.Call):
+            attribute, made = f".{made.attr}", made.value
+        qualified = self.index.qualify(made.func) if isinstance(made, ast.Call) and not (
+            made.args or made.keywords) else None
+        source = self.project_name(qualified) if qualified is not None else None
+        if source is None:
+            return None
+        flags = {k.arg: k.value.value for k in value.keywords
+                 if k.arg is not None and isinstance(k.value, ast.Constant) and isinstance(k.value.value, bool)}
+        return FieldFacts(f"{source}(){attribute}", flags)
+
+    def _bound_field_helper(self, name: str) -> FunctionFacts:
         line = self.analysis.position(self.index.bindings[name][0])
-        return FunctionFacts(line[0] if line else 0, self._field(self._field_lambdas[name]))
+        return FunctionFacts(line[0] if line else 0, self._bound_field_helpers[name])
 
     def _function(self, function: FunctionInfo) -> FunctionFacts:
         field = next((facts for statement in function.return_statements if isinstance(statement.value, ast.Call)

@@ -22,7 +22,7 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 53
+SUMMARY_VERSION = 54
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -69,7 +69,10 @@ class JitFacts(NamedTuple):
 class FieldFacts(NamedTuple):
     """A field helper of the project: the library helper it calls and the metadata flags it passes (also
     those returned by a function of another project module it calls for its metadata, named absolute, or
-    kept by an attribute of the object that function returns: `pkg.m.make_held().value`)."""
+    kept by an attribute of the object that function returns: `pkg.m.make_held().value`). A `functools.partial`
+    of what a function of another module returns names that (`pkg.m.make_field()`, `pkg.m.make_held().value`)
+    as its helper, and its literal keywords as its metadata: the module using it reads the library helper
+    there (Frameworks.project_field)."""
 
     helper: str
     metadata: dict[str, bool]

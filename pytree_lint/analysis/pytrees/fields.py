@@ -31,7 +31,7 @@ from ...knowledge import (
 from ...knowledge.jax import MECHANISMS, Mechanism
 from ...knowledge.jax_dataclasses import STATIC_KEY as JDC_KEY
 from ...knowledge.numpyro import AUX_FIELDS
-from ...knowledge.python import ANNOTATED, CLASS_VARIABLES, MEMOIZERS, NAMED_TUPLE
+from ...knowledge.python import ANNOTATED, CLASS_VARIABLES, MEMOIZERS, NAMED_TUPLE, PARTIAL
 from ..record import record
 from ..syntax.model import (
     FUNCTIONS,
@@ -176,14 +176,28 @@ def is_dataclass(index: ModuleIndex, cls: ClassInfo) -> bool:
     """A class (or a base, of any module of the project) decorated to get a constructor over its fields (a
     `...dataclass` decorator, a project decorator applying one or `register_dataclass`), or derived from a
     base that gives it one (a NamedTuple, flax's `PyTreeNode`)."""
-    for owner in index.class_and_bases(cls, across_modules=True):
-        for expr in owner.decorators:
-            target = expr.func if isinstance(expr, ast.Call) else expr
-            if (index.qualify(target) or "").endswith("dataclass") or _makes_dataclass(index, target):
-                return True
-        if any(index.qualify(base) in DATACLASS_BASES for base in owner.bases):
+    return any(_decorated_dataclass(index, owner) or _derives_dataclass(index, owner)
+               for owner in index.class_and_bases(cls, across_modules=True))
+
+
+def declares_fields(index: ModuleIndex, owner: ClassInfo) -> bool:
+    """Whether a class's own annotations are dataclass fields: it is decorated to be a dataclass, or derives
+    from a base that makes each subclass one (flax's `PyTreeNode`). A plain base's are not, though a
+    dataclass derives from it (JAX-ENT's `Model_Parameters`: `key: frozenset` is no constructor argument)."""
+    return _decorated_dataclass(index, owner) or any(
+        _derives_dataclass(index, base) for base in index.class_and_bases(owner, across_modules=True))
+
+
+def _decorated_dataclass(index: ModuleIndex, owner: ClassInfo) -> bool:
+    for expr in owner.decorators:
+        target = expr.func if isinstance(expr, ast.Call) else expr
+        if (index.qualify(target) or "").endswith("dataclass") or _makes_dataclass(index, target):
             return True
     return False
+
+
+def _derives_dataclass(index: ModuleIndex, owner: ClassInfo) -> bool:
+    return any(index.qualify(base) in DATACLASS_BASES for base in owner.bases)
 
 
 def _makes_dataclass(index: ModuleIndex, decorator: ast.expr) -> bool:
@@ -247,6 +261,7 @@ class Frameworks:
     def __init__(self, index: ModuleIndex, static_field_functions: tuple[str, ...] = ()) -> None:
         self.index = index
         self.static_field_functions = static_field_functions
+        self._partial_fields: dict[str, ast.Call | None] = {}  # by name: one node per helper (readers key by node)
 
     # what a field helper call says ------------------------------------------------------------------
     def is_configured_helper(self, qualified: str | None) -> bool:
@@ -273,17 +288,51 @@ class Frameworks:
     def module_helper_field(self, name: str) -> ast.Call | None:
         """The library field call a helper of this module returns (`static_field = lambda v=MISSING:
         dataclasses.field(default=v, metadata=dict(static=True))`, or a def whose one return is one, as
-        written there through its locals and nested defs): the metadata it writes is the helper's (another
+        written there through its locals and nested defs), or stands for (a `functools.partial` of one): the
+        metadata it writes is the helper's (another
         module's helper is read from its summary: project_field)."""
         helper = self.index.module_function(name)
         if helper is None:
-            return None
+            return self._partial_field(name)
         returns = [statement.value for statement in helper.return_statements if statement.value is not None]
         returned = helper.node.body if helper.is_lambda else returns[0] if len(returns) == 1 else None
         returned = written_as(returned, helper, self.index) if returned is not None else None
         if isinstance(returned, ast.Call) and self.index.qualify(returned.func) in FIELD_HELPERS:
             return returned
         return None
+
+    def _partial_field(self, name: str) -> ast.Call | None:
+        """The library field call a module-level name bound once to a `functools.partial` of one stands for
+        (serl's `nonpytree_field = functools.partial(flax.struct.field, pytree_node=False)`): the call with the
+        partial's arguments."""
+        if name in self._partial_fields:
+            return self._partial_fields[name]
+        values = self.index.bindings.get(name, []) if self.index.aliases.is_module_local(name) else []
+        bound = values[0] if len(values) == 1 else None
+        call = None
+        helper = self._library_field(bound.args[0]) if isinstance(bound, ast.Call) and bound.args else None
+        if isinstance(bound, ast.Call) and helper is not None and self.index.qualify(bound.func) == PARTIAL:
+            call = ast.copy_location(ast.Call(helper, bound.args[1:], bound.keywords), bound)
+            ast.fix_missing_locations(call)
+        self._partial_fields[name] = call
+        return call
+
+    def _library_field(self, value: ast.expr) -> ast.expr | None:
+        """The library field function a module-level value stands for: as written (through this module's
+        names and helpers: written_as), as a helper of another module returns it, or as an attribute of the
+        object that helper returns keeps it (`make_held().value`)."""
+        value = written_as(value, None, self.index)
+        call, attribute = (value.value, value.attr) if isinstance(value, ast.Attribute) and isinstance(
+            value.value, ast.Call) else (value, None)
+        if isinstance(call, ast.Call) and self.index.project is not None:
+            definition = self.index.definition(call.func)
+            inline = definition.function.inline if definition is not None and definition.function is not None else None
+            made = inline_expression(inline, {}, call) if inline is not None and not (
+                inline.positional or inline.keyword_only) else None
+            if attribute is not None:
+                made = self.index.kept_argument(made, attribute) if isinstance(made, ast.Call) else None
+            value = made if made is not None else value
+        return value if self.index.qualify(value) in FIELD_HELPERS else None
 
     def _metadata_returned(self, function: str | None, call: ast.Call) -> dict[str, bool]:
         """The literal metadata a project function returns (`def static(): return {"static": True}`), or an
@@ -304,7 +353,27 @@ class Frameworks:
         return eqx.field(static=True, **kw)`), from its summary."""
         definition = self.index.definition(call.func)
         facts = definition.function if definition is not None else None
-        return facts.field if facts is not None else None
+        field = facts.field if facts is not None else None
+        return self._partial_made_elsewhere(field, call) if field is not None and "()" in field.helper else field
+
+    def _partial_made_elsewhere(self, field: FieldFacts, call: ast.Call) -> FieldFacts | None:
+        """A `functools.partial` of what a function of another module returns (see FieldFacts): the library
+        helper read here, with the metadata the partial's flags give it."""
+        name, _, attribute = field.helper.partition("()")
+        project = self.index.project
+        definition = project.definition(name) if project is not None else None
+        inline = definition.function.inline if definition is not None and definition.function is not None else None
+        if inline is None or inline.positional or inline.keyword_only:
+            return None
+        made = inline_expression(inline, {}, call)
+        if attribute:
+            made = self.index.kept_argument(made, attribute[1:]) if isinstance(made, ast.Call) else None
+        qualified = self.index.qualify(made) if made is not None else None
+        if made is None or qualified not in FIELD_HELPERS:
+            return None
+        flags = [ast.keyword(key, ast.Constant(value)) for key, value in field.metadata.items()]
+        metadata = self.field_metadata(ast.copy_location(ast.Call(made, [], flags), call))
+        return field._replace(helper=qualified, metadata=metadata) if metadata is not None else None
 
     def field_metadata(self, call: ast.Call) -> dict[str, bool] | None:
         """The metadata a field helper call builds (only its literal booleans), or None if not a helper."""

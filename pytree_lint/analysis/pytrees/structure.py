@@ -28,7 +28,7 @@ from ..syntax.model import (
 from ..syntax.source import home_of
 from ..values.inference import Evidence, ValueInference
 from .aux import array_in, flatten_context, flatten_returns, hashable_only
-from .fields import is_dataclass, sets_init_false
+from .fields import declares_fields, is_dataclass, sets_init_false
 from .registrations import Registration
 
 
@@ -240,6 +240,8 @@ class Structure:
             return None
         parameters = []
         for owner in reversed(self.index.class_and_bases(cls, across_modules=True)):
+            if not declares_fields(self.index, owner):
+                continue
             for class_field in owner.fields.values():
                 if class_field.annotation is None or sets_init_false(class_field.value):
                     continue
@@ -501,6 +503,23 @@ class Structure:
     @staticmethod
     def is_children(model: Unflatten, expr: ast.expr) -> bool:
         return isinstance(expr, ast.Name) and expr.id in model.aliases
+
+    @staticmethod
+    def decided_by_aux(model: Unflatten, node: ast.AST) -> bool:
+        """Whether the unflatten reaches `node` only under a test of its aux_data, or of a name bound from it
+        (`if has_scale: return cls(children[0], scale=children[1])`): a flatten whose returns differ in their
+        children's count tells by aux_data which one it returned (jaxstro's integration domains)."""
+        function = model.function
+        if model.aux is None or function.is_lambda:
+            return False
+        from_aux = {model.aux}
+        for statement, _blocks in walk_statements(function.node.body):
+            if isinstance(statement, ast.Assign) and names_in(statement.value) & from_aux:
+                from_aux.update(name for target in statement.targets for name in names_in(target))
+        line = getattr(node, "lineno", None)
+        return line is not None and any(
+            names_in(test.test) & from_aux and test.body[0].lineno <= line <= (test.end_lineno or test.lineno)
+            for test in nodes_of(function.node.body, ast.If))
 
 
 def _rebound(function: FunctionInfo, aliases: set[str]) -> set[str]:

@@ -92,19 +92,23 @@ def dropped_children(structure: Structure, registration: Registration) -> list[D
         return []
     found = []
     for function in (registration.flatten, registration.flatten_with_keys):
-        for returned in flatten_returns(function, structure.index) if function is not None else ():
-            children = display_elements(returned.children, function, structure.index)
+        returns = [(returned, children) for returned in (flatten_returns(function, structure.index) if function
+                                                          is not None else ())
+                   if (children := display_elements(returned.children, function, structure.index)) is not None]
+        most = max((len(children) for _returned, children in returns), default=0)
+        for returned, children in returns:
             aux = display_elements(returned.aux, function, structure.index)
-            if children is None:
-                continue
-            need = _children_needed(structure, unflatten, len(aux) if aux is not None else None)
+            # A read made only where aux_data says a return with more children was taken is met by that one.
+            needs = [need for need in _children_needs(structure, unflatten, len(aux) if aux is not None else None)
+                     if not (need.count <= most and structure.decided_by_aux(unflatten, need.node))]
+            need = max(needs, key=lambda need: need.count, default=None)
             if need is not None and need.count > len(children):
                 found.append(DroppedChildren(returned.node, len(children), need))
     return found
 
 
-def _children_needed(structure: Structure, unflatten: Unflatten, aux_length: int | None) -> ChildrenNeed | None:
-    """The strictest read of unflatten, or None."""
+def _children_needs(structure: Structure, unflatten: Unflatten, aux_length: int | None) -> list[ChildrenNeed]:
+    """Each read of unflatten that needs a number of children."""
     needs = [ChildrenNeed(count, f"it unpacks {count} names", node) for node, count in unflatten.unpacked]
     needs += [ChildrenNeed(index + 1, f"it reads index {index}", node) for node, index in unflatten.indexed]
     constructor = structure.constructor(unflatten.cls) if unflatten.constructor_calls else None
@@ -131,4 +135,4 @@ def _children_needed(structure: Structure, unflatten: Unflatten, aux_length: int
             if star_children and not unknown and required > 0:
                 needs.append(ChildrenNeed(required, f"the constructor it calls with `*{unflatten.children}` "
                                                     f"requires {len(positional)} positional arguments", call))
-    return max(needs, key=lambda need: need.count, default=None)
+    return needs
