@@ -19,7 +19,7 @@ pytest.importorskip("jax")
 
 # Libraries some fixtures use; the test extra installs the light ones, the others are skipped when absent.
 OPTIONAL_FRAMEWORKS = {"flax", "equinox", "jax_dataclasses", "simple_pytree", "numpyro", "chex", "penzai",
-                       "netket", "jax_md", "tjax", "genjax", "distrax"}
+                       "netket", "jax_md", "tjax", "genjax", "distrax", "tensorflow_probability"}
 PROBE = """
 import importlib.util, json, sys, traceback
 import jax

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from ...knowledge import python as py
+from ...knowledge import tfp
 from ..syntax.model import ClassInfo, ModuleIndex, is_none
 from .fields import Frameworks, parse_string_annotation
 from .registrations import Registration
@@ -50,12 +51,13 @@ class SubtreeTypes:
         if cls is not None:
             return self._registered_class(cls)
         qualified = self.index.qualify(annotation) or _name(annotation)
-        if qualified in py.PYTREE_CONTAINER_TYPES:
+        if qualified in py.PYTREE_CONTAINER_TYPES or tfp.is_node_class(qualified):
             return True
         definition = self.index.definition(annotation)
         project = self.index.project
         return definition is not None and definition.cls is not None and project is not None and (
-            definition.cls.registered or project.class_library(definition) is not None)
+            definition.cls.registered or project.class_library(definition) is not None
+            or self._tfp_derived_elsewhere(definition, 0))
 
     def _all_nodes(self, alternatives: list[ast.expr], depth: int) -> bool:
         kept = [a for a in alternatives if not is_none(a)]
@@ -118,7 +120,35 @@ class SubtreeTypes:
 
     def _registered_class(self, cls: ClassInfo) -> bool:
         return (id(cls) in self._registered or self.frameworks.library_class(cls) is not None
-                or any(self.index.qualify(base) == py.NAMED_TUPLE for base in cls.bases))
+                or any(self.index.qualify(base) == py.NAMED_TUPLE for base in cls.bases)
+                or self._tfp_derived(cls, 0))
+
+    def _tfp_derived(self, cls: ClassInfo, depth: int) -> bool:
+        """A class deriving, at any depth, from a TFP distribution or bijector: a node as they are (ssm-jax's
+        `Categorical(ExponentialFamilyDistribution, tfd.Categorical)`)."""
+        if depth > _MAX_DEPTH:
+            return False
+        for base in cls.bases:
+            parent = self.index.resolve_class(base)
+            if parent is not None:
+                if self._tfp_derived(parent, depth + 1):
+                    return True
+                continue
+            definition = self.index.definition(base) if self.index.project is not None else None
+            if tfp.is_node_class(self.index.qualify(base)) or (
+                    definition is not None and self._tfp_derived_elsewhere(definition, depth + 1)):
+                return True
+        return False
+
+    def _tfp_derived_elsewhere(self, definition, depth: int) -> bool:
+        """The same of another module's class, from its module's summary (its bases named absolute)."""
+        project = self.index.project
+        facts = definition.cls
+        if facts is None or project is None or depth > _MAX_DEPTH:
+            return False
+        return any(tfp.is_node_class(base) or (
+            (parent := project.definition(base)) is not None and self._tfp_derived_elsewhere(parent, depth + 1))
+            for base in facts.bases)
 
 
 def _name(node: ast.expr) -> str:

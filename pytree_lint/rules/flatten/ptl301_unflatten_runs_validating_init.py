@@ -50,11 +50,13 @@ Use instead:
 
 Known false positives:
     None known. Not reported: checks of a child that is itself a pytree node (a parameter annotated with a
-    registered class, a NamedTuple, a list, tuple or dict type, or `Optional` of one; `isinstance` against
+    registered class, a NamedTuple, a list, tuple or dict type, a TensorFlow Probability distribution or
+    bijector, or a class derived from one, or `Optional` of one; `isinstance` against
     a registered class, here or in another module, or a raise when it is none: `if not isinstance(image,
     Image): raise`): unflatten rebuilds the node before the constructor sees it, so `x is not None`,
     `isinstance(x, Grid)` and `len(x)` hold whatever the leaves are (measured: jit, eval_shape, vmap,
-    jacobian, jacrev and tree.map all fine). Nor checks of a child annotated with a plain class of the
+    jacobian, jacrev and tree.map all fine), nor what runs only when such a child is None (`if dist is None:
+    ...`: never taken in an unflatten). Nor checks of a child annotated with a plain class of the
     project (no pytree, no array: a leaf jit, vmap, grad and eval_shape reject before any unflatten, so no
     tracer takes its place). Neither are checks of values fed by aux_data, unflattens that
     rebuild with `object.__new__`, and a `.dtype`/`.shape` read an `isinstance(x, jax.Array)` before it in
@@ -183,13 +185,14 @@ class UnflattenRunsValidatingInit(Rule):
                     if constructor is None:
                         continue
                     children = self._child_parameters(structure, unflatten, constructor, arguments, count)
-                    children -= _node_parameters(analysis, constructor) | _opaque_parameters(analysis, constructor)
+                    nodes = children & _node_parameters(analysis, constructor)
+                    children -= nodes | _opaque_parameters(analysis, constructor)
                     given = {**_filled_when_none(constructor, arguments, unflatten, children),
                              **_literals_given(constructor, arguments)}
                     # children set on the object before an explicit `__init__` runs on it (`obj.x = children[0]`)
                     carried = {read.attribute for read in unflatten.attribute_reads
                                if explicit and read.node.lineno < call.lineno}
-                    validation = find_validation(analysis, constructor, children, given, carried)
+                    validation = find_validation(analysis, constructor, children, given, carried, nodes)
                     if validation is not None:
                         yield self._report(analysis, call, cls, validation, registration)
                         break
@@ -203,8 +206,9 @@ class UnflattenRunsValidatingInit(Rule):
                 static = {field.name for field in registration.static_fields} | (analysis.frameworks.static_names(
                     cls, library.convention) if library is not None else set())
                 children = {p.name for p in constructor.parameters if p.name not in static}
-                children -= _node_parameters(analysis, constructor) | _opaque_parameters(analysis, constructor)
-                validation = find_validation(analysis, constructor, children)
+                nodes = children & _node_parameters(analysis, constructor)
+                children -= nodes | _opaque_parameters(analysis, constructor)
+                validation = find_validation(analysis, constructor, children, nodes=nodes)
                 if validation is not None:  # no unflatten of the user's: report the method to change
                     yield self._report(analysis, validation.method.node, cls, validation, registration)
 
@@ -367,7 +371,7 @@ def _is_compound(statement: ast.stmt) -> bool:
 
 def find_validation(analysis, constructor: Constructor, child_parameters: set[str],
                     given: dict[str, object] | None = None, carried: frozenset[str] | set[str] = frozenset(),
-                    ) -> Validation | None:
+                    nodes: frozenset[str] | set[str] = frozenset()) -> Validation | None:
     """The first check or conversion `__init__` / `__post_init__` applies to a parameter (or the attribute
     it fills) that receives a child, in the order they run (a base `__init__` called through `super()` at
     the point of the call). Only what fails on a leaf that is not a concrete array counts: its
@@ -375,10 +379,12 @@ def find_validation(analysis, constructor: Constructor, child_parameters: set[st
     a conversion, a `checkify.check`. `len(child)` and `isinstance(child, SomeModule)` hold for a subtree
     child, and checks of aux-fed parameters are fine: aux_data comes back as is. `given`: the literals the
     call passes (a check the call turns off with `_perform_checks=False` does not run). `carried`: the
-    attributes already holding children when it runs (set by the unflatten before an explicit `__init__`)."""
+    attributes already holding children when it runs (set by the unflatten before an explicit `__init__`).
+    `nodes`: the parameters given node children, never None (`node is not None or leaf is not None` holds
+    whatever the leaves are)."""
     attributes = {p.attribute for p in constructor.parameters if p.name in child_parameters and p.attribute}
     attributes |= carried
-    checks = _LeafChecks(analysis, attributes)
+    checks = _LeafChecks(analysis, attributes, frozenset(nodes))
     for method, names in ((constructor.init, child_parameters), (constructor.post_init, set())):
         if method is not None and method.self_name is not None:
             # What the call passes is read through the attributes it fills too (`if not self.checks: return`
@@ -400,16 +406,20 @@ class _LeafChecks:
     """The checks of one constructor's methods on the children they receive (`names`) or store
     (`attributes`, the same `self` through every base `__init__`)."""
 
-    def __init__(self, analysis, attributes: set[str]) -> None:
+    def __init__(self, analysis, attributes: set[str], nodes: frozenset[str] = frozenset()) -> None:
         self.analysis = analysis
         self.index = analysis.index
         self.attributes = attributes
+        self.nodes = nodes  # parameters given node children: rebuilt before the constructor sees them
         self._computed: dict[tuple[int, frozenset[str]], set[str]] = {}  # see _computed_from
 
     def search(self, method: FunctionInfo, names: set[str], depth: int,
                given: dict[str, object] | None = None) -> Validation | None:
         self_name = method.self_name
         for statement, tests, exits in guarded_statements(method, given):
+            if any((value := self._with_none_children(test, set(), None)) is not None and value is not holds
+                   for test, holds in (*tests, *exits)):
+                continue  # behind a None test of a node child that never comes out so (`if dist is None:`)
             found = self._validation_at(method, statement, tests, names, self_name, depth)
             # Where a test has let only arrays through (`if not isinstance(x, jax.Array): return`), None and
             # placeholder leaves never arrive: only what a tracer fails is left.
@@ -565,9 +575,11 @@ class _LeafChecks:
 
     def _with_none_children(self, test: ast.expr, names: set[str], self_name: str | None) -> bool | None:
         """The truth of a test made of `child is None`, `child is not None`, `not`, `and` and `or` when every
-        child is None; None when something else decides it."""
+        child is None (a node child, rebuilt first, never is); None when something else decides it."""
         if isinstance(test, ast.Compare):
             found = none_test(test)
+            if found is not None and isinstance(found[0], ast.Name) and found[0].id in self.nodes:
+                return not found[1]
             return found[1] if found is not None and self._is_child(found[0], names, self_name) else None
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             inner = self._with_none_children(test.operand, names, self_name)
