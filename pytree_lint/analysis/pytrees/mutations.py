@@ -291,12 +291,18 @@ class Mutations:
 
     def _filled_before_reads(self, name: str, function: FunctionInfo) -> bool:
         changes = self._changes_of_local(name, function)
-        passed_over = {id(site.receiver) for site in changes} | _looked_into(name, function)
-        reads = [node for node in function.nodes(ast.Name) if node.id == name
-                 and isinstance(node.ctx, ast.Load) and id(node) not in passed_over]
-        if not changes or not reads:
+        if not changes:
             return False
+        # Reads before the body's last top-level assignment ahead of the last change read another value of the
+        # name (multifil's loop hands on a list `coords`, then a dict `coords` is built and filled).
         last_change = max(site.order for site in changes)
+        bound = max((binding.statement.lineno for binding in function.assignments_of(name) if binding.overwrites
+                     and not binding.block and binding.statement.lineno < last_change[0]), default=0)
+        passed_over = {id(site.receiver) for site in changes} | _looked_into(name, function)
+        reads = [node for node in function.nodes(ast.Name) if node.id == name and node.lineno > bound
+                 and isinstance(node.ctx, ast.Load) and id(node) not in passed_over]
+        if not reads:
+            return False
         first_read = min(reads, key=lambda node: (node.lineno, node.col_offset))
         if (first_read.lineno, first_read.col_offset) <= last_change:
             return False
