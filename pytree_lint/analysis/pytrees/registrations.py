@@ -16,7 +16,8 @@ from functools import partial
 from ...knowledge import BASES, LIBRARIES, Convention, PytreeLibrary
 from ...knowledge.base import RUNS_INIT
 from ...knowledge.jax import MECHANISMS, Mechanism
-from ...knowledge.python import PARTIAL
+from ...knowledge.python import DATACLASS_DECORATORS as PYTHON_DATACLASS_DECORATORS
+from ...knowledge.python import NEUTRAL_BASES, PARTIAL
 from ..project.summary import RegisteredElsewhere, SubclassRegistration
 from ..record import field, record
 from ..syntax.model import (
@@ -377,7 +378,17 @@ class RegistrationFinder:
                 registration.unflatten = cls.methods.get("tree_unflatten")
             return [registration]
         fields = self.frameworks.static_fields(cls, None)
-        return [Registration(fields[0].declaration, cls, static_fields=fields)] if fields else []
+        return [Registration(fields[0].declaration, cls, static_fields=fields)] if fields and not self._plain(cls) \
+            else []
+
+    def _plain(self, cls: ClassInfo) -> bool:
+        """A class only Python's dataclass decorator makes (or attrs', pydantic's), of no base but neutral
+        ones: nothing registers it, whatever field helpers it uses (finhjb's `PolicyEvaluation`, a
+        `@dataclass` with a `flax.struct.field(pytree_node=False)`: one leaf, with no aux_data)."""
+        return bool(cls.decorators) and not cls.keywords and all(
+            self.index.qualify(d.func if isinstance(d, ast.Call) else d) in PYTHON_DATACLASS_DECORATORS
+            for d in cls.decorators) and all((self.index.qualify(base) or self.index.code(base)) in NEUTRAL_BASES
+                                             for base in cls.bases)
 
     def _from_decorator(self, expr: ast.expr, cls: ClassInfo) -> Registration | None:
         mechanism = self.mechanism(expr)
