@@ -13,7 +13,7 @@ import copy
 from collections.abc import Callable
 from functools import partial
 
-from ...knowledge import BASES, LIBRARIES, Convention, PytreeLibrary
+from ...knowledge import BASES, FIELD_HELPERS, LIBRARIES, Convention, PytreeLibrary
 from ...knowledge.base import RUNS_INIT
 from ...knowledge.jax import MECHANISMS, Mechanism
 from ...knowledge.python import DATACLASS_DECORATORS as PYTHON_DATACLASS_DECORATORS
@@ -33,7 +33,7 @@ from ..syntax.model import (
 )
 from ..syntax.names import MEANT, dotted_name
 from ..syntax.source import home_of
-from .fields import Frameworks, StaticDeclaration, rebuilt_by, registered_by
+from .fields import Frameworks, StaticDeclaration, declared_fields, rebuilt_by, registered_by
 
 
 @record
@@ -378,12 +378,18 @@ class RegistrationFinder:
                 registration.unflatten = cls.methods.get("tree_unflatten")
             return [registration]
         fields = self.frameworks.static_fields(cls, None)
-        return [Registration(fields[0].declaration, cls, static_fields=fields)] if fields and not self._plain(cls) \
-            else []
+        return [Registration(fields[0].declaration, cls, static_fields=fields)] if fields and not (
+            self._plain(cls) and self._library_helpers_only(cls)) else []
+
+    def _library_helpers_only(self, cls: ClassInfo) -> bool:
+        """Its static fields are declared with a library's helpers as such (`flax.struct.field(...)`), none
+        with one the project writes or the user configures (which say the project registers the class)."""
+        return all(self.index.qualify(field.value.func) in FIELD_HELPERS for field in declared_fields(self.index, cls)
+                   if isinstance(field.value, ast.Call) and self.frameworks.is_field_call(field.value))
 
     def _plain(self, cls: ClassInfo) -> bool:
         """A class only Python's dataclass decorator makes (or attrs', pydantic's), of no base but neutral
-        ones: nothing registers it, whatever field helpers it uses (finhjb's `PolicyEvaluation`, a
+        ones: nothing registers it, whatever library field helpers it uses (finhjb's `PolicyEvaluation`, a
         `@dataclass` with a `flax.struct.field(pytree_node=False)`: one leaf, with no aux_data)."""
         return bool(cls.decorators) and not cls.keywords and all(
             self.index.qualify(d.func if isinstance(d, ast.Call) else d) in PYTHON_DATACLASS_DECORATORS

@@ -791,10 +791,12 @@ class ValueInference:
 
     def _filling_parameter(self, cls: ClassInfo, attr: str) -> tuple[str, int | None] | None:
         """The constructor parameter (name, position after `self`) that fills `attr`: a generated
-        constructor's field, or an `__init__` parameter assigned to `self.<attr>` as it is."""
+        constructor's field, or an `__init__` parameter assigned to `self.<attr>` as it is. None too when
+        `__post_init__` always assigns the field anew (jax-snana's `object.__setattr__(self, "fudgepar",
+        tuple(self.fudgepar))`: what it is given never stays)."""
         init = self.index.find_method(cls, "__init__")
         if init is None:
-            return attr, self.field_position(cls, attr)
+            return None if self._reassigned_after_init(cls, attr) else (attr, self.field_position(cls, attr))
         for assignment in cls.assignments.get(attr, ()):
             if assignment.method is init and isinstance(assignment.value, ast.Name):
                 parameter = constructor_parameter(init, assignment.value.id)
