@@ -79,7 +79,7 @@ def measured(site_packages: Path, package: str, repeat: int,
              ) -> tuple[int, int, float, float, float, list[dict], list[str]]:
     """Files, lines, the median seconds and ratio over `repeat` runs, the largest peak memory, the findings,
     the files not linted."""
-    files = sorted((site_packages / package).rglob("*.py"))
+    files = sorted(path for path in (site_packages / package).rglob("*.py") if path.is_file())  # not dangling links
     lines = sum(len(path.read_bytes().splitlines()) for path in files)
     runs = [lint(site_packages, package, files) for _ in range(repeat)]
     findings = runs[0][3]
