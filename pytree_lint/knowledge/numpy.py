@@ -29,7 +29,8 @@ NON_ARRAY_FUNCTIONS = frozenset({
     "array2string", "array_repr", "array_str", "save", "savez", "savetxt",
     "random.seed", "random.default_rng", "random.RandomState", "random.Generator",
 })
-SCALAR_TYPES = frozenset({
+# NumPy's scalar types by their names in numpy: `np.float32(x)` makes a scalar, hashable and compared by value.
+SCALAR_CONSTRUCTORS = frozenset({
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
     "float32", "float64", "complex64", "complex128", "intp", "uintp", "longlong", "double", "single",
     "half", "int_", "float_", "complex_", "str_", "bytes_", "longdouble", "clongdouble",
@@ -51,6 +52,10 @@ ARRAY_CASTS = CONVERSIONS | {"jax.numpy.astype", "numpy.astype"}
 # array and makes an int of an int).
 SCALAR_TYPES = frozenset({"int", "float", "complex", "bool", "numbers.Number", "numbers.Real", "numbers.Integral",
                           "numpy.integer", "numpy.floating", "numpy.number", "numpy.generic", "numpy.bool_"})
+# Types no leaf a transformation unflattens with is an instance of (a tracer, None, a ShapeDtypeStruct, a
+# PartitionSpec): what only they let through never runs in an unflatten (`if isinstance(x, np.number):
+# x = np.array(x)`, jax_scalify's `ScaledArray`).
+CONCRETE_TYPES = SCALAR_TYPES | {"str", "bytes", "numpy.ndarray"}
 
 # What an array's attributes and methods give.
 SAFE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes", "weak_type"})

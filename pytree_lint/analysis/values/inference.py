@@ -1370,7 +1370,7 @@ class ValueInference:
     def _numpy_call(self, name: str, expr: ast.Call, context: Context) -> list[Evidence]:
         if name in np_knowledge.NON_ARRAY_FUNCTIONS:
             return [Evidence(Kind.SAFE, expr, f"`numpy.{name}(...)`")]
-        if name in np_knowledge.SCALAR_TYPES:
+        if name in np_knowledge.SCALAR_CONSTRUCTORS:
             return [Evidence(Kind.SAFE, expr, "a NumPy scalar")]
         if name in np_knowledge.ARRAY_CONSTRUCTORS:
             if name in np_knowledge.VOLATILE_WITHOUT_ARGUMENTS and not expr.args and not expr.keywords:

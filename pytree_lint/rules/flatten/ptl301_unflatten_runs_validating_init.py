@@ -114,6 +114,7 @@ from ...knowledge.numpy import (
     ARRAY_MEMBERS,
     ARRAY_TYPE_SUFFIXES,
     CHECKED_ATTRIBUTES,
+    CONCRETE_TYPES,
     CONVERSIONS,
     SCALAR_ANNOTATIONS,
     SHAPE_ATTRIBUTES,
@@ -420,6 +421,8 @@ class _LeafChecks:
             if any((value := self._with_none_children(test, set(), None)) is not None and value is not holds
                    for test, holds in (*tests, *exits)):
                 continue  # behind a None test of a node child that never comes out so (`if dist is None:`)
+            if self._concrete_only(tests, names, self_name):
+                continue  # only a concrete value gets here (`if isinstance(x, np.number):`): no leaf unflatten gives
             found = self._validation_at(method, statement, tests, names, self_name, depth)
             # Where a test has let only arrays through (`if not isinstance(x, jax.Array): return`), None and
             # placeholder leaves never arrive: only what a tracer fails is left.
@@ -472,6 +475,19 @@ class _LeafChecks:
         overwriting = method.overwriting_before(name, statement)
         return overwriting is None or not isinstance(overwriting.value, ast.expr) or bool(
             names_in(overwriting.value) & names)
+
+    def _concrete_only(self, tests: tuple[tuple[ast.expr, bool], ...], names: set[str], self_name: str | None,
+                       ) -> bool:
+        """Some test that holds here says a child is an instance of concrete types only (a NumPy or Python
+        scalar, a str, a NumPy array): no tracer, None, ShapeDtypeStruct or PartitionSpec leaf is one."""
+        for test, holds in tests:
+            for atom, held in test_atoms(test, holds):
+                tested = isinstance_test(atom) if held else None
+                if tested is not None and self._is_child(tested[0], names, self_name) and all(
+                        (self.index.qualify(kind) or dotted_name(kind)) in CONCRETE_TYPES
+                        for kind in isinstance_types(tested[1])):
+                    return True
+        return False
 
     def _arrays_only(self, method: FunctionInfo, tests: list[tuple[ast.expr, bool]], names: set[str],
                      self_name: str | None) -> bool:
