@@ -312,8 +312,10 @@ class ValueInference:
     # public --------------------------------------------------------------------------------------
     def passed(self, argument: ast.expr, call: ast.Call) -> list[Evidence]:
         """What an argument of a call is, evaluated where the call is written (the calling function's
-        locals and parameters)."""
-        return self.infer(argument, Context.of(self.index.enclosing_function(call)))
+        locals and parameters, as the assignments that can reach the call leave them: not a later branch's)."""
+        function = self.index.enclosing_function(call)
+        statement = function.statement_holding(call) if function is not None else None
+        return self.infer(argument, Context.of(function, statement))
 
     def infer(self, expr: ast.expr, context: Context = MODULE_CONTEXT) -> list[Evidence]:
         key = id(expr)
