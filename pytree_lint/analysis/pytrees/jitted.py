@@ -281,6 +281,8 @@ class JittedFinder:
             function = self.index.functions.get(wrapped.id) if isinstance(wrapped, ast.Name) else None
             found[target] = self._build(target, call, statics, function)
         for name, function in self.index.functions.items():
+            if name in self.index.redefined:
+                continue  # plum's `@dispatch` overloads, each jitted with its own statics: the call's is unknown
             for decorator in function.node.decorator_list:
                 statics = self._statics(decorator)
                 if statics is not None:

@@ -470,7 +470,10 @@ class ModuleIndex:
     source: Source
     aliases: AliasTable = field(default_factory=AliasTable)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
-    functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    functions: dict[str, FunctionInfo] = field(default_factory=dict)  # the last def of each name
+    # Names the module defines more than once with `def` (overloads a dispatcher chooses among, fallbacks):
+    # which one a call reaches is decided when it runs.
+    redefined: set[str] = field(default_factory=set)
     bindings: dict[str, list[ast.expr | None]] = field(default_factory=dict)
     calls: list[CallSite] = field(default_factory=list)
     decorated_classes: list[ClassInfo] = field(default_factory=list)
@@ -1880,6 +1883,8 @@ class _Indexer:
         if owner is not None:
             owner.methods[node.name] = info
         elif parent is None:
+            if node.name in self.index.functions:
+                self.index.redefined.add(node.name)
             self.index.functions[node.name] = info
             self.index.aliases.shadow(node.name)
         self._scoped(info, node.body)
