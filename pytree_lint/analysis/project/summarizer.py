@@ -676,7 +676,8 @@ class Summarizer:
                     passed.append((position, "", value))
                 passed += [(-1, k.arg, k.value) for k in call.keywords if k.arg is not None]
                 for position, keyword, value in passed:
-                    given = array_parameter(self.index, self.analysis.values, value, call)
+                    given = array_parameter(self.index, self.analysis.values, value, call,
+                                            self.analysis.jitted_functions)
                     if given is not None and self.index.enclosing_function(call) is function:
                         position_at = self.analysis.position(call)
                         found.append(ArrayPassed(callee, position, keyword, position_at[0] if position_at else 0,

@@ -13,10 +13,10 @@ not jit: it treats non-array leaves as static.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ...knowledge.jax import JIT
+from ...knowledge.jax import JIT, SHAPE_MODULES, SHAPE_PARAMETERS
 from ...knowledge.python import PARTIAL
 from ..project.summary import JitFactory
 from ..record import NamedTuple, field, record
@@ -28,9 +28,11 @@ from ..syntax.model import (
     Param,
     arguments_in_order,
     is_literal_int,
+    is_name,
     is_none,
     keyword_arguments,
     literal_string,
+    nodes_of,
     returned_expression,
     unquoted,
     written_as,
@@ -513,7 +515,7 @@ def static_arrays(jitted: dict[str, JittedFunction], calls: list[tuple[ast.Call,
             name = argument.parameter
             if not argument.static or name is None or (function.name, name) in found:
                 continue
-            given = array_parameter(index, values, argument.value, call)
+            given = array_parameter(index, values, argument.value, call, jitted)
             if given is not None:
                 caller, annotation = given
                 found[function.name, name] = StaticArray(function, name, annotation, caller, call)
@@ -533,19 +535,45 @@ def static_arrays(jitted: dict[str, JittedFunction], calls: list[tuple[ast.Call,
 
 
 def annotated_static_arrays(function: JittedFunction, values: ValueInference) -> Iterator[tuple[Param, ast.expr]]:
-    """(parameter, annotation) for each static parameter of a jitted def annotated as an array."""
+    """(parameter, annotation) for each static parameter of a jitted def annotated as an array, but those its
+    body uses as a size (`jnp.linspace(0, 1, n)`, `range(n)`, `jnp.zeros((n, 3))`): only an int works there,
+    so the annotation is what is wrong, not the declaration (jax-sbgeom's `n_theta: jnp.ndarray`)."""
+    sizes = _sizes(function.function, values.index) if function.function is not None else set()
     for parameter in function.function.params if function.function is not None else []:
         annotation = array_annotation(values, parameter) if parameter.name in function.static_names else None
-        if annotation is not None:
+        if annotation is not None and parameter.name not in sizes:
             yield parameter, annotation
 
 
-def array_parameter(index: ModuleIndex, values: ValueInference, value: ast.expr,
-                    call: ast.Call) -> tuple[str, ast.expr] | None:
+def _sizes(function: FunctionInfo, index: ModuleIndex) -> set[str]:
+    """The names a function's body gives as a size or shape: to `range`, or where an array constructor takes
+    one (knowledge.jax.SHAPE_PARAMETERS), as written or in arithmetic and tuples."""
+    found: set[str] = set()
+    for call in function.nodes(ast.Call) if not function.is_lambda else ():
+        if is_name(call.func, "range") and index.is_builtin("range", function):
+            arguments = [*call.args, *(k.value for k in call.keywords)]
+        else:
+            qualified = index.qualify(call.func) or ""
+            taken = SHAPE_PARAMETERS.get(qualified.rsplit(".", 1)[-1]) if qualified.startswith(SHAPE_MODULES) else None
+            if taken is None:
+                continue
+            positions, keywords, _symptom = taken
+            arguments = [a for i, a in enumerate(call.args) if i in positions]
+            arguments += [k.value for k in call.keywords if k.arg in keywords]
+        found.update(name.id for argument in arguments for name in nodes_of(argument, ast.Name))
+    return found
+
+
+def array_parameter(index: ModuleIndex, values: ValueInference, value: ast.expr, call: ast.Call,
+                    jitted: Mapping[str, JittedFunction]) -> tuple[str, ast.expr] | None:
     """(the calling function, the annotation) when a call passes a parameter of its caller that is
-    annotated as an array and never rebound there."""
+    annotated as an array and never rebound there, and that the caller's own jit does not take as static (a
+    static parameter is the hashable value given, whatever its annotation says: icland's `width`)."""
     caller = index.enclosing_function(call)
     parameter = _unbound_parameter(caller, value)
+    if parameter is not None and any(j.function is caller and j.is_static(None, parameter.name)
+                                     for j in jitted.values()):
+        return None
     annotation = array_annotation(values, parameter) if parameter is not None else None
     return (caller.name, annotation) if annotation is not None else None
 

@@ -91,7 +91,8 @@ class UnhashableStaticArgument(Rule):
             for argument in function.arguments(call):
                 if not argument.static or (function.name, argument.parameter) in declared_arrays \
                         or argument.parameter in function.declared_arrays or (function.elsewhere and array_parameter(
-                            analysis.index, analysis.values, argument.value, call) is not None):
+                            analysis.index, analysis.values, argument.value, call, analysis.jitted_functions)
+                            is not None):
                     continue  # not static, or an array parameter PTL405 reports at its declaration
                 found = _unhashable(analysis, argument.value, call)
                 if found is not None:
@@ -116,7 +117,7 @@ def _unhashable(analysis, value: ast.expr, call: ast.Call) -> tuple[Kind, str, s
         evidence = next((e for e in analysis.values.passed(value, call)
                          if e.kind in UNHASHABLE and (not e.trail or isinstance(value, ARITHMETIC))), None)
         return (evidence.kind, evidence.what, analysis.located(value)) if evidence is not None else None
-    given = array_parameter(analysis.index, analysis.values, value, call)
+    given = array_parameter(analysis.index, analysis.values, value, call, analysis.jitted_functions)
     if given is not None:
         caller, annotation = given
         return Kind.ARRAY, f"`{value.id}`", f"a parameter of `{caller}` annotated `{analysis.snippet(annotation)}`"

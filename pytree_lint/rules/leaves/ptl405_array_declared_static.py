@@ -26,8 +26,10 @@ Use instead:
 Known false positives:
     None known. Not reported: a parameter whose annotation admits None (`Optional[jax.Array]`: callers may
     pass only None), one the module's calls pass a hashable value (`tuple(ts.tolist())`: the annotation is
-    what is wrong, not every call; dynamiqs' `tsave`), and a static parameter of a function defined in
-    another module (reported there).
+    what is wrong, not every call; dynamiqs' `tsave`), one the body uses as a size (`jnp.linspace(0, 1, n)`,
+    `range(n)`: only an int works there), a caller's parameter its own jit takes as static (the hashable
+    value given, whatever its annotation), and a static parameter of a function defined in another module
+    (reported there).
 
 Known limits:
     Only module-level functions and their positional parameters are checked (not keyword-only ones).
