@@ -289,8 +289,7 @@ class Frameworks:
         """The library field call a helper of this module returns (`static_field = lambda v=MISSING:
         dataclasses.field(default=v, metadata=dict(static=True))`, or a def whose one return is one, as
         written there through its locals and nested defs), or stands for (a `functools.partial` of one): the
-        metadata it writes is the helper's (another
-        module's helper is read from its summary: project_field)."""
+        metadata it writes is the helper's (another module's helper is read from its summary: project_field)."""
         helper = self.index.module_function(name)
         if helper is None:
             return self._partial_field(name)
@@ -310,10 +309,11 @@ class Frameworks:
         values = self.index.bindings.get(name, []) if self.index.aliases.is_module_local(name) else []
         bound = values[0] if len(values) == 1 else None
         call = None
-        helper = self._library_field(bound.args[0]) if isinstance(bound, ast.Call) and bound.args else None
-        if isinstance(bound, ast.Call) and helper is not None and self.index.qualify(bound.func) == PARTIAL:
-            call = ast.copy_location(ast.Call(helper, bound.args[1:], bound.keywords), bound)
-            ast.fix_missing_locations(call)
+        if isinstance(bound, ast.Call) and bound.args and self.index.qualify(bound.func) == PARTIAL:
+            helper = self._library_field(bound.args[0])
+            if helper is not None:
+                call = ast.copy_location(ast.Call(helper, bound.args[1:], bound.keywords), bound)
+                ast.fix_missing_locations(call)
         self._partial_fields[name] = call
         return call
 
@@ -323,16 +323,23 @@ class Frameworks:
         object that helper returns keeps it (`make_held().value`)."""
         value = written_as(value, None, self.index)
         call, attribute = (value.value, value.attr) if isinstance(value, ast.Attribute) and isinstance(
-            value.value, ast.Call) else (value, None)
+            value.value, ast.Call) else (value, "")
         if isinstance(call, ast.Call) and self.index.project is not None:
             definition = self.index.definition(call.func)
-            inline = definition.function.inline if definition is not None and definition.function is not None else None
-            made = inline_expression(inline, {}, call) if inline is not None and not (
-                inline.positional or inline.keyword_only) else None
-            if attribute is not None:
-                made = self.index.kept_argument(made, attribute) if isinstance(made, ast.Call) else None
+            made = self._returned_elsewhere(definition, call, attribute) if definition is not None else None
             value = made if made is not None else value
         return value if self.index.qualify(value) in FIELD_HELPERS else None
+
+    def _returned_elsewhere(self, definition, call: ast.Call, attribute: str) -> ast.expr | None:
+        """What a function of another module returns to `call` (its summary's Inline, read here), or what the
+        attribute `attribute` of the object it returns keeps; None when its summary does not say."""
+        inline = definition.function.inline if definition.function is not None else None
+        if inline is None or inline.positional or inline.keyword_only:
+            return None
+        made = inline_expression(inline, {}, call)
+        if attribute:
+            made = self.index.kept_argument(made, attribute) if isinstance(made, ast.Call) else None
+        return made
 
     def _metadata_returned(self, function: str | None, call: ast.Call) -> dict[str, bool]:
         """The literal metadata a project function returns (`def static(): return {"static": True}`), or an
@@ -362,12 +369,7 @@ class Frameworks:
         name, _, attribute = field.helper.partition("()")
         project = self.index.project
         definition = project.definition(name) if project is not None else None
-        inline = definition.function.inline if definition is not None and definition.function is not None else None
-        if inline is None or inline.positional or inline.keyword_only:
-            return None
-        made = inline_expression(inline, {}, call)
-        if attribute:
-            made = self.index.kept_argument(made, attribute[1:]) if isinstance(made, ast.Call) else None
+        made = self._returned_elsewhere(definition, call, attribute[1:]) if definition is not None else None
         qualified = self.index.qualify(made) if made is not None else None
         if made is None or qualified not in FIELD_HELPERS:
             return None
