@@ -27,7 +27,9 @@ Use instead:
 Known false positives:
     None known. Not reported: an unflatten written `(children, aux_data)`: its children look too few
     because it reads aux_data as the children, and that is PTL303's one finding; children a flatten grows
-    after the display (`children += (self.photons,)` when the object has them).
+    after the display (`children += (self.photons,)` when the object has them); a child unflatten reads only
+    under a test of aux_data, when another return of flatten gives that many (`if has_scale: ...
+    children[1]`, flatten saying by aux_data which return it took).
 
 Known limits:
     Only children displays of known length are counted, and constructors written in the module.
@@ -92,8 +94,8 @@ def dropped_children(structure: Structure, registration: Registration) -> list[D
         return []
     found = []
     for function in (registration.flatten, registration.flatten_with_keys):
-        returns = [(returned, children) for returned in (flatten_returns(function, structure.index) if function
-                                                          is not None else ())
+        flattened = flatten_returns(function, structure.index) if function is not None else ()
+        returns = [(returned, children) for returned in flattened
                    if (children := display_elements(returned.children, function, structure.index)) is not None]
         most = max((len(children) for _returned, children in returns), default=0)
         for returned, children in returns:
