@@ -393,8 +393,12 @@ class RegistrationFinder:
         `@dataclass` with a `flax.struct.field(pytree_node=False)`: one leaf, with no aux_data)."""
         return bool(cls.decorators) and not cls.keywords and all(
             self.index.qualify(d.func if isinstance(d, ast.Call) else d) in PYTHON_DATACLASS_DECORATORS
-            for d in cls.decorators) and all((self.index.qualify(base) or self.index.code(base)) in NEUTRAL_BASES
-                                             for base in cls.bases)
+            for d in cls.decorators) and all(self._neutral(base) for base in cls.bases)
+
+    def _neutral(self, base: ast.expr) -> bool:
+        """`object`, `abc.ABC`, `Generic[P]`, `Protocol`: a base that makes nothing of its subclasses."""
+        base = base.value if isinstance(base, ast.Subscript) else base
+        return (self.index.qualify(base) or self.index.code(base)) in NEUTRAL_BASES
 
     def _from_decorator(self, expr: ast.expr, cls: ClassInfo) -> Registration | None:
         mechanism = self.mechanism(expr)
