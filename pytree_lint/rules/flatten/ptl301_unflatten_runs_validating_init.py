@@ -89,6 +89,7 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
+from ...analysis.pytrees.aux import flatten_returns
 from ...analysis.pytrees.structure import Constructor, names_in, self_attributes
 from ...analysis.record import record, remade
 from ...analysis.syntax.model import (
@@ -189,6 +190,7 @@ class UnflattenRunsValidatingInit(Rule):
                     nodes = children & _node_parameters(analysis, constructor)
                     children -= nodes | _opaque_parameters(analysis, constructor)
                     given = {**_filled_when_none(constructor, arguments, unflatten, children),
+                             **_literals_from_aux(analysis, registration, unflatten, arguments),
                              **_literals_given(constructor, arguments)}
                     # children set on the object before an explicit `__init__` runs on it (`obj.x = children[0]`)
                     carried = {read.attribute for read in unflatten.attribute_reads
@@ -262,6 +264,25 @@ def _literals_given(constructor: Constructor, arguments: list) -> dict[str, obje
                 given[constructor.parameters[position].name] = argument.value
             position += 1
     return given
+
+
+def _literals_from_aux(analysis, registration, unflatten, arguments: list) -> dict[str, object]:
+    """The literal constants a `**aux_data` argument passes, by key, when every return of flatten gives aux_data
+    as a dict display holding them (bqskit-qfactor-jax's `{"radixes": ..., "_from_tree": True}`, whose
+    `_from_tree` turns the constructor's conversion off)."""
+    flatten = registration.flatten
+    if flatten is None or unflatten.aux is None or not any(
+            isinstance(a, ast.keyword) and a.arg is None and is_name(a.value, unflatten.aux) for a in arguments):
+        return {}
+    found: dict[str, object] | None = None
+    for returned in flatten_returns(flatten, analysis.index):
+        aux = written_as(returned.aux, flatten, analysis.index)
+        if not isinstance(aux, ast.Dict):
+            return {}
+        literals = {key.value: value.value for key, value in zip(aux.keys, aux.values)
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(value, ast.Constant)}
+        found = literals if found is None else {k: v for k, v in found.items() if k in literals and literals[k] == v}
+    return found or {}
 
 
 def _filled_when_none(constructor: Constructor, arguments: list, unflatten, children: set[str]) -> dict[str, object]:
