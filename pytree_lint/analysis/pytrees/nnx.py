@@ -402,8 +402,11 @@ class NnxClasses:
             if 0 < len(bound) <= MAX_JOINED_BINDINGS and all(isinstance(b.value, ast.expr) for b in bound):
                 # The join of the assignments that may reach it (`block = Conv(...)` in one loop, `block =
                 # Deconv(...)` in the next): what every one makes, else not known; named by the nearest.
-                return _joined([self.classify(b.value, Context(context.function, context.instances, b.statement),
-                                              depth + 1) for b in bound if isinstance(b.value, ast.expr)], expr)
+                joined = _joined([self.classify(b.value, Context(context.function, context.instances, b.statement),
+                                                depth + 1) for b in bound if isinstance(b.value, ast.expr)], expr)
+                if joined.status is Status.STATIC and joined.container in ("list", "dict", "set"):
+                    return self._filled_local(expr, joined, context, depth) or joined
+                return joined
             param = context.function.all_params.get(expr.id)
             if param is not None and not bound:
                 annotated = self._annotated(param.annotation, expr)
@@ -415,6 +418,31 @@ class NnxClasses:
                 return self._given(self.index.calls_named(function.name), param.name, position, expr,
                                    depth) or annotated
         return self._by_evidence(expr, context)
+
+    def _filled_local(self, name: ast.Name, container: NnxValue, context: Context, depth: int) -> NnxValue | None:
+        """A local list, dict or set made empty or static and filled in place with data before it is read
+        (`layers = []`, `layers.append(nnx.Linear(...))` in a loop, then `self.layers = layers`:
+        jackofalltrades' networks): a container holding data."""
+        function = context.function
+        reached = getattr(context.statement, "lineno", None)
+        if function is None or reached is None:
+            return None
+        for statement, node, filled, put in fillings_in(function):
+            if not (isinstance(filled, ast.Name) and filled.id == name.id and statement.lineno < reached):
+                continue
+            inner = self.classify(put, Context(function, context.instances, statement), depth + 1)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+                    "extend", "update"):  # what it puts in is a container: its items
+                if inner.status is not Status.CONTAINER_WITH_DATA:
+                    continue
+                holding = inner.holds
+            elif inner.status in (Status.DATA, Status.CONTAINER_WITH_DATA):
+                holding = _held(inner)
+            else:
+                continue
+            return remade(container, status=Status.CONTAINER_WITH_DATA, what=f"a {container.container} holding "
+                          f"{holding}", holds=holding, inner=inner.inner or inner.node)
+        return None
 
     def _given(self, calls: list[ast.Call], name: str, position: int | None, node: ast.expr,
                depth: int) -> NnxValue | None:
