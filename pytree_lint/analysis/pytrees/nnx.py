@@ -153,6 +153,7 @@ class NnxClasses:
         self.index = index
         self.values = values
         self._declared: dict[int, dict[str, Status]] = {}  # see declarations
+        self._local_fillings: dict[int, list] = {}  # per function: fillings_in, read once (see _filled_local)
 
     def spelling(self, name: str) -> str | None:
         """How this module can spell `flax.nnx.<name>` (`nnx.List` after `from flax import nnx`), for a
@@ -427,7 +428,9 @@ class NnxClasses:
         reached = getattr(context.statement, "lineno", None)
         if function is None or reached is None:
             return None
-        for statement, node, filled, put in fillings_in(function):
+        if id(function.node) not in self._local_fillings:
+            self._local_fillings[id(function.node)] = list(fillings_in(function))
+        for statement, node, filled, put in self._local_fillings[id(function.node)]:
             if not (isinstance(filled, ast.Name) and filled.id == name.id and statement.lineno < reached):
                 continue
             inner = self.classify(put, Context(function, context.instances, statement), depth + 1)
