@@ -16,7 +16,7 @@ import ast
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ...knowledge.jax import JIT, SHAPE_MODULES, SHAPE_PARAMETERS
+from ...knowledge.jax import JIT
 from ...knowledge.python import PARTIAL
 from ..project.summary import JitFactory
 from ..record import NamedTuple, field, record
@@ -34,6 +34,7 @@ from ..syntax.model import (
     literal_string,
     nodes_of,
     returned_expression,
+    shape_arguments,
     unquoted,
     written_as,
 )
@@ -547,19 +548,15 @@ def annotated_static_arrays(function: JittedFunction, values: ValueInference) ->
 
 def _sizes(function: FunctionInfo, index: ModuleIndex) -> set[str]:
     """The names a function's body gives as a size or shape: to `range`, or where an array constructor takes
-    one (knowledge.jax.SHAPE_PARAMETERS), as written or in arithmetic and tuples."""
+    one (shape_arguments), as written or in arithmetic and tuples."""
     found: set[str] = set()
     for call in function.nodes(ast.Call) if not function.is_lambda else ():
         if is_name(call.func, "range") and index.is_builtin("range", function):
             arguments = [*call.args, *(k.value for k in call.keywords)]
+        elif (taken := shape_arguments(index, call)) is not None:
+            arguments = taken[0]
         else:
-            qualified = index.qualify(call.func) or ""
-            taken = SHAPE_PARAMETERS.get(qualified.rsplit(".", 1)[-1]) if qualified.startswith(SHAPE_MODULES) else None
-            if taken is None:
-                continue
-            positions, keywords, _symptom = taken
-            arguments = [a for i, a in enumerate(call.args) if i in positions]
-            arguments += [k.value for k in call.keywords if k.arg in keywords]
+            continue
         found.update(name.id for argument in arguments for name in nodes_of(argument, ast.Name))
     return found
 

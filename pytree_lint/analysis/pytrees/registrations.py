@@ -17,7 +17,7 @@ from ...knowledge import BASES, FIELD_HELPERS, LIBRARIES, Convention, PytreeLibr
 from ...knowledge.base import RUNS_INIT
 from ...knowledge.jax import MECHANISMS, Mechanism
 from ...knowledge.python import DATACLASS_DECORATORS as PYTHON_DATACLASS_DECORATORS
-from ...knowledge.python import NEUTRAL_BASES, PARTIAL
+from ...knowledge.python import PARTIAL
 from ..project.summary import RegisteredElsewhere, SubclassRegistration
 from ..record import field, record
 from ..syntax.model import (
@@ -282,8 +282,7 @@ class RegistrationFinder:
         """A registration in the class's `__init_subclass__`, with subclasses in this module: those are the
         registered classes (the class itself stands for the subclasses of other modules)."""
         return (isinstance(scope, FunctionInfo) and scope.cls is cls and scope.name == "__init_subclass__"
-                and any(other is not cls and cls in self.index.class_and_bases(other)
-                        for other in self.index.all_classes))
+                and self.index.has_subclass(cls))
 
     def is_metaclass(self, cls: ClassInfo, depth: int = 0) -> bool:
         """A class deriving from `type` (or `abc.ABCMeta`), directly or through metaclasses of the module."""
@@ -393,12 +392,7 @@ class RegistrationFinder:
         `@dataclass` with a `flax.struct.field(pytree_node=False)`: one leaf, with no aux_data)."""
         return bool(cls.decorators) and not cls.keywords and all(
             self.index.qualify(d.func if isinstance(d, ast.Call) else d) in PYTHON_DATACLASS_DECORATORS
-            for d in cls.decorators) and all(self._neutral(base) for base in cls.bases)
-
-    def _neutral(self, base: ast.expr) -> bool:
-        """`object`, `abc.ABC`, `Generic[P]`, `Protocol`: a base that makes nothing of its subclasses."""
-        base = base.value if isinstance(base, ast.Subscript) else base
-        return (self.index.qualify(base) or self.index.code(base)) in NEUTRAL_BASES
+            for d in cls.decorators) and all(map(self.index.is_neutral_base, cls.bases))
 
     def _from_decorator(self, expr: ast.expr, cls: ClassInfo) -> Registration | None:
         mechanism = self.mechanism(expr)

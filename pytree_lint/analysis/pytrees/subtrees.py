@@ -74,8 +74,7 @@ class SubtreeTypes:
         view = self.index.project
         cls = self.index.resolve_class(annotation)
         if cls is not None:
-            derived = any(self.index.resolve_class(base) is cls for other in self.index.classes.values()
-                          for base in other.bases) or (view is not None and bool(view.subclasses_elsewhere(cls.name)))
+            derived = self.index.has_subclass(cls) or (view is not None and bool(view.subclasses_elsewhere(cls.name)))
             return not derived and self._plain_local(cls, 0)
         definition = self.index.definition(annotation) if view is not None else None
         if definition is None or view is None:
@@ -89,17 +88,13 @@ class SubtreeTypes:
         if depth > _MAX_DEPTH or self._registered_class(cls) or "__jax_array__" in cls.methods:
             return False
         for base in cls.bases:
-            base = base.value if isinstance(base, ast.Subscript) else base  # `Generic[T]`, `Base[T]`
-            parent = self.index.resolve_class(base)
-            if parent is not None:
-                if not self._plain_local(parent, depth + 1):
-                    return False
+            if self.index.is_neutral_base(base):
                 continue
-            definition = self.index.definition(base)
-            if definition is not None:
-                if not self._plain_elsewhere(definition, depth + 1):
-                    return False
-            elif (self.index.qualify(base) or _name(base)) not in py.NEUTRAL_BASES:
+            base = base.value if isinstance(base, ast.Subscript) else base  # `Base[T]`
+            parent = self.index.resolve_class(base)
+            definition = self.index.definition(base) if parent is None else None
+            if not (self._plain_local(parent, depth + 1) if parent is not None else
+                    definition is not None and self._plain_elsewhere(definition, depth + 1)):
                 return False
         return True
 

@@ -18,7 +18,8 @@ from functools import cache, cached_property
 from itertools import repeat
 from typing import TYPE_CHECKING, TypeVar, Union
 
-from ...knowledge.python import FILLING_METHODS, MUTATING_METHODS, SETATTR_CALLS
+from ...knowledge.jax import SHAPE_MODULES, SHAPE_PARAMETERS
+from ...knowledge.python import FILLING_METHODS, MUTATING_METHODS, NEUTRAL_BASES, SETATTR_CALLS
 from ..record import field, record, remade
 from .names import MEANT, AliasTable, dotted_name
 from .source import Source, home_of
@@ -821,6 +822,15 @@ class ModuleIndex:
             return False
         return function is None or (name not in function.local_bindings and name not in function.all_params)
 
+    def has_subclass(self, cls: ClassInfo) -> bool:
+        """Some other class of the module derives from `cls`, at any depth."""
+        return any(other is not cls and cls in self.class_and_bases(other) for other in self.all_classes)
+
+    def is_neutral_base(self, base: ast.expr) -> bool:
+        """`object`, `abc.ABC`, `Generic[P]`, `Protocol`: a base that makes nothing of its subclasses."""
+        base = base.value if isinstance(base, ast.Subscript) else base
+        return (self.qualify(base) or dotted_name(base)) in NEUTRAL_BASES
+
     def class_and_bases(self, cls: ClassInfo, across_modules: bool = False) -> list[ClassInfo]:
         """`cls` and its base classes defined in this module, nearest first; for a class read from another
         module, its bases there too (a subclass of a subclass of this module's class). `across_modules`: a
@@ -1343,6 +1353,20 @@ def _array_index(index: ast.expr) -> bool:
     parts = index.elts if isinstance(index, ast.Tuple) else [index]
     return any(isinstance(part, ast.Slice) or (isinstance(part, ast.Constant) and part.value is Ellipsis)
                for part in parts)
+
+
+def shape_arguments(index: ModuleIndex, call: ast.Call) -> tuple[list[ast.expr], str] | None:
+    """The arguments of an array constructor (of jax.numpy, numpy or jax.random) that take a shape or a size,
+    as written (a starred one unwrapped), with the error a tracer raises there (knowledge.jax.SHAPE_PARAMETERS);
+    None for any other call."""
+    qualified = index.qualify(call.func) or ""
+    taken = SHAPE_PARAMETERS.get(qualified.rsplit(".", 1)[-1]) if qualified.startswith(SHAPE_MODULES) else None
+    if taken is None:
+        return None
+    positions, keywords, symptom = taken
+    arguments = [a.value if isinstance(a, ast.Starred) else a for position, a in enumerate(call.args)
+                 if position in positions]
+    return [*arguments, *(k.value for k in call.keywords if k.arg in keywords)], symptom
 
 
 def fillings_in(function: FunctionInfo) -> Iterator[tuple[ast.stmt, ast.AST, ast.expr, ast.expr]]:

@@ -51,8 +51,8 @@ from __future__ import annotations
 import ast
 
 from ...analysis.record import record
-from ...analysis.syntax.model import ClassInfo, FunctionInfo, ModuleIndex, nodes_of, written_as
-from ...knowledge.jax import SHAPE_ERROR, SHAPE_MODULES, SHAPE_PARAMETERS
+from ...analysis.syntax.model import ClassInfo, FunctionInfo, ModuleIndex, nodes_of, shape_arguments, written_as
+from ...knowledge.jax import SHAPE_ERROR
 from ...knowledge.python import NOT_TRACED_METHODS
 from ...knowledge.triggers import REGISTRATION_TRIGGERS
 from ...runtime.probes import ReproduceProbe
@@ -129,15 +129,10 @@ class ConfigurationUses:
             arguments = [a for a in call.args if not isinstance(a, ast.Starred)]
             arguments += [k.value for k in call.keywords if k.arg is not None]
             return _shape_elements(self._written(arguments, method)), SHAPE_ERROR
-        if not qualified.startswith(SHAPE_MODULES):
+        taken = shape_arguments(self.index, call)
+        if taken is None:
             return None
-        parameters = SHAPE_PARAMETERS.get(qualified.rsplit(".", 1)[-1])
-        if parameters is None:
-            return None
-        positions, keywords, symptom = parameters
-        arguments = [a.value if isinstance(a, ast.Starred) else a for position, a in enumerate(call.args)
-                     if position in positions]
-        arguments += [k.value for k in call.keywords if k.arg in keywords]
+        arguments, symptom = taken
         return _shape_elements(self._written(arguments, method)), symptom
 
     def _written(self, arguments: list[ast.expr], method: FunctionInfo) -> list[ast.expr]:
