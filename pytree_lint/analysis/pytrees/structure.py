@@ -516,10 +516,9 @@ class Structure:
         for statement, _blocks in walk_statements(function.node.body):
             if isinstance(statement, ast.Assign) and names_in(statement.value) & from_aux:
                 from_aux.update(name for target in statement.targets for name in names_in(target))
-        line = getattr(node, "lineno", None)
-        return line is not None and any(
-            names_in(test.test) & from_aux and test.body[0].lineno <= line <= (test.end_lineno or test.lineno)
-            for test in nodes_of(function.node.body, ast.If))
+        statement = function.statement_holding(node)
+        tests = function.guards.get(id(statement), ((), ()))[0] if statement is not None else ()
+        return any(names_in(test) & from_aux for test, _holds in tests)
 
 
 def _rebound(function: FunctionInfo, aliases: set[str]) -> set[str]:
