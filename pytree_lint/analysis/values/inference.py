@@ -279,6 +279,15 @@ def _union(groups) -> list[Evidence]:
     return found
 
 
+def _keeps_an_array(index: ast.expr) -> bool:
+    """An index that takes an array from an array whatever the rest of it is: a slice, `...` (`a[..., mask]`
+    is an array, a 0-d one at least) or a new axis (`None`), alone or among the entries of a tuple."""
+    entries = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any(isinstance(entry, ast.Slice) or (isinstance(entry, ast.Constant) and (entry.value is Ellipsis
+                                                                                    or entry.value is None))
+               for entry in entries)
+
+
 @record
 class ValueInference:
     index: ModuleIndex
@@ -559,9 +568,7 @@ class ValueInference:
             # f()` binds each name to: see syntax.model.assignment_pairs, `f()["mask"]`); of what another
             # module's function returns, as a summary records it: a reference to that element (`pkg.m.f()[0]`).
             return _element(self.infer(expr.value, context), key)
-        sliced = isinstance(index, ast.Slice) or (
-            isinstance(index, ast.Tuple) and any(isinstance(e, ast.Slice) for e in index.elts))
-        if not sliced:
+        if not _keeps_an_array(index):
             return []
         return [e for e in self.infer(expr.value, context) if e.kind is Kind.ARRAY][:1]
 
