@@ -174,8 +174,10 @@ def test_a_worker_takes_first_a_file_whose_imports_no_other_worker_is_on():
     waits_on = [0, 0b1, 0b11, 0]  # file 1 imports file 0, file 2 imports file 1 (and so file 0)
     claims.process = 1
     assert claims.next_free(waits_on) == 0
+    assert list(claims.untaken()) == [1, 2, 3]
     claims.process = 0
     assert claims.next_free(waits_on) == 3  # 1 and 2 wait on 0, which the other worker is on
+    assert list(claims.untaken()) == [1, 2]  # what a worker waiting for file 0's summary may summarise meanwhile
     assert claims.finished(3) == 1
     assert claims.next_free(waits_on) == 1  # none is left that does not wait: the first
     claims.process = 1

@@ -724,6 +724,54 @@ def test_a_worker_reads_the_summary_another_worker_is_making(own, project, monke
     assert made_here == {"written": ["model.py"], "unwritten": ["model.py", "masks.py"], "unmade": ["masks.py"]}[own]
 
 
+def test_a_waiting_worker_summarises_an_untaken_file_meanwhile(project, monkeypatch):
+    """While a worker waits for the summary another worker is making, it makes the summary of the first file
+    no worker has taken yet and takes that file (its lint comes next, from the tree kept), rather than idling;
+    a file it has summarised already is passed over."""
+    import threading
+
+    from pytree_lint.analysis.project.modules import resolved_path
+
+    load_analysis()
+    init, masks, model = (resolved_path(f"pkg/{name}.py") for name in ("__init__", "masks", "model"))
+    monkeypatch.setattr(Project, "takes", lambda file: False)
+    with monkeypatch.context() as making:  # what the other worker makes, and writes below
+        making.setenv(NO_SUMMARY_CACHE, "1")
+        made_elsewhere = Project(project.resolve()).summary_of(masks)
+    store = SummaryStore()
+    taken = []
+    monkeypatch.setattr(Project, "takes", lambda file: taken.append(file) or True)
+    monkeypatch.setattr(Project, "adopted_files", frozenset({masks, model}))
+    monkeypatch.setattr(Project, "files_to_lint", {init})
+    monkeypatch.setattr(Project, "settled", object())
+    on_masks = threading.Event()
+    on_masks.set()
+    monkeypatch.setattr(Project, "linted_elsewhere", lambda file: file == masks and on_masks.is_set())
+    monkeypatch.setattr(Project, "untaken", lambda: iter([model, init]))
+    made_here = []
+    summarize = Project.summarize
+    monkeypatch.setattr(Project, "summarize", lambda data, path, *rest: (made_here.append(Path(path).name),
+                                                                         summarize(data, path, *rest))[1])
+
+    def the_other_worker():  # writes the summary once this worker has made (and written) one meanwhile
+        waited_until = time.monotonic() + 5
+        while not here.summarised(init) and time.monotonic() < waited_until:
+            time.sleep(0.001)
+        store.put(made_elsewhere)
+        on_masks.clear()
+
+    here = Project(project.resolve())
+    here.summary_of(model)  # the module this worker lints, summarised and written first
+    here.view("pkg/model.py")
+    other = threading.Thread(target=the_other_worker)
+    other.start()
+    summary = here.summary_of(masks)
+    other.join()
+    assert summary is not None and summary.to_json() == made_elsewhere.to_json()
+    assert made_here == ["model.py", "__init__.py"]
+    assert taken == [init] and here.summarised(init)
+
+
 def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, monkeypatch, capsys):
     """Two runs in one process (a test suite, an editor's tool calling the CLI), each from its project's
     folder: a relative path names the file of the current folder (both projects have `pkg/schedule.py`)."""

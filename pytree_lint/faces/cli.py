@@ -89,11 +89,13 @@ def _not_linted(job: Job, reason: str):
 
 def _share_jobs(worker) -> None:
     """Tell the analysis how a process of the run takes a file it parses for a summary (see Project.takes),
-    and whether another process is linting a file (see Project.linted_elsewhere); None: the run is over."""
+    whether another process is linting a file (see Project.linted_elsewhere) and which files no process has
+    taken (see Project.untaken); None: the run is over."""
     from ..analysis.project.modules import Project
 
     Project.takes = worker.take if worker is not None else None
     Project.linted_elsewhere = worker.on_elsewhere if worker is not None else None
+    Project.untaken = worker.untaken if worker is not None else None
 
 
 def _rows(findings: list[Finding]) -> list[list]:

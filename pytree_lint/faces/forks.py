@@ -10,7 +10,7 @@ import fcntl
 import marshal
 import mmap
 import os
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
@@ -94,6 +94,10 @@ class Claims:
         return [on - 1 for other in range(self.processes) if other != self.process
                 and (on := self._number(_ON + 4 * other))]
 
+    def untaken(self) -> Iterator[int]:
+        """The jobs no process has taken, in order (read without the lock: a moment's answer)."""
+        return (job for job in range(self._number(_CURSOR), self.count) if not self._memory[self._takers + job])
+
     def taker(self, job: int) -> int | None:
         """The number of the process that took the job (None: no process)."""
         return self._memory[self._takers + job] - 1 if self._memory[self._takers + job] else None
@@ -128,7 +132,7 @@ class _Worker(Generic[Job]):
 
     def __init__(self, jobs: Sequence[Job], keys: Sequence[Hashable], claims: Claims,
                  waits_on: Sequence[int]) -> None:
-        self.jobs, self.claims, self.waits_on = jobs, claims, waits_on
+        self.jobs, self.keys, self.claims, self.waits_on = jobs, keys, claims, waits_on
         self.numbers: dict[Hashable, int] = {}  # a key -> its job (the first, when two paths name one file)
         for number, key in enumerate(keys):
             self.numbers.setdefault(key, number)
@@ -141,6 +145,10 @@ class _Worker(Generic[Job]):
             return False
         self.next.append(job)
         return True
+
+    def untaken(self) -> Iterator[Hashable]:
+        """The keys of the jobs no process has taken, in the run's order (a moment's answer: see take)."""
+        return (self.keys[job] for job in self.claims.untaken())
 
     def on_elsewhere(self, key: Hashable) -> bool:
         """Whether another process is on the job of a key (a file) now."""
