@@ -102,8 +102,9 @@ class ModuleAnalysis:
     def made_per_call(self, call: ast.Call, maker: FunctionInfo, _builders: frozenset[int] = frozenset()) -> bool:
         """Whether the object a call in the function `maker` builds is made anew by each call of it and
         passed on (to a call, stored, returned in a display or through a name): what it holds is then new
-        each time. Not in a classmethod or staticmethod (a factory, run where a program sets up), nor when the
-        function is traced (its results are outputs). A function that only returns the call (a builder) makes
+        each time. Not in a classmethod or staticmethod (a factory, run where a program sets up) unless in a
+        def it returns (a decorator factory's `inner`, called per object), nor when the function is traced
+        (its results are outputs). A function that only returns the call (a builder) makes
         it as often as its callers: per call when one of the module's calls of it is (`return energy,
         build(update)`), judged there."""
         if _builders:  # inside a chain of builders: its answer depends on the chain
@@ -114,8 +115,10 @@ class ModuleAnalysis:
         return self._per_call[key]
 
     def _made_per_call(self, call: ast.Call, maker: FunctionInfo, _builders: frozenset[int]) -> bool:
-        if maker.is_classmethod or maker.is_staticmethod or self.values.memoized(maker):
-            return False  # a factory, run where a program sets up; a memoised one gives equal calls one object
+        if maker.is_classmethod or maker.is_staticmethod:  # a factory, run where a program sets up; but a def it
+            return self.index.returned_builder(call) is not None  # returns runs each time it is called
+        if self.values.memoized(maker):
+            return False  # a memoised factory gives equal calls one object
         place = self.place_of(call, maker)
         if place is None:
             return False

@@ -860,9 +860,28 @@ class ModuleIndex:
         return None
 
     def constructor_calls(self, cls: ClassInfo) -> list[tuple[ast.Call, FunctionInfo | None]]:
-        """Calls that build a `cls` in its own body (`cls(...)` in a classmethod, `Name(...)` in a method)
-        or at module level (`box = Box(...)`), with the method that makes them (None: module level)."""
+        """Calls that build a `cls` in its own body (`cls(...)` in a classmethod, `Name(...)` in a method, or
+        in a def nested in one: see returned_builder) or at module level (`box = Box(...)`), with the method
+        that makes them (None: module level)."""
         return self._constructor_calls[0].get(id(cls), [])
+
+    def returned_builder(self, call: ast.Call) -> FunctionInfo | None:
+        """The def nested in a method that holds a call of it (at any depth) when the method returns that def:
+        the call runs each time the def is called (the `inner` a decorator factory returns), not once per call
+        of the method. None: the call is no such def's."""
+        return self._returned_builders.get(id(call))
+
+    @cached_property
+    def _returned_builders(self) -> dict[int, FunctionInfo]:
+        builders: dict[int, FunctionInfo] = {}
+        for site in self.calls:
+            method = site.scope
+            while isinstance(method, FunctionInfo) and method.cls is None:
+                method = method.parent
+            builder = _returned_nested_def(method, site.scope) if isinstance(method, FunctionInfo) else None
+            if builder is not None:
+                builders.update((id(call), builder) for call in _with_argument_calls(site.node))
+        return builders
 
     def constructions_in_functions(self, cls: ClassInfo) -> list[tuple[ast.Call, FunctionInfo]]:
         """The other calls that build a `cls`: in the module's functions, nested functions and other classes'
@@ -1137,6 +1156,22 @@ def _node_fields(kind: type) -> tuple[str, ...]:
     fields = _NODE_FIELDS[kind] = () if kind is ast.Constant else tuple(
         name for name in kind._fields if name != "ctx")
     return fields
+
+
+def _returned_nested_def(method: FunctionInfo, scope: Scope | None) -> FunctionInfo | None:
+    """The def or lambda directly in `method` that holds `scope` (itself or a def nested in it) when the
+    method returns it (`return inner`, `return lambda x: cls(x)`); else None."""
+    if scope is method:
+        return None
+    outer = scope
+    while isinstance(outer, FunctionInfo) and outer.parent is not method:
+        outer = outer.parent
+    if not isinstance(outer, FunctionInfo):
+        return None
+    returned = any(statement.value is outer.node if outer.is_lambda
+                   else isinstance(statement.value, ast.Name) and statement.value.id == outer.name
+                   for statement in method.return_statements)
+    return outer if returned else None
 
 
 # The nodes no call is below: a walk looking for calls never enters one (they are most of an expression's nodes).

@@ -279,6 +279,14 @@ def _union(groups) -> list[Evidence]:
     return found
 
 
+def _builder_name(builder: FunctionInfo | None, method: FunctionInfo | None) -> str | None:
+    """The def a message says gives a value to a construction (None: module level): the def a factory
+    returns, when it is no lambda, else the method."""
+    if builder is not None and not builder.is_lambda:
+        return builder.name
+    return method.name if method is not None else None
+
+
 def _keeps_an_array(index: ast.expr) -> bool:
     """An index that takes an array from an array whatever the rest of it is: a slice, `...` (`a[..., mask]`
     is an array, a 0-d one at least) or a new axis (`None`), alone or among the entries of a tuple."""
@@ -657,11 +665,12 @@ class ValueInference:
                 context = MODULE_CONTEXT
             else:
                 context = Context(method, ((method.self_name, cls),) if method.self_name else ())
-            factory = method is None or method.is_classmethod or method.is_staticmethod
+            builder = self.index.returned_builder(call)
+            factory = method is None or ((method.is_classmethod or method.is_staticmethod) and builder is None)
             # A value passed at module level is still one per instance: not `shared`; but for an object
             # compared by identity (a function, a token) that a module-level name holds (see _one_object).
             found.extend(_one_object(e).through(via or name, Relation.GIVEN, argument, None, factory,
-                                                method.name if method is not None else None)
+                                                _builder_name(builder, method))
                          for e in self.infer(argument, context))
         found.extend(self._constructed_elsewhere(cls, name, position, via or name))
         if not everywhere:  # and the module's functions, each read in its own scope, as other modules' are

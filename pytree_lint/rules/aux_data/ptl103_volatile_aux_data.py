@@ -29,7 +29,8 @@ Use instead:
 Known false positives:
     None known. Not reported: a lambda, partial, `jax.jit(f)` or time taken at module level, as a
     default value (evaluated once), passed to the constructor by a factory (`Model.create(...)`, a
-    classmethod or staticmethod) or at module level, or assigned by a method other than the constructor
+    classmethod or staticmethod; not by a def the factory returns, such as a decorator factory's `inner`,
+    which runs for each object) or at module level, or assigned by a method other than the constructor
     (a start time set in `on_run_start`, a `jax.jit` built lazily and cached on `self`): made once where
     the program sets its objects up, and kept by every flatten and unflatten after. Nor an `object()`
     marker the module uses as a lookup key (equinox's `state[index.marker]`: each object owning its entry
