@@ -400,7 +400,10 @@ class AuxSiteFinder:
                     found.extend(self._flatten_sites(registration, function))
             cls = registration.cls
             methods = {name for owner in self.index.class_and_bases(cls) for name in owner.methods} if cls else set()
-            for static in registration.static_fields:
+            # A library's dataclass inherits its bases' static fields, given values by its own constructions.
+            inherited = self.inference.frameworks.inherited_static_fields(cls, registration.library.convention) \
+                if cls is not None and registration.library is not None else []
+            for static in [*registration.static_fields, *inherited]:
                 if cls is not None and static.name not in methods:  # a property or method shadows the field
                     # A static field that a method keeps updating marks a stateful object, not a cache key
                     # someone forgot: only a flatten function that returns such a value is reported.

@@ -476,6 +476,23 @@ class Frameworks:
                 found.append(StaticDeclaration(field.name, field.statement, how))
         return found
 
+    def inherited_static_fields(self, cls: ClassInfo, convention: Convention | None) -> list[StaticDeclaration]:
+        """The static fields `cls` inherits: declared static by a base (of any module of the project), as
+        the base nearest `cls` that declares the name says, and not declared again by `cls` (numpyro's aux
+        fields are read whole: see static_fields)."""
+        if convention is Convention.NUMPYRO:
+            return []
+        found = []
+        seen = {field.name for field in declared_fields(self.index, cls)}
+        for owner in self.index.class_and_bases(cls, across_modules=True)[1:]:
+            static = {declaration.name: declaration for declaration in self.static_fields(owner, convention)}
+            for field in declared_fields(self.index, owner):
+                if field.name not in seen:
+                    seen.add(field.name)
+                    if field.name in static:
+                        found.append(static[field.name])
+        return found
+
     def static_names(self, cls: ClassInfo, convention: Convention | None) -> set[str]:
         """The names of the fields `cls` and its bases (of any module) declare static, each as the class
         nearest `cls` that declares it says (a subclass's `mode: str` is not static when a base's was)."""
