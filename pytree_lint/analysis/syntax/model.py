@@ -1814,6 +1814,15 @@ def isinstance_test(test: ast.expr) -> tuple[ast.expr, ast.expr] | None:
     return None
 
 
+def has_member_test(test: ast.expr) -> tuple[ast.expr, str] | None:
+    """(what is tested, the member's name) for `hasattr(x, "name")`, else None."""
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "hasattr"
+            and len(test.args) == 2 and not test.keywords and isinstance(test.args[1], ast.Constant)
+            and isinstance(test.args[1].value, str)):
+        return test.args[0], test.args[1].value
+    return None
+
+
 def none_test(test: ast.AST) -> tuple[ast.expr, bool] | None:
     """(what is tested, whether the test holds when it is None) for `x is None`, `x is not None`, `x == None`
     and `x != None` (None on either side), else None."""

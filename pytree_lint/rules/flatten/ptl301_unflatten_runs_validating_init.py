@@ -24,8 +24,9 @@ Why is this bad:
     `TracerBoolConversionError` under jit, and a `checkify.check` makes every `jax.jit` taking the object
     raise `Cannot abstractly evaluate a checkify.check which was not functionalized`; guarded by `if w is
     not None`, the check raises `AttributeError: 'P' object has no attribute 'ndim'` under jacfwd, and
-    guarded by a helper that catches every placeholder, the `ValueError` under jacobian and jacfwd, which
-    unflatten with arrays of a leading axis more. JAX does not warn.
+    guarded by a helper that catches every placeholder or by `hasattr(x, "shape")`, a check of a leading
+    axis raises the constructor's `ValueError` under vmap (its outputs), jacobian and jacfwd, which unflatten
+    with arrays of a leading axis more. JAX does not warn.
 
 Example:
     @jax.tree_util.register_pytree_node_class
@@ -65,8 +66,10 @@ Known false positives:
     identity test against a sentinel (`x is _default`, or two compared: clu's `LastValue`): no leaf is it,
     nor a check that fails only on None leaves under an `if` a module helper true of None guards (`if not
     is_placeholder(x, y): assert x.shape == y.shape`; recurrentgemma's `Complex`, whose helper catches the
-    PartitionSpec leaves too). Two values' shapes or dtypes compared with each other fail only on placeholder
-    leaves: a vmap or a jacobian changes both alike. Where an
+    PartitionSpec leaves too), or past `hasattr(x, "shape")` (cuequivariance's `RepArray`), unless it reads
+    a leading axis: `x.shape[-1] != width` holds for the arrays of a leading axis more too. Two values'
+    shapes or dtypes compared with each other fail only on placeholder leaves: a vmap or a jacobian changes
+    both alike. An `if` that only reads a shape raises on no array; a raise under it is judged. Where an
     `isinstance(x, jnp.ndarray)` test lets only arrays on (`if not isinstance(...): return` before, or an
     `if isinstance(...):` around; totypes, fmmax), only what a tracer fails is reported.
 
@@ -99,6 +102,7 @@ from ...analysis.syntax.model import (
     child_nodes,
     excludes_none,
     guarded_statements,
+    has_member_test,
     is_name,
     is_none,
     isinstance_test,
@@ -361,8 +365,8 @@ class Failure(enum.Enum):
                   "a `TypeError` on its ShapeDtypeStruct leaves")
     PLACEHOLDER = ("`jax.jacfwd` and `jax.hessian` unflatten with `PartitionSpec` leaves, which a test against None "
                    "lets through (`AttributeError: 'P' object has no attribute '{attribute}'`)")
-    RESHAPED = ("`jax.jacobian` and `jax.jacfwd` unflatten with arrays of a leading axis more (the basis they map "
-                "over), so the check raises")
+    RESHAPED = ("`jax.vmap` (its outputs), `jax.jacobian` and `jax.jacfwd` unflatten with arrays of a leading axis "
+                "more (the batch, the basis they map over), so the check raises")
 
 
 @record
@@ -385,6 +389,9 @@ class LeafCheck:
     what: str  # "checks `.ndim`", "compares values"
     failure: Failure
     attribute: str = ""
+    # Reads only trailing axes of a shape (`x.shape[-1]`): the same with the leading axis more that vmap and
+    # jacobians add (see Failure.RESHAPED).
+    trailing: bool = False
 
 
 def _is_compound(statement: ast.stmt) -> bool:
@@ -474,7 +481,11 @@ class _LeafChecks:
             check = LeafCheck(f"checks `.{attribute.attr}`", Failure.PLACEHOLDER if past_none_test else Failure.SHAPE,
                               attribute.attr)
             failure = self._failure_reaching(check, list(tests), names, self_name)
-            return Validation(method, statement.test, check.what, failure, attribute.attr) if failure else None
+            # Reading an array's shape in a test raises on no array, of whatever shape: a raise or assert it
+            # leads to is judged as a statement of its own.
+            if failure is None or failure is Failure.RESHAPED:
+                return None
+            return Validation(method, statement.test, check.what, failure, attribute.attr)
         if _is_compound(statement):
             return None
         names = {name for name in names if self._still_a_child(method, name, names, statement)}
@@ -605,9 +616,9 @@ class _LeafChecks:
             return check.failure
         if check.failure is Failure.NONE:
             return None
-        if any(nodes_of(test, ast.Call) for test in kept_out):  # a helper: only a shape it reads can fail
+        if any(nodes_of(test, ast.Call) for test in kept_out):  # a helper or `hasattr`: only a shape it reads
             return Failure.RESHAPED if check.failure is Failure.SHAPE and check.attribute in SHAPE_ATTRIBUTES \
-                else None
+                and not check.trailing else None  # can fail, unless it reads only trailing axes
         return Failure.PLACEHOLDER
 
     def _with_none_children(self, test: ast.expr, names: set[str], self_name: str | None) -> bool | None:
@@ -627,6 +638,9 @@ class _LeafChecks:
             if deciding in values:
                 return deciding
             return (not deciding) if all(value is not None for value in values) else None
+        tested_member = has_member_test(test)
+        if tested_member is not None and self._is_child(tested_member[0], names, self_name):
+            return hasattr(None, tested_member[1])  # `hasattr(x, "shape")`: None has no such member
         if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and not test.keywords and test.args \
                 and all(self._is_child(a.value if isinstance(a, ast.Starred) else a, names, self_name)
                         for a in test.args):
@@ -639,16 +653,16 @@ class _LeafChecks:
                             ) -> Iterator[tuple[ast.Attribute, bool]]:
         """The `.ndim`/`.shape`/`.dtype`/`.size` reads of a child a test makes, each with whether an earlier
         `child is not None` of the same `and` keeps None leaves from it (only placeholders that are not None
-        reach it then), but those an earlier `isinstance(child, ...)` of the same `and` guards: a None or
-        placeholder leaf fails the isinstance, and the read is never made (`isinstance(x, jax.Array) and
-        x.dtype == ...`); a tracer has them all. `typed`, `not_none`: the children so tested before this part
-        of the test."""
+        reach it then), but those an earlier `isinstance(child, ...)` or `hasattr(child, ...)` of the same
+        `and` guards: a None or placeholder leaf fails it, and the read is never made (`isinstance(x,
+        jax.Array) and x.dtype == ...`); a tracer has them all. `typed`, `not_none`: the children so tested
+        before this part of the test."""
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
             for value in test.values:
                 yield from self._checked_attributes(value, names, self_name, typed, not_none)
-                tested = isinstance_test(value)
+                tested = isinstance_test(value) or has_member_test(value)
                 if tested is not None and self._is_child(tested[0], names, self_name):
-                    typed = typed | {self.index.code(tested[0])}
+                    typed = typed | {self.index.code(tested[0])}  # None and placeholders fail it: no read follows
                 found = none_test(value)
                 if found is not None and not found[1] and self._is_child(found[0], names, self_name):
                     not_none = not_none | {self.index.code(found[0])}
@@ -719,7 +733,8 @@ class _LeafChecks:
                         for side in (node.left, *node.comparators) if isinstance(side, ast.Attribute)):
                     return LeafCheck(f"checks `.{shape.attr}`", Failure.NONE_ATTRIBUTE, shape.attr)
                 if shape is not None:
-                    return LeafCheck(f"checks `.{shape.attr}`", Failure.SHAPE, shape.attr)
+                    return LeafCheck(f"checks `.{shape.attr}`", Failure.SHAPE, shape.attr,
+                                     _trailing_axes_only(shape, operands))
                 if shapes:  # only an array's own shape or dtype, read once an isinstance let it through
                     continue
                 identity = all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
@@ -730,6 +745,20 @@ class _LeafChecks:
                     return LeafCheck("compares values", Failure.NONE if identity else Failure.CONCRETE)
             pending.extend(reversed(child_nodes(node)))
         return None
+
+
+def _trailing_axes_only(shape: ast.Attribute, operands: list[ast.expr]) -> bool:
+    """A child's `.shape` read only for axes counted from the end (`x.shape[-1]`, `x.shape[-2:]`): a leading
+    axis more leaves them as they are."""
+    subscripts = [node for operand in operands for node in nodes_of(operand, ast.Subscript) if node.value is shape]
+    return shape.attr == "shape" and bool(subscripts) and all(_from_the_end(node.slice) for node in subscripts)
+
+
+def _from_the_end(index: ast.expr) -> bool:
+    if isinstance(index, ast.Slice):
+        return index.upper is None and index.step is None and index.lower is not None and _from_the_end(index.lower)
+    value = index.operand if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub) else None
+    return isinstance(value, ast.Constant) and type(value.value) is int and value.value > 0
 
 
 def _true_of_none(function: FunctionInfo, index, given: int, depth: int = 0) -> bool | None:
