@@ -339,8 +339,10 @@ class NnxClasses:
             if isinstance(receiver, ast.Attribute) and receiver.attr in containers \
                     and isinstance(receiver.value, ast.Name) and receiver.value.id == self_name:
                 context = Context(function, ((self_name, nnx_class.cls),), statement)
-                nnx_class.fillings.setdefault(receiver.attr, []).append(
-                    Filling(node, self.classify(value, context), method))
+                put = self.classify(value, context)
+                if _puts_items(node) and put.status is Status.CONTAINER_WITH_DATA:  # `extend([nnx.Linear(...)])`
+                    put = remade(put, status=Status.DATA, what=put.holds, container=None, holds="")
+                nnx_class.fillings.setdefault(receiver.attr, []).append(Filling(node, put, method))
 
     def _outside(self, by_name: dict[str, NnxClass]) -> None:
         """`model.head = nnx.Linear(...)` at module level, on a `model = Model(...)` of the module."""
@@ -434,8 +436,7 @@ class NnxClasses:
             if not (isinstance(filled, ast.Name) and filled.id == name.id and statement.lineno < reached):
                 continue
             inner = self.classify(put, Context(function, context.instances, statement), depth + 1)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
-                    "extend", "update"):  # what it puts in is a container: its items
+            if _puts_items(node):  # what it puts in is a container: its items
                 if inner.status is not Status.CONTAINER_WITH_DATA:
                     continue
                 holding = inner.holds
@@ -665,6 +666,12 @@ def _joined(values: list[NnxValue], node: ast.expr) -> NnxValue:
     if any(other.status is not inner.status for other in values):
         return NnxValue(Status.UNKNOWN, "a value", node)
     return remade(inner, node=node, inner=inner.inner or inner.node)
+
+
+def _puts_items(filling: ast.AST) -> bool:
+    """A filling that puts the items of what it is given (`extend`, `update`), not the value itself."""
+    return isinstance(filling, ast.Call) and isinstance(filling.func, ast.Attribute) and filling.func.attr in (
+        "extend", "update")
 
 
 def _held(value: NnxValue) -> str:

@@ -86,18 +86,23 @@ class NnxDataInStaticContainer(Rule):
                 if first is None or first.value.container not in WRAPPERS:
                     continue
                 filled = next((f for f in nnx_class.fillings.get(name, ())
-                               if f.method is first.method and f.value.status is Status.DATA), None)
+                               if f.method is first.method
+                               and f.value.status in (Status.DATA, Status.CONTAINER_WITH_DATA)), None)
                 if filled is not None:
                     yield self._report(analysis, cls, name, first.target, first.value, "filled",
                                        f"{filled.value.what} put in by {analysis.located(filled.node)}",
-                                       f"building a `{cls}`")
+                                       f"building a `{cls}`", filled.value.container)
 
     @staticmethod
-    def _report(analysis, cls: str, name: str, target, value, how: str, holding: str, when: str) -> Report:
+    def _report(analysis, cls: str, name: str, target, value, how: str, holding: str, when: str,
+                put: str | None = None) -> Report:
+        """`put`: the kind of plain container holding data that a filling puts into it (`.append([...])`),
+        which an NNX container keeps static too: the fix is then not safe."""
         kind = value.container
         wrapper = WRAPPERS[kind]
         message = (f"`{cls}.{name}` is a plain {kind} holding data ({holding}): NNX makes it a static "
                    f"attribute, and {when} raises {RAISES[how].format(kind=kind, name=name)} "
                    f"(use `nnx.{wrapper}(...)`)")
-        fix = wrap(analysis, value, wrapper, kind != "tuple", "" if kind != "tuple" else "unsafe: no longer a tuple")
+        why = "unsafe: no longer a tuple" if kind == "tuple" else f"and each {put} put into it" if put else ""
+        fix = wrap(analysis, value, wrapper, kind != "tuple" and not put, why)
         return Report(target, message, target=cls, member=name, fix=fix)

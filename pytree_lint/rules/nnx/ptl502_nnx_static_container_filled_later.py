@@ -2,8 +2,9 @@
 
 What it does:
     Finds, in a Flax NNX pytree class, a plain list or dict that the constructor makes (empty, or of
-    static values) and another method fills with Modules, Variables, arrays or the results of calls
-    (`self.layers.append(nnx.Linear(...))`, `self.cache[k] = self.proj(x)`).
+    static values) and another method fills with Modules, Variables, arrays, containers of them or the
+    results of calls (`self.layers.append(nnx.Linear(...))`, `self.layers.extend([...])`,
+    `self.rows.append([nnx.Linear(...), ...])`, `self.cache[k] = self.proj(x)`).
 
 Why is this bad:
     The attribute was static when the constructor assigned it, and NNX checks data only when an attribute
@@ -22,7 +23,8 @@ Example:
 
 Use instead:
     `self.layers = nnx.List()` (`nnx.Dict()` for a dict) in the constructor: the fix, safe, since the
-    container is read and changed the same way.
+    container is read and changed the same way; not safe when a plain list or dict holding data goes into
+    it (`self.rows.append([nnx.Linear(...)])`): that one needs `nnx.List([...])` too.
 
 Known false positives:
     None known. A container the constructor itself fills with data is PTL501 (NNX raises there); one that
@@ -64,7 +66,8 @@ class NnxStaticContainerFilledLater(Rule):
                 if first is None or first.value.container not in WRAPPERS:
                     continue
                 later = next((f for f in fillings if f.method is not first.method
-                              and (f.value.status is Status.DATA or _call_result(f))), None)
+                              and (f.value.status in (Status.DATA, Status.CONTAINER_WITH_DATA) or _call_result(f))),
+                             None)
                 if later is None or analysis.nnx.handed_over(nnx_class, name):
                     continue
                 wrapper = WRAPPERS[first.value.container]
@@ -74,7 +77,15 @@ class NnxStaticContainerFilledLater(Rule):
                              f"({analysis.located(later.node)}): it stays static, so `nnx.state(model, "
                              "nnx.Param)` and `nnx.grad` see none of it and it is never "
                              f"trained, and `nnx.jit` raises (use `nnx.{wrapper}()`)",
-                             target=cls, member=name, fix=wrap(analysis, first.value, wrapper, True))
+                             target=cls, member=name, fix=_fix(analysis, first.value, wrapper, later))
+
+
+def _fix(analysis, made, wrapper: str, later):
+    """`nnx.List()` for the container; not safe when what goes into it is a plain container holding data
+    (`.append([nnx.Linear(...)])`): an NNX list keeps that inner list static, and the append raises."""
+    nested = later.value.status is Status.CONTAINER_WITH_DATA
+    return wrap(analysis, made, wrapper, not nested,
+                f"and each {later.value.container or 'container'} put into it" if nested else "")
 
 
 def _call_result(filling) -> bool:
