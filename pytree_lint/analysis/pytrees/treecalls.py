@@ -465,14 +465,21 @@ def _branch_result(function: FunctionInfo, statement: ast.If, branch: list[ast.s
     """What the function returns when a branch of an `if` runs: a branch that only returns (`return None`);
     or, when the statement right after the `if` returns a name (`return res`), what the branch last assigns
     it (`res = None`) or, for an empty branch, the one assignment before the `if` (`res = None`, then `if x
-    is not None: res = f(x)`). None when it cannot be told."""
+    is not None: res = f(x)`); an empty branch, what the function returns right after the `if` (`if x is not
+    None: return f(x)`, then `return None`, or nothing more: None). None when it cannot be told."""
     if len(branch) == 1 and isinstance(branch[0], ast.Return):
         return branch[0].value or ast.Constant(None)
+    if not branch and after is None and isinstance(function.node.body, list) and function.node.body[-1] is statement:
+        return ast.Constant(None)  # the function ends with the `if`
+    if not branch and isinstance(after, ast.Return) and not isinstance(after.value, ast.Name):
+        return after.value or ast.Constant(None)
     if not (isinstance(after, ast.Return) and isinstance(after.value, ast.Name)):
         return None
     name = after.value.id
     if not branch:
         bound = function.bindings_before(name, statement)
+        if not bound and name in function.all_params:  # the parameter itself, as it was given
+            return after.value
         return bound[0].value if len(bound) == 1 and isinstance(bound[0].value, ast.expr) else None
     last = branch[-1]
     earlier = [node for statement in branch[:-1] for node in ast.walk(statement)]

@@ -32,8 +32,10 @@ Use instead:
 
 Known false positives:
     None known. Not reported: bare truth tests (`if self.mask:`), uses through `.shape`, `len()` or an
-    index, constructors and printing methods, and library dataclasses (flax.struct, netket, chex, equinox),
-    whose float children are state as often as configuration.
+    index, constructors and printing methods, library dataclasses (flax.struct, netket, chex, equinox),
+    whose float children are state as often as configuration, and a class with another child that jit,
+    vmap and grad reject (a str or a function: PTL401's), which never reaches them traced (jax_scm's
+    `Simulation`, used eagerly).
 
 Known limits:
     Only the class's own methods (and its bases in the module) are read, not functions that receive an
@@ -215,9 +217,13 @@ class StaticConfigAsChild(Rule):
     def check(self, analysis):
         uses = ConfigurationUses(analysis.index)
         reported = set()
+        # A class with a child jit, vmap and grad reject (a str, a function) never reaches them traced.
+        untraced = {id(site.registration.cls) for site in analysis.child_sites
+                    if site.registration.cls is not None and any(e.proves_leaf for e in site.evidence)}
         for child in analysis.child_attributes:
             cls = child.registration.cls
-            if cls is None or not child.registration.through_jax or (id(cls), child.attribute) in reported:
+            if cls is None or not child.registration.through_jax or (id(cls), child.attribute) in reported \
+                    or id(cls) in untraced:
                 continue
             use = next((u for u in uses.of(cls) if u.attribute == child.attribute), None)
             if use is None:
