@@ -104,9 +104,9 @@ class ModuleAnalysis:
         passed on (to a call, stored, returned in a display or through a name): what it holds is then new
         each time. Not in a classmethod or staticmethod (a factory, run where a program sets up) unless in a
         def it returns (a decorator factory's `inner`, called per object), nor when the function is traced
-        (its results are outputs). A function that only returns the call (a builder) makes
-        it as often as its callers: per call when one of the module's calls of it is (`return energy,
-        build(update)`), judged there."""
+        (its results are outputs). A function that only returns the call (a builder) makes it as often as its
+        callers: per call when one of the module's calls of it is (`return energy, build(update)`), judged
+        there."""
         if _builders:  # inside a chain of builders: its answer depends on the chain
             return self._made_per_call(call, maker, _builders)
         key = (id(call), id(maker.node))

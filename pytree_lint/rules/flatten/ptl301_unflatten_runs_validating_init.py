@@ -755,6 +755,7 @@ def _trailing_axes_only(shape: ast.Attribute, operands: list[ast.expr]) -> bool:
 
 
 def _from_the_end(index: ast.expr) -> bool:
+    """An index counted from the end (`-1`), or a slice from such an index to the end (`-2:`)."""
     if isinstance(index, ast.Slice):
         return index.upper is None and index.step is None and index.lower is not None and _from_the_end(index.lower)
     value = index.operand if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub) else None
