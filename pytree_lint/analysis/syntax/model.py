@@ -875,10 +875,8 @@ class ModuleIndex:
     def _returned_builders(self) -> dict[int, FunctionInfo]:
         builders: dict[int, FunctionInfo] = {}
         for site in self.calls:
-            method = site.scope
-            while isinstance(method, FunctionInfo) and method.cls is None:
-                method = method.parent
-            builder = _returned_nested_def(method, site.scope) if isinstance(method, FunctionInfo) else None
+            method = _method_holding(site.scope)
+            builder = _returned_nested_def(method, site.scope) if method is not None else None
             if builder is not None:
                 builders.update((id(call), builder) for call in _with_argument_calls(site.node))
         return builders
@@ -900,12 +898,10 @@ class ModuleIndex:
                 if built is not None:
                     own.setdefault(id(built), []).append((call, None))
                 continue
-            method = site.scope
-            while isinstance(method, FunctionInfo) and method.cls is None:
-                method = method.parent
+            method = _method_holding(site.scope)
             func = call.func
             built = self.resolve_class(func)
-            if isinstance(method, FunctionInfo) and method.cls is not None:
+            if method is not None:
                 cls = method.cls
                 if (isinstance(func, ast.Name) and method.is_classmethod and func.id == cls.name_of_cls(method)) \
                         or built is cls:
@@ -1156,6 +1152,13 @@ def _node_fields(kind: type) -> tuple[str, ...]:
     fields = _NODE_FIELDS[kind] = () if kind is ast.Constant else tuple(
         name for name in kind._fields if name != "ctx")
     return fields
+
+
+def _method_holding(scope: Scope | None) -> FunctionInfo | None:
+    """The method a scope is (or that holds the defs it is nested in); None outside a class's methods."""
+    while isinstance(scope, FunctionInfo) and scope.cls is None:
+        scope = scope.parent
+    return scope if isinstance(scope, FunctionInfo) else None
 
 
 def _returned_nested_def(method: FunctionInfo, scope: Scope | None) -> FunctionInfo | None:
