@@ -721,12 +721,17 @@ class Project:
         lints the imported modules first)."""
         if file not in Project.adopted_files or file in self._summaries:
             return
+        self._summarised_now(file, (tree, text))
+
+    def _summarised_now(self, file: Path, parsed: tuple[ast.Module, str] | None = None) -> bool:
+        """Summarise a file the process knows no summary of, kept with its size and time as they are now
+        (see _current; `parsed` as _summarise's); whether it could be read."""
         try:
             stat = file.stat()
         except OSError:
-            return
-        self._summaries[file] = ((stat.st_mtime_ns, stat.st_size), self._summarise(file, (tree, text)),
-                                 Project.settled)
+            return False
+        self._summaries[file] = ((stat.st_mtime_ns, stat.st_size), self._summarise(file, parsed), Project.settled)
+        return True
 
     def _summarise(self, file: Path, parsed: tuple[ast.Module, str] | None = None) -> ModuleSummary | None:
         try:
@@ -789,17 +794,12 @@ class Project:
         for file in Project.untaken():
             if file in self._summaries:
                 continue
-            try:
-                stat = file.stat()
-            except OSError:
-                continue
             self._ahead = True
             try:
-                summary = self._summarise(file)
+                if self._summarised_now(file):
+                    return True
             finally:
                 self._ahead = False
-            self._summaries[file] = ((stat.st_mtime_ns, stat.st_size), summary, Project.settled)
-            return True
         return False
 
     def _top(self, import_root: Path, package: str) -> Path:
