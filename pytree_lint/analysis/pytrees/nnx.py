@@ -56,6 +56,11 @@ class NnxValue:
     variable: bool = False  # an `nnx.Variable` of any kind made here (`param` says whether a Param)
     holds: str = ""  # a container holding data: how messages name what it holds ("an `nnx.Linear`")
 
+    @property
+    def is_data(self) -> bool:
+        """Data as NNX sees it: a Module, Variable or array, or a plain container holding one."""
+        return self.status in (Status.DATA, Status.CONTAINER_WITH_DATA)
+
 
 @record
 class NnxAssignment:
@@ -140,8 +145,7 @@ class NnxClass:
         found = []
         for name, group in self.assignments.items():
             statuses = {a.value.status for a in group}
-            filled = any(f.value.status in (Status.DATA, Status.CONTAINER_WITH_DATA)  # PTL501's, PTL502's
-                         for f in self.fillings.get(name, ()))
+            filled = any(f.value.is_data for f in self.fillings.get(name, ()))  # PTL501's, PTL502's
             hiding = any(a.value.hidden_module is not None for a in group)  # PTL505's, not aux_data's
             if statuses <= {Status.STATIC, Status.EXPLICIT_STATIC} and not filled and not hiding:
                 found.append(self.first(name))
@@ -440,7 +444,7 @@ class NnxClasses:
                 if inner.status is not Status.CONTAINER_WITH_DATA:
                     continue
                 holding = inner.holds
-            elif inner.status in (Status.DATA, Status.CONTAINER_WITH_DATA):
+            elif inner.is_data:
                 holding = _held(inner)
             else:
                 continue
@@ -478,7 +482,7 @@ class NnxClasses:
             if inner.status in (Status.EXPLICIT_DATA, Status.EXPLICIT_STATIC):
                 # NNX raises `Found unexpected tags` for these inside a container: not a static value.
                 return NnxValue(Status.UNKNOWN, f"a {kind} holding {inner.what}", expr, container=kind)
-            if inner.status in (Status.DATA, Status.CONTAINER_WITH_DATA):
+            if inner.is_data:
                 holding = _held(inner)
                 return NnxValue(Status.CONTAINER_WITH_DATA, f"a {kind} holding {holding}", expr,
                                 inner.inner or inner.node, container=kind, holds=holding)
@@ -538,7 +542,7 @@ class NnxClasses:
                                 inner.inner or inner.node, container=func.id, holds=inner.holds)
         for keyword in call.keywords:
             inner = self.classify(keyword.value, context, depth + 1) if keyword.arg is not None else None
-            if inner is not None and inner.status in (Status.DATA, Status.CONTAINER_WITH_DATA):
+            if inner is not None and inner.is_data:
                 holding = _held(inner)
                 return NnxValue(Status.CONTAINER_WITH_DATA, f"a dict holding {holding}", call,
                                 inner.inner or inner.node, container="dict", holds=holding)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...analysis.fixes import Codemod, FixPlan
+from ...analysis.values.kinds import NnxStatus as Status
 
 if TYPE_CHECKING:
     from ...analysis.pytrees.nnx import NnxValue
@@ -20,3 +21,12 @@ def wrap(analysis, value: NnxValue, name: str, safe: bool, why: str = "") -> Fix
         return None
     description = f"wrap the value in `{spelling}(...)`" + (f" ({why})" if why else "")
     return FixPlan(description.replace("{", "{{").replace("}", "}}"), safe, Codemod.WRAP, value.node, (spelling,))
+
+
+def wrap_filled(analysis, value: NnxValue, name: str, put: NnxValue) -> FixPlan | None:
+    """`wrap` for a container a method fills with `put`: not safe when `put` is itself a plain container
+    holding data (`.append([nnx.Linear(...)])`): an NNX container keeps that one static, and the filling
+    raises."""
+    if put.status is not Status.CONTAINER_WITH_DATA:
+        return wrap(analysis, value, name, True)
+    return wrap(analysis, value, name, False, f"and each {put.container or 'container'} put into it")

@@ -40,12 +40,12 @@ Known limits:
 
 from __future__ import annotations
 
-from ...analysis.pytrees.nnx import NnxAssignment
+from ...analysis.pytrees.nnx import NnxAssignment, NnxValue
 from ...analysis.values.kinds import NnxStatus as Status
 from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.probes import ReproduceProbe
 from ..base import Report, Rule
-from .common import wrap
+from .common import wrap, wrap_filled
 
 WRAPPERS = {"list": "List", "tuple": "List", "dict": "Dict"}
 RAISES = {"assigned": "`ValueError: Found data on value of type '<class '{kind}'>' assigned to static attribute "
@@ -86,23 +86,25 @@ class NnxDataInStaticContainer(Rule):
                 if first is None or first.value.container not in WRAPPERS:
                     continue
                 filled = next((f for f in nnx_class.fillings.get(name, ())
-                               if f.method is first.method
-                               and f.value.status in (Status.DATA, Status.CONTAINER_WITH_DATA)), None)
+                               if f.method is first.method and f.value.is_data), None)
                 if filled is not None:
                     yield self._report(analysis, cls, name, first.target, first.value, "filled",
                                        f"{filled.value.what} put in by {analysis.located(filled.node)}",
-                                       f"building a `{cls}`", filled.value.container)
+                                       f"building a `{cls}`", filled.value)
 
     @staticmethod
     def _report(analysis, cls: str, name: str, target, value, how: str, holding: str, when: str,
-                put: str | None = None) -> Report:
-        """`put`: the kind of plain container holding data that a filling puts into it (`.append([...])`),
-        which an NNX container keeps static too: the fix is then not safe."""
+                put: NnxValue | None = None) -> Report:
+        """`put`: what a filling of the constructor puts into it (see wrap_filled)."""
         kind = value.container
         wrapper = WRAPPERS[kind]
         message = (f"`{cls}.{name}` is a plain {kind} holding data ({holding}): NNX makes it a static "
                    f"attribute, and {when} raises {RAISES[how].format(kind=kind, name=name)} "
                    f"(use `nnx.{wrapper}(...)`)")
-        why = "unsafe: no longer a tuple" if kind == "tuple" else f"and each {put} put into it" if put else ""
-        fix = wrap(analysis, value, wrapper, kind != "tuple" and not put, why)
+        if kind == "tuple":
+            fix = wrap(analysis, value, wrapper, False, "unsafe: no longer a tuple")
+        elif put is not None:
+            fix = wrap_filled(analysis, value, wrapper, put)
+        else:
+            fix = wrap(analysis, value, wrapper, True)
         return Report(target, message, target=cls, member=name, fix=fix)

@@ -41,12 +41,11 @@ from __future__ import annotations
 
 import ast
 
-from ...analysis.values.kinds import NnxStatus as Status
 from ...knowledge.triggers import NNX_TRIGGERS
 from ...runtime.observe import hidden_params
 from ...runtime.probes import StateProbe
 from ..base import Report, Rule
-from .common import wrap
+from .common import wrap_filled
 
 WRAPPERS = {"list": "List", "dict": "Dict"}
 
@@ -66,8 +65,7 @@ class NnxStaticContainerFilledLater(Rule):
                 if first is None or first.value.container not in WRAPPERS:
                     continue
                 later = next((f for f in fillings if f.method is not first.method
-                              and (f.value.status in (Status.DATA, Status.CONTAINER_WITH_DATA) or _call_result(f))),
-                             None)
+                              and (f.value.is_data or _call_result(f))), None)
                 if later is None or analysis.nnx.handed_over(nnx_class, name):
                     continue
                 wrapper = WRAPPERS[first.value.container]
@@ -77,15 +75,7 @@ class NnxStaticContainerFilledLater(Rule):
                              f"({analysis.located(later.node)}): it stays static, so `nnx.state(model, "
                              "nnx.Param)` and `nnx.grad` see none of it and it is never "
                              f"trained, and `nnx.jit` raises (use `nnx.{wrapper}()`)",
-                             target=cls, member=name, fix=_fix(analysis, first.value, wrapper, later))
-
-
-def _fix(analysis, made, wrapper: str, later):
-    """`nnx.List()` for the container; not safe when what goes into it is a plain container holding data
-    (`.append([nnx.Linear(...)])`): an NNX list keeps that inner list static, and the append raises."""
-    nested = later.value.status is Status.CONTAINER_WITH_DATA
-    return wrap(analysis, made, wrapper, not nested,
-                f"and each {later.value.container or 'container'} put into it" if nested else "")
+                             target=cls, member=name, fix=wrap_filled(analysis, first.value, wrapper, later.value))
 
 
 def _call_result(filling) -> bool:
