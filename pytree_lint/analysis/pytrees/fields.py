@@ -10,6 +10,7 @@ helpers, named in the `static-field-functions` setting, make a field static in a
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ...knowledge import (
@@ -482,26 +483,25 @@ class Frameworks:
         fields are read whole: see static_fields)."""
         if convention is Convention.NUMPYRO:
             return []
-        found = []
-        seen = {field.name for field in declared_fields(self.index, cls)}
-        for owner in self.index.class_and_bases(cls, across_modules=True)[1:]:
-            static = {declaration.name: declaration for declaration in self.static_fields(owner, convention)}
-            for field in declared_fields(self.index, owner):
-                if field.name not in seen:
-                    seen.add(field.name)
-                    if field.name in static:
-                        found.append(static[field.name])
-        return found
+        return [static for owner, _name, static in self._nearest_declarations(cls, convention)
+                if owner is not cls and static is not None]
 
     def static_names(self, cls: ClassInfo, convention: Convention | None) -> set[str]:
         """The names of the fields `cls` and its bases (of any module) declare static, each as the class
         nearest `cls` that declares it says (a subclass's `mode: str` is not static when a base's was)."""
-        found: dict[str, bool] = {}
+        return {name for _owner, name, static in self._nearest_declarations(cls, convention) if static is not None}
+
+    def _nearest_declarations(self, cls: ClassInfo, convention: Convention | None
+                              ) -> Iterator[tuple[ClassInfo, str, StaticDeclaration | None]]:
+        """Each field name of `cls` and its bases (of any module), with the class nearest `cls` that declares
+        it and its static declaration there (None: not static there)."""
+        seen: set[str] = set()
         for owner in self.index.class_and_bases(cls, across_modules=True):
-            static = {declaration.name for declaration in self.static_fields(owner, convention)}
+            static = {declaration.name: declaration for declaration in self.static_fields(owner, convention)}
             for field in declared_fields(self.index, owner):
-                found.setdefault(field.name, field.name in static)
-        return {name for name, static in found.items() if static}
+                if field.name not in seen:
+                    seen.add(field.name)
+                    yield owner, field.name, static.get(field.name)
 
     def _static_how(self, field: ClassField, convention: Convention | None) -> str | None:
         if convention is Convention.JAX_DATACLASSES and self._outermost_static(field.annotation):
