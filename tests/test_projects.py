@@ -676,99 +676,95 @@ def test_a_worker_of_a_parallel_run_makes_the_facts_of_public_functions_imported
     assert [name for name, facts in made.functions.items() if facts is not None] == ["public"]
 
 
+class OtherWorker:
+    """Another worker of a run, linting `pkg/masks.py` now: the summary it makes of it (written to the store
+    by `finish`), while this process's Project is a worker that writes the summaries it makes and records
+    their files' names in `made_here`."""
+
+    def __init__(self, project: Path, monkeypatch) -> None:
+        import threading
+
+        from pytree_lint.analysis.project.modules import resolved_path
+
+        load_analysis()
+        self.masks, self.model = resolved_path("pkg/masks.py"), resolved_path("pkg/model.py")
+        monkeypatch.setattr(Project, "takes", lambda file: False)  # a worker: it writes the summaries it makes
+        with monkeypatch.context() as making:  # what the other worker makes, written by `finish`
+            making.setenv(NO_SUMMARY_CACHE, "1")
+            self.made = Project(project.resolve()).summary_of(self.masks)
+        assert self.made is not None
+        self.store = SummaryStore()
+        monkeypatch.setattr(Project, "adopted_files", frozenset({self.masks, self.model}))
+        monkeypatch.setattr(Project, "settled", object())
+        self.on_masks = threading.Event()
+        self.on_masks.set()
+        monkeypatch.setattr(Project, "linted_elsewhere", lambda file: file == self.masks and self.on_masks.is_set())
+        self.made_here: list[str] = []
+        summarize = Project.summarize
+        monkeypatch.setattr(Project, "summarize", lambda data, path, *rest: (self.made_here.append(Path(path).name),
+                                                                             summarize(data, path, *rest))[1])
+
+    def finish(self) -> None:
+        """Write the summary and move on to another file."""
+        self.store.put(self.made)
+        self.on_masks.clear()
+
+    def asked_by(self, here: Project, before_finishing) -> object:
+        """The summary of `pkg/masks.py` this process's Project reads while the other worker runs
+        `before_finishing` and then finishes."""
+        import threading
+
+        other = threading.Thread(target=lambda: (before_finishing(), self.finish()))
+        other.start()
+        summary = here.summary_of(self.masks)
+        other.join()
+        return summary
+
+
 @pytest.mark.parametrize("own", ["written", "unwritten", "unmade"],
                          ids=["waits", "own summary not written", "own summary to make first"])
 def test_a_worker_reads_the_summary_another_worker_is_making(own, project, monkeypatch):
     """A worker that asks for the summary of a module another worker is linting now (a lint summarises such a
     module first) reads it from the store once written, rather than making it again; but not while the
     summary of the module it lints itself is still to be written (the other could be waiting on that one)."""
-    import threading
-
-    from pytree_lint.analysis.project.modules import resolved_path
-
-    load_analysis()
-    masks, model = resolved_path("pkg/masks.py"), resolved_path("pkg/model.py")
-    monkeypatch.setattr(Project, "takes", lambda file: False)  # a worker: it writes the summaries it makes
-    with monkeypatch.context() as making:  # what the other worker makes, and writes below
-        making.setenv(NO_SUMMARY_CACHE, "1")
-        made_elsewhere = Project(project.resolve()).summary_of(masks)
-    assert made_elsewhere is not None
-    store = SummaryStore()
-    monkeypatch.setattr(Project, "adopted_files", frozenset({masks, model}))
-    monkeypatch.setattr(Project, "settled", object())
-    on_masks = threading.Event()
-    on_masks.set()
-    monkeypatch.setattr(Project, "linted_elsewhere", lambda file: file == masks and on_masks.is_set())
-    made_here = []
-    summarize = Project.summarize
-    monkeypatch.setattr(Project, "summarize", lambda data, path, *rest: (made_here.append(Path(path).name),
-                                                                         summarize(data, path, *rest))[1])
-
-    def the_other_worker():  # writes the summary a moment later, then moves on
-        time.sleep(0.05)
-        store.put(made_elsewhere)
-        on_masks.clear()
-
+    other = OtherWorker(project, monkeypatch)
     here = Project(project.resolve())
     if own != "unmade":  # the module this worker lints: summarised first, and written (or the write failed)
         with monkeypatch.context() as failing:
             if own == "unwritten":
                 failing.setattr(SummaryStore, "put", lambda store, summary: False)
-            here.summary_of(model)
+            here.summary_of(other.model)
     here.view("pkg/model.py")
-    other = threading.Thread(target=the_other_worker)
-    other.start()
-    summary = here.summary_of(masks)
-    other.join()
-    assert summary is not None and summary.to_json() == made_elsewhere.to_json()
-    assert made_here == {"written": ["model.py"], "unwritten": ["model.py", "masks.py"], "unmade": ["masks.py"]}[own]
+    summary = other.asked_by(here, lambda: time.sleep(0.05))  # it writes the summary a moment later
+    assert summary is not None and summary.to_json() == other.made.to_json()
+    assert other.made_here == {"written": ["model.py"], "unwritten": ["model.py", "masks.py"],
+                               "unmade": ["masks.py"]}[own]
 
 
 def test_a_waiting_worker_summarises_an_untaken_file_meanwhile(project, monkeypatch):
     """While a worker waits for the summary another worker is making, it makes the summary of the first file
     no worker has taken yet and takes that file (its lint comes next, from the tree kept), rather than idling;
     a file it has summarised already is passed over."""
-    import threading
-
     from pytree_lint.analysis.project.modules import resolved_path
 
-    load_analysis()
-    init, masks, model = (resolved_path(f"pkg/{name}.py") for name in ("__init__", "masks", "model"))
-    monkeypatch.setattr(Project, "takes", lambda file: False)
-    with monkeypatch.context() as making:  # what the other worker makes, and writes below
-        making.setenv(NO_SUMMARY_CACHE, "1")
-        made_elsewhere = Project(project.resolve()).summary_of(masks)
-    store = SummaryStore()
+    other = OtherWorker(project, monkeypatch)
+    init = resolved_path("pkg/__init__.py")
     taken = []
     monkeypatch.setattr(Project, "takes", lambda file: taken.append(file) or True)
-    monkeypatch.setattr(Project, "adopted_files", frozenset({masks, model}))
     monkeypatch.setattr(Project, "files_to_lint", {init})
-    monkeypatch.setattr(Project, "settled", object())
-    on_masks = threading.Event()
-    on_masks.set()
-    monkeypatch.setattr(Project, "linted_elsewhere", lambda file: file == masks and on_masks.is_set())
-    monkeypatch.setattr(Project, "untaken", lambda: iter([model, init]))
-    made_here = []
-    summarize = Project.summarize
-    monkeypatch.setattr(Project, "summarize", lambda data, path, *rest: (made_here.append(Path(path).name),
-                                                                         summarize(data, path, *rest))[1])
+    monkeypatch.setattr(Project, "untaken", lambda: iter([other.model, init]))
+    here = Project(project.resolve())
+    here.summary_of(other.model)  # the module this worker lints, summarised and written first
+    here.view("pkg/model.py")
 
-    def the_other_worker():  # writes the summary once this worker has made (and written) one meanwhile
+    def until_one_is_made_meanwhile():  # the other writes its summary once this worker has made (and written) one
         waited_until = time.monotonic() + 5
         while not here.summarised(init) and time.monotonic() < waited_until:
             time.sleep(0.001)
-        store.put(made_elsewhere)
-        on_masks.clear()
 
-    here = Project(project.resolve())
-    here.summary_of(model)  # the module this worker lints, summarised and written first
-    here.view("pkg/model.py")
-    other = threading.Thread(target=the_other_worker)
-    other.start()
-    summary = here.summary_of(masks)
-    other.join()
-    assert summary is not None and summary.to_json() == made_elsewhere.to_json()
-    assert made_here == ["model.py", "__init__.py"]
+    summary = other.asked_by(here, until_one_is_made_meanwhile)
+    assert summary is not None and summary.to_json() == other.made.to_json()
+    assert other.made_here == ["model.py", "__init__.py"]
     assert taken == [init] and here.summarised(init)
 
 
