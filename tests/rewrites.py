@@ -1249,11 +1249,17 @@ class _ModuleRenamer(cst.CSTTransformer):
 VARIANT_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pytree-lint-tests" / "variants"
 
 
+@cache
+def _variant_inputs() -> tuple[str, str, str]:
+    """What every variant depends on (this file, conftest.py, libcst's version): read once per process (each
+    read of libcst's version parses its metadata: 2 ms a test)."""
+    here = Path(__file__).parent
+    return (here / "rewrites.py").read_text(), (here / "conftest.py").read_text(), metadata.version("libcst")
+
+
 def variants(kind: str, case: Case) -> list[Case]:
     """The case's variants by this rewrite, made once for the same inputs."""
-    here = Path(__file__).parent
-    inputs = [(here / "rewrites.py").read_text(), (here / "conftest.py").read_text(), metadata.version("libcst"),
-              kind, case.name, case.files]
+    inputs = [*_variant_inputs(), kind, case.name, case.files]
     key = hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
     entry = VARIANT_CACHE / f"{key}.json"
     try:

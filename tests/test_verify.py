@@ -433,3 +433,13 @@ def test_an_error_the_rule_predicts_confirms_when_it_names_the_class(tmp_path, b
     if status == "confirmed":
         assert row["evidence"].startswith("reproduce() raised, with the error the rule predicts (`argument after * "
                                           "must be an iterable`) about `Pair`, TypeError: ")
+
+
+def test_the_harness_keeps_the_runs_compilations_unless_the_user_keeps_them():
+    """Each module's child compiles again what the others compiled: the run keeps XLA's programs in a folder
+    of its own (JAX's persistent cache, every program kept), and a user's own cache setting stays as it is."""
+    from pytree_lint.runtime.verify import compiled_once
+
+    assert compiled_once({"PATH": "/bin"}, "/run") == {
+        "PATH": "/bin", "JAX_COMPILATION_CACHE_DIR": "/run", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0"}
+    assert compiled_once({"JAX_COMPILATION_CACHE_DIR": "/mine"}, "/run") == {"JAX_COMPILATION_CACHE_DIR": "/mine"}
