@@ -13,6 +13,12 @@ import pytest
 # only cost compile time (a third of it on the verifier's convolution programs). Set before any JAX import,
 # so the verifier's child processes inherit it too.
 os.environ.setdefault("XLA_FLAGS", "--xla_backend_optimization_level=0")
+# XLA's compiled programs, kept on disk (JAX's persistent cache, every program kept) for the suite's processes,
+# the verifier's children among them, and the next runs (in the user's cache folder, as the variants): the
+# JAX-executing tests compile the same small programs again and again. They observe traces, which it leaves.
+TEST_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pytree-lint-tests"
+os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(TEST_CACHE / "compilations"))
+os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")

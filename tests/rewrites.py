@@ -23,7 +23,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from conftest import EXPECT, FIXTURES, expected_in
+from conftest import EXPECT, FIXTURES, TEST_CACHE, expected_in
 
 PROJECTS = Path(__file__).parent / "projects"
 HOOKS = {"examples", "reproduce"}
@@ -1243,18 +1243,18 @@ class _ModuleRenamer(cst.CSTTransformer):
         return updated.with_changes(module=cst.parse_expression(new_name))
 
 
-# Variants made before, by the inputs that decide them (this file, conftest.py, libcst, the rewrite, the case):
-# making them is most of the suite's time (libcst transforms whole modules), and they change only when those
-# inputs do. Kept with the user's other caches, as pip's and mypy's are; a corrupt or missing entry is made again.
-VARIANT_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pytree-lint-tests" / "variants"
+# Variants made before, by the inputs that decide them (this file, the `# expect:` pattern, libcst, the rewrite,
+# the case): making them is most of the suite's time (libcst transforms whole modules), and they change only
+# when those inputs do. Kept with the user's other caches, as pip's and mypy's are; a corrupt or missing entry
+# is made again.
+VARIANT_CACHE = TEST_CACHE / "variants"
 
 
 @cache
 def _variant_inputs() -> tuple[str, str, str]:
-    """What every variant depends on (this file, conftest.py, libcst's version): read once per process (each
-    read of libcst's version parses its metadata: 2 ms a test)."""
-    here = Path(__file__).parent
-    return (here / "rewrites.py").read_text(), (here / "conftest.py").read_text(), metadata.version("libcst")
+    """What every variant depends on (this file, the `# expect:` pattern it moves, libcst's version): read once
+    per process (each read of libcst's version parses its metadata: 2 ms a test)."""
+    return Path(__file__).read_text(), EXPECT.pattern, metadata.version("libcst")
 
 
 def variants(kind: str, case: Case) -> list[Case]:
