@@ -72,6 +72,15 @@ CASES = cases()
 FAILING = expected_failures()
 
 
+@pytest.fixture(autouse=True)
+def no_project_known(monkeypatch):
+    """Each test's variants are projects of their own, let go after it: a worker kept them all (13,050 after
+    3,268 tests: 810 MB, 2.3 million objects that each full collection walked again)."""
+    from pytree_lint.analysis.project.modules import Project
+
+    monkeypatch.setattr(Project, "_instances", {})
+
+
 def _params():
     for kind in REWRITES:
         for case in CASES:
