@@ -121,7 +121,11 @@ def tmp_path(tmp_path_factory) -> Path:
 
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path_factory, monkeypatch):
-    """Each test (and the commands it starts) uses its own result cache, never the user's."""
+    """Each test (and the commands it starts) uses its own result cache, never the user's; its database's
+    connection is closed after it (a worker kept one open per test: 650 files open after 1,053 tests)."""
+    from pytree_lint.cachedir import EntryDatabase
+
     directory = new_folder(tmp_path_factory, "cache")
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(directory))
-    return directory
+    yield directory
+    EntryDatabase.close_all()
