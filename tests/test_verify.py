@@ -84,24 +84,29 @@ class Box:
 """
 
 
-@pytest.mark.parametrize("tail, status, evidence", [
-    ("\ndef examples():\n    return [Box(jnp.ones(2)), Box(jnp.ones(2))]\n", "confirmed", "ValueError"),
-    ("", "confirmed", "jitted call 2 of 2 equal examples raised ValueError"),  # built by the verifier
-    ("\ndef reproduce():\n    Box(jnp.ones(2))\n", "confirmed", "(on synthesized examples)"),
-    ("\nraise RuntimeError('cannot import')\n", "error", "importing the module raised RuntimeError"),
-    ("\nimport time\ntime.sleep(600)\n", "error", "did not finish within 8 s"),
-    ("\nimport os\nos.abort()\n", "error", "killed by signal"),
-    ("\ndef examples():\n    return [Box(jnp.ones(2))]\n", "no-example", "fewer than two inputs"),
-])
-def test_each_module_gets_a_status_and_the_run_goes_on(tmp_path, tail, status, evidence):
-    (tmp_path / "odd.py").write_text(BOX + tail)
+# Modules that end each way, verified in one run (a run's harness imports JAX once: 1.1 CPU-seconds each).
+ODD_ENDINGS = {
+    "examples": ("\ndef examples():\n    return [Box(jnp.ones(2)), Box(jnp.ones(2))]\n", "confirmed", "ValueError"),
+    "built": ("", "confirmed", "jitted call 2 of 2 equal examples raised ValueError"),  # built by the verifier
+    "reproduce": ("\ndef reproduce():\n    Box(jnp.ones(2))\n", "confirmed", "(on synthesized examples)"),
+    "raises": ("\nraise RuntimeError('cannot import')\n", "error", "importing the module raised RuntimeError"),
+    "hangs": ("\nimport time\ntime.sleep(600)\n", "error", "did not finish within 8 s"),
+    "aborts": ("\nimport os\nos.abort()\n", "error", "killed by signal"),
+    "one_example": ("\ndef examples():\n    return [Box(jnp.ones(2))]\n", "no-example", "fewer than two inputs"),
+}
+
+
+def test_each_module_gets_a_status_and_the_run_goes_on(tmp_path):
+    for name, (tail, _, _) in ODD_ENDINGS.items():
+        (tmp_path / f"odd_{name}.py").write_text(BOX + tail)
     (tmp_path / "good.py").write_text(BOX + "\ndef examples():\n    return [Box(jnp.ones(2)), Box(jnp.ones(2))]\n")
     result = verify("--format", "json", "--timeout", "8", ".", cwd=tmp_path)
     rows = {row["path"]: row for row in json.loads(result.stdout)}
-    assert rows["odd.py"]["status"] == status, rows["odd.py"]
-    assert evidence in rows["odd.py"]["evidence"]
+    for name, (_, status, evidence) in ODD_ENDINGS.items():
+        row = rows[f"odd_{name}.py"]
+        assert row["status"] == status and evidence in row["evidence"], row
     assert rows["good.py"]["status"] == "confirmed"
-    assert result.returncode == (2 if status == "error" else 1)  # 1: a finding is confirmed; 2: an error
+    assert result.returncode == 2  # an error (1: a finding is confirmed and no module failed)
 
 
 def test_text_output_and_summary(tmp_path):
@@ -247,19 +252,25 @@ def test_json_a_module_prints_is_not_taken_for_a_verdict(tmp_path):
     assert "forged" not in row["evidence"]
 
 
-@pytest.mark.parametrize("tail, evidence", [
-    ("", "the module defines no examples() hook, nor reproduce(): define examples() returning two equal inputs "
-         "in the module, or examples_<Class>() or examples() in a file given with `--examples FILE` (and "
-         "building `Box` from its annotations raised ValueError: x must be 3-D)"),
-    ("\ndef reproduce():\n    Box(jnp.ones((2, 2, 2)) * 2)\n",
-     "this rule is shown by running examples, not reproduce()"),
-])
-def test_a_class_the_verifier_cannot_build_says_how_to_give_examples(tmp_path, tail, evidence):
+# A class the verifier cannot build, verified with each of these endings in one run.
+UNBUILDABLE_ENDINGS = {
+    "no_hook": ("", "the module defines no examples() hook, nor reproduce(): define examples() returning two equal "
+                    "inputs in the module, or examples_<Class>() or examples() in a file given with `--examples "
+                    "FILE` (and building `Box` from its annotations raised ValueError: x must be 3-D)"),
+    "reproduce": ("\ndef reproduce():\n    Box(jnp.ones((2, 2, 2)) * 2)\n",
+                  "this rule is shown by running examples, not reproduce()"),
+}
+
+
+def test_a_class_the_verifier_cannot_build_says_how_to_give_examples(tmp_path):
     validating = BOX.replace("        self.x = x\n", "        if x.ndim != 3:\n            raise ValueError('x must be "
                                                     "3-D')\n        self.x = x\n")
-    (tmp_path / "odd.py").write_text(validating + tail)
-    [row] = json.loads(verify("--format", "json", "odd.py", cwd=tmp_path).stdout)
-    assert row["status"] == "no-example" and evidence in row["evidence"], row
+    for name, (tail, _) in UNBUILDABLE_ENDINGS.items():
+        (tmp_path / f"odd_{name}.py").write_text(validating + tail)
+    rows = {row["path"]: row for row in json.loads(verify("--format", "json", ".", cwd=tmp_path).stdout)}
+    for name, (_, evidence) in UNBUILDABLE_ENDINGS.items():
+        row = rows[f"odd_{name}.py"]
+        assert row["status"] == "no-example" and evidence in row["evidence"], row
 
 
 def test_a_validating_class_is_built_from_a_call_the_module_writes(tmp_path):
@@ -423,18 +434,21 @@ def reproduce():
 """
 
 
-@pytest.mark.parametrize("built, status", [("Pair", "confirmed"), ("Other", "unconfirmed")])
-def test_an_error_the_rule_predicts_confirms_when_it_names_the_class(tmp_path, built, status):
+def test_an_error_the_rule_predicts_confirms_when_it_names_the_class(tmp_path):
     """JAX calls the unflatten from its own machinery, and the error is raised in a module function that
     is neither the finding's line nor a method of its class (which validates its arrays: the verifier cannot
     build it): the rule's predicted error, naming the class, confirms; the same error about another class
     does not."""
-    (tmp_path / "pairs.py").write_text(SWAPPED_MODULE_FUNCTION.format(built=built))
-    [row] = json.loads(verify("--format", "json", "--select", "PTL303", "pairs.py", cwd=tmp_path).stdout)
-    assert (row["code"], row["line"], row["status"]) == ("PTL303", 17, status), row
-    if status == "confirmed":
-        assert row["evidence"].startswith("reproduce() raised, with the error the rule predicts (`argument after * "
-                                          "must be an iterable`) about `Pair`, TypeError: ")
+    for built in ("Pair", "Other"):
+        (tmp_path / f"builds_{built}.py").write_text(SWAPPED_MODULE_FUNCTION.format(built=built))
+    rows = {row["path"]: row for row in json.loads(
+        verify("--format", "json", "--select", "PTL303", ".", cwd=tmp_path).stdout)}
+    for built, status in (("Pair", "confirmed"), ("Other", "unconfirmed")):
+        row = rows[f"builds_{built}.py"]
+        assert (row["code"], row["line"], row["status"]) == ("PTL303", 17, status), row
+    assert rows["builds_Pair.py"]["evidence"].startswith(
+        "reproduce() raised, with the error the rule predicts (`argument after * must be an iterable`) about "
+        "`Pair`, TypeError: ")
 
 
 def test_the_harness_keeps_the_runs_compilations_unless_the_user_keeps_them():
