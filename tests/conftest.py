@@ -83,9 +83,9 @@ def pytest_terminal_summary(terminalreporter):
     """The metamorphic suite's survival table (tests/test_metamorphic.py), when it ran."""
     from rewrites import survival_table
 
-    rows = [tuple(value) for reports in terminalreporter.stats.values() for report in reports
+    rows = [tuple(row) for reports in terminalreporter.stats.values() for report in reports
             if getattr(report, "when", None) == "call"
-            for name, value in getattr(report, "user_properties", ()) if name == "metamorphic"]
+            for name, value in getattr(report, "user_properties", ()) if name == "metamorphic" for row in value]
     if rows:
         terminalreporter.write_sep("-", "metamorphic survival")
         terminalreporter.write_line(survival_table(rows))

@@ -81,19 +81,23 @@ def no_project_known(monkeypatch):
     monkeypatch.setattr(Project, "_instances", {})
 
 
-def _params():
-    for kind in REWRITES:
-        for case in CASES:
-            reason = FAILING.get((kind, case.name))
-            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-            yield pytest.param(kind, case, marks=marks, id=f"{kind}:{case.name}")
-
-
-@pytest.mark.parametrize(("kind", "case"), list(_params()))
-def test_findings_survive_the_rewrite(kind, case, tmp_path, record_property):
-    made, wrong = problems(kind, case, tmp_path)
-    record_property("metamorphic", (kind, rule_of(case), made, made - len(failed_variants(wrong))))
-    assert not wrong, "\n\n".join(wrong)
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_findings_survive_every_rewrite(case, tmp_path, record_property):
+    """Every rewrite of one fixture, in one test: a test per (rewrite, fixture) pair cost pytest's own 2 ms
+    per test and a report to the controller each (9,829 tests: 20 CPU-seconds of no linting). A pair listed
+    in the expected failures must fail (strictly: one that passes must leave the list), every other pass."""
+    survived, unexpected = [], []
+    for number, kind in enumerate(REWRITES):
+        made, wrong = problems(kind, case, tmp_path / f"rewrite{number}")
+        survived.append((kind, rule_of(case), made, made - len(failed_variants(wrong))))
+        reason = FAILING.get((kind, case.name))
+        if reason is not None and not wrong:
+            unexpected.append(f"[{kind}] listed as failing ({reason}), and every variant passes: take it off "
+                              f"the list")
+        elif reason is None:
+            unexpected.extend(f"[{kind}] {message}" for message in wrong)
+    record_property("metamorphic", survived)
+    assert not unexpected, "\n\n".join(unexpected)
 
 
 def rule_of(case: Case) -> str:
