@@ -16,6 +16,8 @@ from pytree_lint.rules import RULES_BY_CODE
 
 from conftest import FIXTURES, MISUSE_MODULE
 
+pytestmark = pytest.mark.face
+
 BAD = MISUSE_MODULE
 
 
@@ -32,6 +34,7 @@ def project(tmp_path):
     return tmp_path
 
 
+@pytest.mark.every_python
 def test_text_output_and_exit_status_1(project):
     result = pytree_lint(cwd=project)
     assert result.returncode == 1, result.stderr
@@ -70,6 +73,7 @@ def test_clean_project_exits_0(tmp_path):
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
 
 
+@pytest.mark.every_python
 def test_json_format(project):
     result = pytree_lint("--format", "json", "pkg", cwd=project)
     rows = json.loads(result.stdout)
@@ -107,6 +111,7 @@ def test_selection(project, options, codes):
     assert [line.split(" ")[1] for line in result.stdout.splitlines()] == codes
 
 
+@pytest.mark.every_python
 @pytest.mark.parametrize("code", ["PTL699", "PTL999", "PTL7", "XYZ1"])
 def test_unknown_code_is_a_usage_error(project, code):
     """A code no rule has is an error, also one of the contract's families (PTL999 selects nothing)."""
@@ -150,6 +155,7 @@ def test_missing_path_is_an_error(project):
     assert len(result.stdout.splitlines()) == 2
 
 
+@pytest.mark.every_python
 def test_output_is_sorted_and_identical_in_parallel(tmp_path):
     """Every file is reported, in path order, alike with one job and with a pool; a second path to a file (a
     link) is a file of its own."""
@@ -204,6 +210,7 @@ sys.exit(cli.main(["--jobs", "2", "--no-cache", "."]))
 """
 
 
+@pytest.mark.every_python
 @pytest.mark.parametrize("how, reason", [("killed", "killed by signal 9"), ("raising", "RuntimeError: a bug of ours")])
 def test_a_worker_that_ends_loses_only_the_file_it_took(tmp_path, how, reason):
     """A forked worker that dies (killed: out of memory) or fails takes no other file with it: the file it
@@ -220,6 +227,7 @@ def test_a_worker_that_ends_loses_only_the_file_it_took(tmp_path, how, reason):
     assert reported == {f"m{number:02}.py" for number in range(20)} - {lost}
 
 
+@pytest.mark.every_python
 @pytest.mark.parametrize("name, content", [
     ("pyproject.toml", '[tool.pytree-lint]\nignore = ["PTL102"]\n'),
     ("pyproject.toml", '[project]\nname = "pytree-lint-user"\n\n[tool]\npytree-lint = { ignore = ["PTL102"] }\n'),
@@ -398,6 +406,7 @@ def test_jobs_zero_means_every_core_and_negative_is_an_error(project):
     assert rejected.returncode == 2 and "--jobs must be 0" in rejected.stderr
 
 
+@pytest.mark.every_python
 def test_stdin_with_a_filename(project):
     result = subprocess.run([sys.executable, "-m", "pytree_lint", "--stdin-filename", "src/model.py", "-"],
                             input=BAD, capture_output=True, text=True, cwd=project)
@@ -518,6 +527,7 @@ def test_report_unused_noqa(project):
                                               "pkg/box.py:13:53: unused noqa: PTL203 silences no finding"]
 
 
+@pytest.mark.every_python
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_progress_bar_only_on_a_terminal(tmp_path, jobs):
     import fcntl

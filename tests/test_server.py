@@ -10,10 +10,13 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
 from conftest import MISUSE_MODULE
+
+pytestmark = pytest.mark.face
 
 PROJECTS = Path(__file__).parent / "projects"
 
@@ -98,6 +101,7 @@ def run(coroutine):
     return asyncio.run(asyncio.wait_for(coroutine, timeout=120))
 
 
+@pytest.mark.every_python
 def test_diagnostics_on_open_change_and_save(tmp_path):
     async def scenario():
         async with Session(tmp_path) as session:
@@ -115,6 +119,7 @@ def test_diagnostics_on_open_change_and_save(tmp_path):
     run(scenario())
 
 
+@pytest.mark.every_python
 def test_quick_fix_from_a_safe_fix(tmp_path):
     async def scenario():
         async with Session(tmp_path) as session:
@@ -185,6 +190,7 @@ def test_a_changed_config_file_applies_at_once(tmp_path):
     run(scenario())
 
 
+@pytest.mark.every_python
 def test_the_server_stays_up_on_malformed_messages(tmp_path):
     async def scenario():
         async with Session(tmp_path) as session:
