@@ -57,25 +57,14 @@ def cli_findings(root: Path, cache: Path) -> list[dict]:
 
 
 @pytest.mark.parametrize("flow", FLOWS)
-def test_the_cli_follows_each_flow_across_modules(flow, tmp_path):
-    bad = PROJECTS / flow / "bad"
-    found = {(f["path"], f["line"], f["code"]) for f in cli_findings(bad, tmp_path)}
-    assert expectations(bad), "a bad project expects findings"
-    assert found == expectations(bad)
-
-
-@pytest.mark.parametrize("flow", FLOWS)
-def test_the_clean_twin_is_silent(flow, tmp_path):
-    assert cli_findings(PROJECTS / flow / "clean", tmp_path) == []
-
-
-@pytest.mark.parametrize("flow", FLOWS)
-def test_flake8_on_one_file_reports_what_the_whole_project_run_does(flow, tmp_path):
-    """A file linted by flake8 (pre-commit, the editor), not the whole project, reads the modules it needs
-    itself: flake8 given the files with findings (one process, as pre-commit runs it) reports what the CLI
-    does for the whole project."""
+def test_the_cli_follows_each_flow_across_modules_and_flake8_on_one_file_agrees(flow, tmp_path):
+    """The CLI finds what the bad project's `# expect:` comments name. A file linted by flake8 (pre-commit,
+    the editor), not the whole project, reads the modules it needs itself: flake8 given the files with
+    findings (one process, as pre-commit runs it) reports what the CLI does for the whole project."""
     bad = PROJECTS / flow / "bad"
     whole = cli_findings(bad, tmp_path / "cli")
+    assert expectations(bad), "a bad project expects findings"
+    assert {(f["path"], f["line"], f["code"]) for f in whole} == expectations(bad)
     paths = sorted({f["path"] for f in whole})
     result = run("--isolated", "--jobs", "1", "--select", "PTL", *paths, cwd=bad, cache=tmp_path / "flake8",
                  module="flake8")
@@ -83,6 +72,11 @@ def test_flake8_on_one_file_reports_what_the_whole_project_run_does(flow, tmp_pa
     expected = [f"{f['path']}:{f['line']}:{f['column']}: {f['code']} {f['message']}"
                 for path in paths for f in whole if f["path"] == path]
     assert result.stdout.splitlines() == expected
+
+
+@pytest.mark.parametrize("flow", FLOWS)
+def test_the_clean_twin_is_silent(flow, tmp_path):
+    assert cli_findings(PROJECTS / flow / "clean", tmp_path) == []
 
 
 def test_messages_cite_the_other_module_and_line(tmp_path):
