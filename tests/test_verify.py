@@ -267,7 +267,9 @@ def test_a_class_the_verifier_cannot_build_says_how_to_give_examples(tmp_path):
                                                     "3-D')\n        self.x = x\n")
     for name, (tail, _) in UNBUILDABLE_ENDINGS.items():
         (tmp_path / f"odd_{name}.py").write_text(validating + tail)
-    rows = {row["path"]: row for row in json.loads(verify("--format", "json", ".", cwd=tmp_path).stdout)}
+    found = json.loads(verify("--format", "json", ".", cwd=tmp_path).stdout)
+    assert sorted(row["path"] for row in found) == sorted(f"odd_{name}.py" for name in UNBUILDABLE_ENDINGS)
+    rows = {row["path"]: row for row in found}
     for name, (_, evidence) in UNBUILDABLE_ENDINGS.items():
         row = rows[f"odd_{name}.py"]
         assert row["status"] == "no-example" and evidence in row["evidence"], row
@@ -441,8 +443,9 @@ def test_an_error_the_rule_predicts_confirms_when_it_names_the_class(tmp_path):
     does not."""
     for built in ("Pair", "Other"):
         (tmp_path / f"builds_{built}.py").write_text(SWAPPED_MODULE_FUNCTION.format(built=built))
-    rows = {row["path"]: row for row in json.loads(
-        verify("--format", "json", "--select", "PTL303", ".", cwd=tmp_path).stdout)}
+    found = json.loads(verify("--format", "json", "--select", "PTL303", ".", cwd=tmp_path).stdout)
+    assert sorted(row["path"] for row in found) == ["builds_Other.py", "builds_Pair.py"]  # a finding each
+    rows = {row["path"]: row for row in found}
     for built, status in (("Pair", "confirmed"), ("Other", "unconfirmed")):
         row = rows[f"builds_{built}.py"]
         assert (row["code"], row["line"], row["status"]) == ("PTL303", 17, status), row
