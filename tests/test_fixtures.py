@@ -27,6 +27,18 @@ def test_the_opt_in_tier_is_off_by_default(path):
 
 
 @pytest.mark.parametrize("path", fixture_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_a_rule_alone_finds_what_it_finds_among_all(path):
+    """The value engine's summaries are made when a rule first asks, and one asked while another is being made
+    sees that one empty: what a rule finds must not depend on the other rules asking first (their order, or
+    `--select`). The folder's rule, and each rule the fixture expects, run alone."""
+    text = path.read_text()
+    every = lint_source(text, str(path), EVERY_RULE)
+    for code in {path.parent.name, *(code for _, code in expected_findings(path))} & RULES_BY_CODE.keys():
+        alone = lint_source(text, str(path), Config(select=(code,)))
+        assert alone == [f for f in every if f.code == code], code
+
+
+@pytest.mark.parametrize("path", fixture_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_fixture_naming_contract(path):
     """bad_* fixtures expect findings of their folder's rule and carry a verifier hook; clean_* expect none."""
     expected = expected_findings(path)
