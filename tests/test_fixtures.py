@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
 import pytest
 
-from pytree_lint import lint_source
+from pytree_lint import Finding, lint_source
 from pytree_lint.config import Config
 from pytree_lint.rules import RULES_BY_CODE
 
@@ -14,9 +17,15 @@ from conftest import FIXTURES, expected_findings, fixture_files
 EVERY_RULE = Config(extend_select=("PTL9",))
 
 
+@cache
+def with_every_rule(path: Path) -> list[Finding]:
+    """A fixture's findings with every rule on, linted once for the tests that compare with them."""
+    return lint_source(path.read_text(), str(path), EVERY_RULE)
+
+
 @pytest.mark.parametrize("path", fixture_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_fixture_matches_its_expectations(path):
-    found = {(f.line, f.code) for f in lint_source(path.read_text(), str(path), EVERY_RULE)}
+    found = {(f.line, f.code) for f in with_every_rule(path)}
     assert found == expected_findings(path)
 
 
@@ -31,11 +40,9 @@ def test_a_rule_alone_finds_what_it_finds_among_all(path):
     """The value engine's summaries are made when a rule first asks, and one asked while another is being made
     sees that one empty: what a rule finds must not depend on the other rules asking first (their order, or
     `--select`). The folder's rule, and each rule the fixture expects, run alone."""
-    text = path.read_text()
-    every = lint_source(text, str(path), EVERY_RULE)
     for code in {path.parent.name, *(code for _, code in expected_findings(path))} & RULES_BY_CODE.keys():
-        alone = lint_source(text, str(path), Config(select=(code,)))
-        assert alone == [f for f in every if f.code == code], code
+        alone = lint_source(path.read_text(), str(path), Config(select=(code,)))
+        assert alone == [f for f in with_every_rule(path) if f.code == code], code
 
 
 @pytest.mark.parametrize("path", fixture_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
