@@ -40,8 +40,9 @@ def test_a_rule_alone_finds_what_it_finds_among_all(path):
     """The value engine's summaries are made when a rule first asks, and one asked while another is being made
     sees that one empty: what a rule finds must not depend on the other rules asking first (their order, or
     `--select`). The folder's rule, and each rule the fixture expects, run alone."""
+    text = path.read_text()
     for code in {path.parent.name, *(code for _, code in expected_findings(path))} & RULES_BY_CODE.keys():
-        alone = lint_source(path.read_text(), str(path), Config(select=(code,)))
+        alone = lint_source(text, str(path), Config(select=(code,)))
         assert alone == [f for f in with_every_rule(path) if f.code == code], code
 
 

@@ -26,6 +26,14 @@ def verify(*args: str, cwd=None) -> subprocess.CompletedProcess:
                           text=True, cwd=cwd, timeout=1800)
 
 
+def one_row_each(result: subprocess.CompletedProcess, paths: list[str]) -> dict[str, dict]:
+    """A JSON verify run's rows by path, which must be one finding for each of `paths` (modules verified in
+    one run, each as a test of its own would)."""
+    rows = json.loads(result.stdout)
+    assert sorted(row["path"] for row in rows) == sorted(paths), result.stderr
+    return {row["path"]: row for row in rows}
+
+
 # The fixtures by rule family: three verify runs the suite's workers share (one run took 40 s of one worker).
 FAMILIES = {"aux_data": ("PTL1",), "structure": ("PTL2", "PTL3"), "leaves_and_nnx": ("PTL4", "PTL5", "PTL9")}
 
@@ -267,9 +275,8 @@ def test_a_class_the_verifier_cannot_build_says_how_to_give_examples(tmp_path):
                                                     "3-D')\n        self.x = x\n")
     for name, (tail, _) in UNBUILDABLE_ENDINGS.items():
         (tmp_path / f"odd_{name}.py").write_text(validating + tail)
-    found = json.loads(verify("--format", "json", ".", cwd=tmp_path).stdout)
-    assert sorted(row["path"] for row in found) == sorted(f"odd_{name}.py" for name in UNBUILDABLE_ENDINGS)
-    rows = {row["path"]: row for row in found}
+    rows = one_row_each(verify("--format", "json", ".", cwd=tmp_path),
+                        [f"odd_{name}.py" for name in UNBUILDABLE_ENDINGS])
     for name, (_, evidence) in UNBUILDABLE_ENDINGS.items():
         row = rows[f"odd_{name}.py"]
         assert row["status"] == "no-example" and evidence in row["evidence"], row
@@ -443,9 +450,8 @@ def test_an_error_the_rule_predicts_confirms_when_it_names_the_class(tmp_path):
     does not."""
     for built in ("Pair", "Other"):
         (tmp_path / f"builds_{built}.py").write_text(SWAPPED_MODULE_FUNCTION.format(built=built))
-    found = json.loads(verify("--format", "json", "--select", "PTL303", ".", cwd=tmp_path).stdout)
-    assert sorted(row["path"] for row in found) == ["builds_Other.py", "builds_Pair.py"]  # a finding each
-    rows = {row["path"]: row for row in found}
+    rows = one_row_each(verify("--format", "json", "--select", "PTL303", ".", cwd=tmp_path),
+                        ["builds_Pair.py", "builds_Other.py"])
     for built, status in (("Pair", "confirmed"), ("Other", "unconfirmed")):
         row = rows[f"builds_{built}.py"]
         assert (row["code"], row["line"], row["status"]) == ("PTL303", 17, status), row
