@@ -100,7 +100,8 @@ def load_analysis() -> None:
         with collector_paused():
             from .analysis.project import summarizer  # noqa: F401
             from .rules import ALL_RULES  # noqa: F401
-        gc.freeze()
+
+            gc.freeze()  # before the collector is back: its next collection would walk all the imports made
         _analysis_loaded = True
     from .analysis.project.modules import Project
     from .analysis.project.summarizer import Summarizer
