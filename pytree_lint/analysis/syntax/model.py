@@ -1158,11 +1158,15 @@ def _calls_one(chain: str, names: tuple[str, ...]) -> bool:
 # Per node type, the fields that may hold nodes: every field but a name's load/store marker (`ctx`, a node of
 # its own on every name, attribute and subscript); none for a constant.
 _NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+# The fields no walk looks below: names and flags (strings and numbers), the expression context, and the
+# operators (each read through its node: `node.op`, `node.ops`).
+_UNWALKED_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "name", "arg", "module", "level", "is_async",
+                              "simple", "conversion", "kind", "type_comment", "tag"})
 
 
 def _node_fields(kind: type) -> tuple[str, ...]:
     fields = _NODE_FIELDS[kind] = () if kind is ast.Constant else tuple(
-        name for name in kind._fields if name != "ctx")
+        name for name in kind._fields if name not in _UNWALKED_FIELDS)
     return fields
 
 
@@ -1194,11 +1198,12 @@ WITHOUT_CALLS = frozenset({ast.Name, ast.Constant})
 
 
 def child_nodes(node: ast.AST) -> list[ast.AST]:
-    """The nodes directly below `node`, in source order (`ast.iter_child_nodes` without its generators and
-    the `ctx` markers, which made the walks' main cost)."""
+    """The nodes directly below `node`, in source order (`ast.iter_child_nodes` without its generators, the
+    `ctx` markers and the operators, which made the walks' main cost; see _UNWALKED_FIELDS)."""
     children: list[ast.AST] = []
     kind = type(node)
-    for name in _NODE_FIELDS.get(kind) or _node_fields(kind):
+    fields = _NODE_FIELDS.get(kind)
+    for name in fields if fields is not None else _node_fields(kind):
         value = getattr(node, name, None)
         if type(value) is list:
             for item in value:
