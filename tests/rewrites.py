@@ -1161,6 +1161,39 @@ def classes_moved(case: Case) -> list[Case]:
     return []
 
 
+@rewrite("subclasses in a module of their own")
+def subclasses_moved(case: Case) -> list[Case]:
+    """A module's classes derived from another of its classes move to `<module>_derived.py` (with the
+    module's imports, their bases imported from the module), and the module imports them back where the
+    first of them was (its bases are defined there: the import cycle runs): what a subclass's construction
+    gives a field its base declares is the base's module's to judge. Only where the moved classes (their
+    bodies, decorators and bases) read nothing else of their module but their bases."""
+    for path in case.modules():
+        if path.endswith("__init__.py"):
+            continue
+        text = case.files[path]
+        module = parse(text)
+        classes = [s for s in module.body if isinstance(s, cst.ClassDef)]
+        own = {c.name.value for c in classes}
+        derived = [c for c in classes if any(isinstance(b.value, cst.Name) and b.value.value in own for b in c.bases)]
+        names = {c.name.value for c in derived}
+        bases = {b.value.value for c in derived for b in c.bases if isinstance(b.value, cst.Name)} & own - names
+        if not derived or not bases:
+            continue
+        headers = {name for c in derived for node in (*(d.decorator for d in c.decorators), *(b.value for b in c.bases))
+                   for name in names_in(node)}
+        if (_global_reads(text, names) | headers) - imported_names(module) - names - bases - set(dir(builtins)):
+            continue
+        package, stem = path.rsplit("/", 1)
+        other = _fresh(" ".join(case.files), f"{stem[:-3]}_derived")
+        moved = "\n".join([*module_import_lines(module), f"from .{stem[:-3]} import {', '.join(sorted(bases))}", "",
+                           "", *(code(c) for c in derived)])
+        importing = _statement(f"from .{other} import {', '.join(sorted(names))}\n")
+        kept = module.visit(_Replace({c: cst.RemovalSentinel.REMOVE for c in derived}, {derived[0]: [importing]}))
+        return [case.with_files(**{path: kept.code, f"{package}/{other}.py": moved})]
+    return []
+
+
 def _is_import(statement: cst.CSTNode) -> bool:
     return isinstance(statement, cst.SimpleStatementLine) and all(
         isinstance(small, (cst.Import, cst.ImportFrom)) or (isinstance(small, cst.Expr)

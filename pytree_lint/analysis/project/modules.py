@@ -1053,6 +1053,31 @@ class Project:
         return self._facts_naming("constructions", view, class_name, self._users(view, class_name, called=True),
                                   lambda summary: summary.uses("constructions"), lambda made: made.callee)
 
+    def subclasses(self, view: ModuleView, class_name: str, keeps: Callable[[ClassFacts], bool]
+                   ) -> list[tuple[ModuleView, ModuleSummary, str]]:
+        """The classes other project modules derive from the class `class_name` of the module `view` sees
+        from, directly or through others that `keeps` (of any module), that `keeps` too: (their module's view,
+        its summary, the class's name), each once. (The module's own subclasses are its own to read.)"""
+        found: list[tuple[ModuleView, ModuleSummary, str]] = []
+        pending, seen = [(view, class_name)], {(view.file, class_name)}
+        while pending:
+            base_view, base = pending.pop()
+            derived = self._facts_naming("subclasses", base_view, base, self._users(base_view, base, called=False),
+                                         lambda summary: [(name, each) for name, facts in summary.classes.items()
+                                                          for each in facts.bases], lambda pair: pair[1])
+            summary = self.summary_of(base_view.file)  # and those of the base's own module (not asked of others)
+            own = f"{base_view.module}.{base}"
+            derived = [*derived, *(((name, own), summary) for name, facts in (summary.classes.items() if summary
+                                                                              else ()) if own in facts.bases)]
+            for (name, _base), summary in derived:
+                sub_view = base_view if Path(summary.path) == base_view.file else self.view_of(summary)
+                if (sub_view.file, name) not in seen and keeps(summary.classes[name]):
+                    seen.add((sub_view.file, name))
+                    pending.append((sub_view, name))
+                    if sub_view.file != view.file:
+                        found.append((sub_view, summary, name))
+        return found
+
     def changes_elsewhere(self, view: ModuleView, class_name: str, holders: tuple[tuple[str, str], ...] = ()
                           ) -> list[tuple[AttributeChange, ModuleSummary]]:
         """The in-place changes other project modules make to attributes of objects of the class
@@ -1554,6 +1579,18 @@ class ModuleView:
     def constructions(self, class_name: str) -> list[tuple[Construction, ModuleSummary]]:
         """The calls other project modules make of this module's class `class_name`."""
         return self.project.constructions(self, class_name)
+
+    def subclass_constructions(self, class_name: str, keeps: Callable[[ClassFacts], bool]
+                               ) -> list[tuple[str, Construction, ModuleSummary]]:
+        """The calls anywhere in the project of the classes other project modules derive from this module's
+        class `class_name` (through others too) that `keeps`, each with the subclass's name: its own module's
+        calls and the other modules'."""
+        found = []
+        for view, summary, name in self.project.subclasses(self, class_name, keeps):
+            own = f"{summary.module}.{name}"
+            found.extend((name, made, summary) for made in summary.uses("constructions") if made.callee == own)
+            found.extend((name, made, made_in) for made, made_in in self.project.constructions(view, name))
+        return found
 
     def built_per_call(self, construction: Construction, summary: ModuleSummary,
                        keeps: Callable[[ClassInfo], bool]) -> tuple[str, ModuleSummary, int] | None:

@@ -464,7 +464,7 @@ class Summarizer:
                           tuple((attr, held) for attr, item in self.index.held_items(cls)
                                 if (held := self._annotated_class(item)) is not None),
                           (first_line(cls.node), cls.node.end_lineno or cls.node.lineno),
-                          id(cls) in self._registered_here)
+                          id(cls) in self._registered_here, tuple(sorted({*cls.fields, *cls.methods})))
 
     @cached_property
     def _registered_here(self) -> set[int]:
@@ -485,10 +485,21 @@ class Summarizer:
     def _constructions(self) -> list[Construction]:
         """Calls of classes imported from the project (`Mesh(coords=np.zeros(3))`), with what each argument is
         where the call is written, and whether the object is made per call of a function and passed on (a
-        builder that only returns it is judged where it is called)."""
+        builder that only returns it is judged where it is called); and calls of the module's own classes
+        derived from another project module's class: what they give the fields they inherit is the base's
+        module's to judge (see Project.subclasses)."""
         imported = tuple(local for local, target in self.index.aliases.items()
                          if local[:1].isupper() and self.is_projects(target))
-        return self._calls(imported, lambda callee: callee.rsplit(".", 1)[-1][:1].isupper(), built=True)
+        return self._calls((*imported, *self._derived_from_elsewhere),
+                           lambda callee: callee.rsplit(".", 1)[-1][:1].isupper(), built=True)
+
+    @cached_property
+    def _derived_from_elsewhere(self) -> tuple[str, ...]:
+        """The module's top-level classes with a base another module of the project defines."""
+        own = f"{self.module}."
+        return tuple(name for name, cls in self.index.classes.items()
+                     if any((base := self._class_name(each)) is not None and self.is_projects(base)
+                            and not base.startswith(own) for each in cls.bases))
 
     def calls_of(self, name: str) -> list[Construction]:
         """The calls of a project function named `name` (by its name or through its module) that pass
@@ -501,8 +512,10 @@ class Summarizer:
         if not imported:
             return []
         found = []
+        own = self._derived_from_elsewhere if built else ()
         for call, in_function in self.index.calls_of(imported):
-            callee = self.index.qualify(call.func)
+            callee = f"{self.module}.{call.func.id}" if isinstance(call.func, ast.Name) and call.func.id in own \
+                and self.index.resolve_class(call.func) is not None else self.index.qualify(call.func)
             if callee is None or not self.is_projects(callee) or not wanted(callee):
                 continue
             maker = self.index.enclosing_function(call) if in_function else None

@@ -22,7 +22,7 @@ from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 59
+SUMMARY_VERSION = 60
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -199,6 +199,9 @@ class ClassFacts(NamedTuple):
     # Its own module registers it through JAX (`@register_pytree_node_class`, `register_pytree_node(C, ...)`):
     # a node wherever its objects go, as a library's classes are (a subclass is not: JAX registers one type).
     registered: bool = False
+    # The names its body binds (fields, class attributes, methods): a subclass that binds neither a base's
+    # field nor `__init__` keeps the field as the base declares it, filled by the base's constructor parameter.
+    declared: tuple[str, ...] = ()
 
 
 ITEMS = "[]."  # in AttributeChange.attribute: the attribute of each item of the collection named before it
@@ -406,9 +409,9 @@ class ModuleSummary:
         classes = {name: ClassFacts(line, tuple(bases), library, host_state, SubclassRegistration(
                                         subclasses[0], subclasses[1], tuple(tuple(a) for a in subclasses[2]))
                                     if subclasses else None, metaclass, tuple(tuple(held) for held in holds),
-                                    (first, last), registered)
+                                    (first, last), registered, tuple(declared))
                    for name, (line, bases, library, host_state, subclasses, metaclass, holds, (first, last),
-                              registered) in data["classes"].items()}
+                              registered, declared) in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
                   for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}
         bindings = {name: tuple(_value(value) for value in values) for name, values in data["bindings"].items()}

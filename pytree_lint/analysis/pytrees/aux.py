@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Container, Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from ...knowledge.base import Convention
 from ...knowledge.jax import Mechanism
 from ...knowledge.python import HASHABLE_CONVERSIONS
 from ..record import record
@@ -29,6 +30,9 @@ from ..values.inference import Context, Elsewhere, Evidence, Hop, ValueInference
 from ..values.kinds import Kind, Leaf, Relation
 from .jitted import JittedFunction
 from .registrations import Registration
+
+if TYPE_CHECKING:
+    from ..project.summary import ClassFacts
 
 
 @record
@@ -416,7 +420,30 @@ class AuxSiteFinder:
             if registration.mechanism is Mechanism.REGISTER_STATIC and cls is not None:
                 found.append(AuxSite(registration, registration.node, self._static_instances(registration),
                                      f"`{cls.name}` (registered static: the whole object is aux_data)", True))
+            found.extend(self._subclass_sites(registration))
         return found
+
+    def _subclass_sites(self, registration: Registration) -> list[AuxSite]:
+        """The class's own static fields as the classes other modules derive from it keep them, each with what
+        those classes' constructions give it (reported at the declaration, as a subclass of the same module's
+        are: see Frameworks.inherited_static_fields). A subclass keeps a field when it binds neither the field
+        nor `__init__`, and is registered too: by the library base the class derives from, or by a library
+        decorator of its own (JAX registers one type: a subclass of a decorated class is a leaf otherwise)."""
+        cls, library = registration.cls, registration.library
+        if cls is None or library is None or library.convention in (Convention.NUMPYRO, Convention.NNX) \
+                or not registration.static_fields or home_of(cls.node) is not None:
+            return []
+        by_base = any(registration.node is base for base in cls.bases)
+        sites = []
+        for static in registration.static_fields:
+            def keeps(facts: ClassFacts, name: str = static.name) -> bool:
+                return "__init__" not in facts.declared and name not in facts.declared and (
+                    by_base or facts.library is not None)
+
+            for subclass, evidence in self.inference.given_to_subclasses(cls, static.name, keeps).items():
+                sites.append(AuxSite(registration, static.declaration, evidence,
+                                     f"static field `{subclass}.{static.name}` ({static.how})", True, static.name))
+        return sites
 
     def _flatten_sites(self, registration: Registration, function: FunctionInfo) -> list[AuxSite]:
         subject = f"aux_data of {registration.class_named}"

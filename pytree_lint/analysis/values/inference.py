@@ -56,7 +56,7 @@ from ..syntax.shims import taken_branch
 from .kinds import Kind, Leaf, Relation, Volatility
 
 if TYPE_CHECKING:
-    from ..project.summary import Argument, Value
+    from ..project.summary import Argument, ClassFacts, Construction, ModuleSummary, Value
 
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12  # expressions followed within one summary (names, arguments, operands)
@@ -830,13 +830,36 @@ class ValueInference:
         project = self.index.project
         if project is None or cls.parent is not None:
             return []
+        return self._given_at(project.constructions(cls.name), name, position, cls.node, via)
+
+    def given_to_subclasses(self, cls: ClassInfo, attr: str, keeps: Callable[[ClassFacts], bool]
+                            ) -> dict[str, list[Evidence]]:
+        """What the project's constructions of each class other modules derive from `cls` (through others
+        too) that `keeps` give its field `attr`, filled by `cls`'s own constructor parameter (`keeps` says
+        the subclass binds neither), by the subclass's name: a field a base declares static is the base's
+        module's to judge, whichever module gives it a value."""
+        project = self.index.project
+        parameter = self._filling_parameter(cls, attr)
+        if project is None or cls.parent is not None or parameter is None:
+            return {}
+        made_of: dict[str, list[tuple[Construction, ModuleSummary]]] = {}
+        for name, construction, summary in project.subclass_constructions(cls.name, keeps):
+            made_of.setdefault(name, []).append((construction, summary))
+        return {name: found for name, made in made_of.items()
+                if (found := self._given_at(made, *parameter, cls.node, attr))}
+
+    def _given_at(self, constructions: list[tuple[Construction, ModuleSummary]], name: str, position: int | None,
+                  node: ast.AST, via: str) -> list[Evidence]:
+        """What other modules' constructions pass as the argument `name` (or `position`), as evidence at
+        `node`."""
+        project = self.index.project
         found = []
-        for construction, summary in project.constructions(cls.name):
+        for construction, summary in constructions:
             for argument in construction.arguments:
                 if _passes(argument, name, position):
                     changed = Elsewhere(argument.changed, summary.display_path, argument.changed_line) \
                         if argument.changed else None
-                    found.extend(_summarised(value, cls.node, via, Relation.GIVEN, made_in.display_path,
+                    found.extend(_summarised(value, node, via, Relation.GIVEN, made_in.display_path,
                                              construction.factory
                                              or project.built_per_call(construction, summary,
                                                                        self.keeps_what_it_is_given) is None,
