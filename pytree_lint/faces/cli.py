@@ -121,6 +121,8 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
                                          ) if cache is not None else {}
     recalled.update(by_content)
     pending = [job for job in work if job[0] not in recalled]
+    if len(pending) > 1:
+        load_analysis()  # before the project model's import: all of the analysis with the collector paused
     if pending:  # the files stay as they are while the run lints them (forked workers inherit it)
         from ..analysis.project.modules import Project
 
@@ -128,7 +130,6 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
         settle_sources(True)
     try:
         if len(pending) > 1:
-            load_analysis()
             from ..analysis.project.modules import imported_first, resolved_path
 
             jobs_of = {job[0]: job for job in pending}
