@@ -20,7 +20,7 @@ import os
 import re
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, KeysView
+from collections.abc import Callable, Iterable, Iterator, KeysView
 from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
@@ -46,6 +46,7 @@ from .summary import (
     FunctionFacts,
     HashedObject,
     JitFacts,
+    Keeps,
     ModuleSummary,
     RegisteredElsewhere,
     SubclassRegistration,
@@ -94,6 +95,9 @@ MAX_REEXPORTS = 3  # modules passing an imported name on, followed to find a cla
 ANNOTATION = re.compile(rb":[ \t]*([\w.\[\], |'\"]+)")
 # Spells one of jax.tree_util's registering functions: may register a class another module defines.
 REGISTERS = re.compile("|".join(re.escape(mechanism.value) for mechanism in Mechanism).encode())
+# The bases of a class statement (`class S(m.Base, metaclass=M)`), and the last part of each name in them.
+CLASS_BASES = re.compile(rb"class[ \t]+\w+[ \t]*\(([^)]*)\)")
+LAST_NAME = re.compile(rb"(\w+)(?![\w.])")
 # What every registering function's name starts with: a file without it is not searched (twice as fast).
 REGISTERING_PREFIX = os.path.commonprefix([mechanism.value for mechanism in Mechanism]).encode()  # noqa: RUF071 - names
 # A module-level class; the look-behind comes after `class` (`^class`, the same matches): a pattern starting
@@ -283,6 +287,7 @@ def file_text(data: bytes, mtime: int, size: int) -> FileText:
     names found are decoded."""
     called = {name[::-1].decode() for name in set(CONSTRUCTED_REVERSED.findall(data[::-1]))}
     annotated = {name.decode() for name in set(MENTIONED.findall(b" ".join(ANNOTATION.findall(data))))}
+    derived = {name.decode() for name in set(LAST_NAME.findall(b" ".join(CLASS_BASES.findall(data))))}
     text = data.decode("utf-8", "replace")
     from_imports: dict[str, list[str]] = {}
     imports: set[str] = set()
@@ -300,9 +305,9 @@ def file_text(data: bytes, mtime: int, size: int) -> FileText:
                 taken.append(words[0])
                 if len(words) == 3 and words[1] == "as" and "A" <= words[0][0] <= "Z":
                     renamed.append((words[0], words[2]))
-    # A class called or annotated by another name is: `M(...)` after `from .mesh import Mesh as M`.
+    # A class called, annotated or derived from by another name is: `M(...)` after `from .mesh import Mesh as M`.
     for original, alias in [*renamed, *_assigned_as(data)]:
-        for named in (called, annotated):
+        for named in (called, annotated, derived):
             if alias in named:
                 named.add(original)
     # A file importing a name by name mentions it there: only one importing `*` is searched for the names it
@@ -311,7 +316,7 @@ def file_text(data: bytes, mtime: int, size: int) -> FileText:
     return FileText(mtime, size, tuple(sorted(called)), tuple(sorted(imports)),
                     tuple(sorted({name.decode() for name in set(MENTIONED.findall(data))})) if stars else (),
                     REGISTERING_PREFIX in data and REGISTERS.search(data) is not None, tuple(sorted(annotated)),
-                    {module: tuple(names) for module, names in from_imports.items()})
+                    {module: tuple(names) for module, names in from_imports.items()}, tuple(sorted(derived)))
 
 
 def import_matches(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
@@ -839,12 +844,12 @@ class Project:
         return [*lists.get(name, []), *lists.get("*", [])]
 
     def _name_lists(self, import_root: Path, package: str) -> tuple[dict[str, list[Path]], ...]:
-        """Per name, the searched files that call it, that may write it bare and that import it by name; and per
+        """Per name, the searched files that call it, that may write it bare and that import it by name; per
         module they import (absolute; "" for a relative import climbing out of what can be told), the files
-        importing it."""
+        importing it; per name, the files deriving a class from it."""
         top = self._top(import_root, package)
         if top not in self._name_index:
-            lists: tuple[dict[str, list[Path]], ...] = ({}, {}, {}, {})
+            lists: tuple[dict[str, list[Path]], ...] = ({}, {}, {}, {}, {})
             for file in self.files(import_root, package):
                 text = self._text(file)
                 if text is None:
@@ -852,7 +857,8 @@ class Project:
                 imported = {name for names in text.from_imports.values() for name in names}
                 modules = {(self._absolute_import(file, module) if module.startswith(".") else module) or ""
                            for module in text.imports}
-                for names, found in zip((text.calls, {*text.mentions, *imported}, imported, modules), lists):
+                for names, found in zip((text.calls, {*text.mentions, *imported}, imported, modules, text.derived),
+                                        lists):
                     for each in names:
                         found.setdefault(each, []).append(file)
             self._name_index[top] = lists
@@ -997,6 +1003,20 @@ class Project:
 
         yield from self._views_of(filter(uses, self._may_use(view, package, class_name, called)))
 
+    def _deriving(self, view: ModuleView, class_name: str):
+        """(caller view, summary) for each other project file that may derive a class from the class
+        `class_name` of the module `view` sees from: one of its class statements names it among the bases, and
+        it imports the class or its module."""
+        package = view.module.split(".", 1)[0]
+        if package in NEVER_FOLLOWED:
+            return
+        reaching = self._may_import(view.import_root, package, view.module, class_name)
+        yield from self._views_of(
+            file for file in self._name_lists(view.import_root, package)[4].get(class_name, [])
+            if file in reaching and file != view.file and (
+                self._imports_module(file, view.module)
+                or self._imports_name(file, view.module, class_name, view.import_root)))
+
     def _may_use(self, view: ModuleView, package: str, class_name: str, called: bool) -> list[Path]:
         """The other searched files that call (or, `called` False, mention) the class `class_name` of the module
         `view` sees from and may import it (see _may_import): the only ones a question about its users reads."""
@@ -1053,25 +1073,29 @@ class Project:
         return self._facts_naming("constructions", view, class_name, self._users(view, class_name, called=True),
                                   lambda summary: summary.uses("constructions"), lambda made: made.callee)
 
-    def subclasses(self, view: ModuleView, class_name: str, keeps: Callable[[ClassFacts], bool]
+    def subclasses(self, view: ModuleView, class_name: str, keeps: Keeps, own: Iterable[str] = ()
                    ) -> list[tuple[ModuleView, ModuleSummary, str]]:
         """The classes other project modules derive from the class `class_name` of the module `view` sees
-        from, directly or through others that `keeps` (of any module), that `keeps` too: (their module's view,
-        its summary, the class's name), each once. (The module's own subclasses are its own to read.)"""
+        from, directly or through others that `keeps` (of any module: `own`, those of its own module), that
+        `keeps` too (asked with the names a class binds and whether its module shows a library registering
+        it): (their module's view, its summary, the class's name), each once."""
         found: list[tuple[ModuleView, ModuleSummary, str]] = []
-        pending, seen = [(view, class_name)], {(view.file, class_name)}
+        pending = [(view, class_name), *((view, name) for name in own)]
+        seen = {(view.file, name) for _view, name in pending}
         while pending:
             base_view, base = pending.pop()
-            derived = self._facts_naming("subclasses", base_view, base, self._users(base_view, base, called=False),
-                                         lambda summary: [(name, each) for name, facts in summary.classes.items()
-                                                          for each in facts.bases], lambda pair: pair[1])
-            summary = self.summary_of(base_view.file)  # and those of the base's own module (not asked of others)
-            own = f"{base_view.module}.{base}"
-            derived = [*derived, *(((name, own), summary) for name, facts in (summary.classes.items() if summary
-                                                                              else ()) if own in facts.bases)]
+            derived = list(self._facts_naming("subclasses", base_view, base, self._deriving(base_view, base),
+                                              lambda summary: [(name, each) for name, facts in summary.classes.items()
+                                                               for each in facts.bases], lambda pair: pair[1]))
+            if base_view is not view:  # and those of the base's own module (not among its users)
+                summary = self.summary_of(base_view.file)
+                within = f"{base_view.module}.{base}"
+                derived.extend(((name, within), summary) for name, facts in (summary.classes.items() if summary
+                                                                             else ()) if within in facts.bases)
             for (name, _base), summary in derived:
+                facts = summary.classes[name]
                 sub_view = base_view if Path(summary.path) == base_view.file else self.view_of(summary)
-                if (sub_view.file, name) not in seen and keeps(summary.classes[name]):
+                if (sub_view.file, name) not in seen and keeps(facts.declared, facts.library is not None):
                     seen.add((sub_view.file, name))
                     pending.append((sub_view, name))
                     if sub_view.file != view.file:
@@ -1580,13 +1604,13 @@ class ModuleView:
         """The calls other project modules make of this module's class `class_name`."""
         return self.project.constructions(self, class_name)
 
-    def subclass_constructions(self, class_name: str, keeps: Callable[[ClassFacts], bool]
+    def subclass_constructions(self, class_name: str, keeps: Keeps, own: Iterable[str] = ()
                                ) -> list[tuple[str, Construction, ModuleSummary]]:
         """The calls anywhere in the project of the classes other project modules derive from this module's
-        class `class_name` (through others too) that `keeps`, each with the subclass's name: its own module's
-        calls and the other modules'."""
+        class `class_name` (through others too, `own` those of this module) that `keeps`, each with the
+        subclass's name: its own module's calls and the other modules'."""
         found = []
-        for view, summary, name in self.project.subclasses(self, class_name, keeps):
+        for view, summary, name in self.project.subclasses(self, class_name, keeps, own):
             own = f"{summary.module}.{name}"
             found.extend((name, made, summary) for made in summary.uses("constructions") if made.callee == own)
             found.extend((name, made, made_in) for made, made_in in self.project.constructions(view, name))

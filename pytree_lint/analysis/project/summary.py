@@ -12,7 +12,7 @@ module's text, and is cached by content hash: a changed module invalidates only 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import ClassVar
 
@@ -204,6 +204,11 @@ class ClassFacts(NamedTuple):
     declared: tuple[str, ...] = ()
 
 
+# Whether a subclass keeps a field its base declares, asked with the names the subclass's body binds and
+# whether its own module shows a library registering it (Project.subclasses).
+Keeps = Callable[[Collection[str], bool], bool]
+
+
 ITEMS = "[]."  # in AttributeChange.attribute: the attribute of each item of the collection named before it
 
 
@@ -256,6 +261,7 @@ class FileText(NamedTuple):
     registers: bool  # spells one of jax.tree_util's registering functions
     annotated: tuple[str, ...]  # capitalised names in an annotation (`Gauges` of `dict[str, Gauges]`), or a dict value
     from_imports: dict[str, tuple[str, ...]]  # module -> the names `from module import ...` takes
+    derived: tuple[str, ...] = ()  # the names its class statements derive from (`Base` of `class S(m.Base)`)
 
 
 class HashedObject(NamedTuple):

@@ -8,8 +8,8 @@ gives two sites), a static field of a registered dataclass, or the instance itse
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Container, Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Collection, Container, Iterator
+from typing import NamedTuple
 
 from ...knowledge.base import Convention
 from ...knowledge.jax import Mechanism
@@ -30,9 +30,6 @@ from ..values.inference import Context, Elsewhere, Evidence, Hop, ValueInference
 from ..values.kinds import Kind, Leaf, Relation
 from .jitted import JittedFunction
 from .registrations import Registration
-
-if TYPE_CHECKING:
-    from ..project.summary import ClassFacts
 
 
 @record
@@ -436,9 +433,8 @@ class AuxSiteFinder:
         by_base = any(registration.node is base for base in cls.bases)
         sites = []
         for static in registration.static_fields:
-            def keeps(facts: ClassFacts, name: str = static.name) -> bool:
-                return "__init__" not in facts.declared and name not in facts.declared and (
-                    by_base or facts.library is not None)
+            def keeps(declared: Collection[str], registered: bool, name: str = static.name) -> bool:
+                return "__init__" not in declared and name not in declared and (by_base or registered)
 
             for subclass, evidence in self.inference.given_to_subclasses(cls, static.name, keeps).items():
                 sites.append(AuxSite(registration, static.declaration, evidence,

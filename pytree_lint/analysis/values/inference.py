@@ -56,7 +56,7 @@ from ..syntax.shims import taken_branch
 from .kinds import Kind, Leaf, Relation, Volatility
 
 if TYPE_CHECKING:
-    from ..project.summary import Argument, ClassFacts, Construction, ModuleSummary, Value
+    from ..project.summary import Argument, Construction, Keeps, ModuleSummary, Value
 
 ARRAY_TYPES = jax_knowledge.ARRAY_TYPES | np_knowledge.ARRAY_TYPES
 _MAX_DEPTH = 12  # expressions followed within one summary (names, arguments, operands)
@@ -832,21 +832,36 @@ class ValueInference:
             return []
         return self._given_at(project.constructions(cls.name), name, position, cls.node, via)
 
-    def given_to_subclasses(self, cls: ClassInfo, attr: str, keeps: Callable[[ClassFacts], bool]
-                            ) -> dict[str, list[Evidence]]:
+    def given_to_subclasses(self, cls: ClassInfo, attr: str, keeps: Keeps) -> dict[str, list[Evidence]]:
         """What the project's constructions of each class other modules derive from `cls` (through others
-        too) that `keeps` give its field `attr`, filled by `cls`'s own constructor parameter (`keeps` says
-        the subclass binds neither), by the subclass's name: a field a base declares static is the base's
-        module's to judge, whichever module gives it a value."""
+        too, of any module) that `keeps` give its field `attr`, filled by `cls`'s own constructor parameter
+        (`keeps` says the subclass binds neither), by the subclass's name: a field a base declares static is
+        the base's module's to judge, whichever module gives it a value."""
         project = self.index.project
         parameter = self._filling_parameter(cls, attr)
         if project is None or cls.parent is not None or parameter is None:
             return {}
         made_of: dict[str, list[tuple[Construction, ModuleSummary]]] = {}
-        for name, construction, summary in project.subclass_constructions(cls.name, keeps):
+        for name, construction, summary in project.subclass_constructions(cls.name, keeps,
+                                                                          self._own_subclasses(cls, keeps)):
             made_of.setdefault(name, []).append((construction, summary))
         return {name: found for name, made in made_of.items()
                 if (found := self._given_at(made, *parameter, cls.node, attr))}
+
+    def _own_subclasses(self, cls: ClassInfo, keeps: Keeps) -> list[str]:
+        """The module's classes derived from `cls`, through others of them, that `keeps` (as
+        Project.subclasses asks of other modules' classes)."""
+        kept, found = {id(cls)}, []
+        grew = True
+        while grew:
+            grew = False
+            for name, other in self.index.classes.items():
+                if id(other) not in kept and any(id(self.index.resolve_class(base)) in kept for base in other.bases) \
+                        and keeps({*other.fields, *other.methods}, self.frameworks.library_class(other) is not None):
+                    kept.add(id(other))
+                    found.append(name)
+                    grew = True
+        return found
 
     def _given_at(self, constructions: list[tuple[Construction, ModuleSummary]], name: str, position: int | None,
                   node: ast.AST, via: str) -> list[Evidence]:
