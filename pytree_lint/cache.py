@@ -15,6 +15,7 @@ saves time.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable
 from functools import cache
@@ -26,6 +27,9 @@ from .config import Config
 from .digest import ABSENT, content_digest
 from .diskio import read_regular
 from .shapes import conforms
+
+# A word of a file's text: a name it writes (see ResultCache.stale).
+WORD = re.compile(rb"\w+")
 
 
 @cache
@@ -120,6 +124,23 @@ class ResultCache:
                 found[path] = entry
         return found
 
+    @staticmethod
+    def stale(recalled: dict[str, dict], changed: list[str]) -> list[str]:
+        """The recalled files whose findings asked the project's other files about a name (who builds,
+        registers or derives from a class of theirs...) that one of `changed` (files linted again, or new)
+        writes: it may have become a user their lint never read, so never depended on (a file that stops
+        being one was read, and is a dependency)."""
+        asking = {path: entry["asked"] for path, entry in recalled.items() if entry["asked"]}
+        if not asking:
+            return []
+        written: set[bytes] = set()
+        for path in changed:
+            try:
+                written.update(WORD.findall(read_regular(path)))
+            except OSError:
+                continue
+        return [path for path, asked in asking.items() if any(name.encode() in written for name in asked)]
+
     def remember(self, entries: dict[str, tuple[Config, dict]]) -> None:
         """Record each file's entry with its stat and its dependencies' (see recall), beside the records of
         the files earlier runs from this folder linted and this one did not (a pre-commit run over the
@@ -144,14 +165,15 @@ _EDIT = tuple[int, int, int, int, str]
 # [line, column, code, message, end line, end column, target, member, fix, cell] (cli._from_row)
 _ROW = tuple[int, int, str, str, int, int, str | None, str | None, tuple[str, bool, tuple[_EDIT, ...]] | None,
              int | None]
-_ENTRY = {"key": str, "findings": tuple[_ROW, ...], "error": str | None, "dependencies": dict[str, str]}
+_ENTRY = {"key": str, "findings": tuple[_ROW, ...], "error": str | None, "dependencies": dict[str, str],
+          "asked": tuple[str, ...]}
 # [mtime, size, config, entry, {dependency: [mtime, size], or None: absent}]
 _RECORD = tuple[int, int, str, dict, dict[str, tuple[int, int] | None]]
 
 
 def _valid_entry(entry) -> bool:
     """A file's entry: {"key": key, "findings": [row, ...], "error": str | None, "dependencies": {path:
-    digest}}."""
+    digest}, "asked": [name, ...]}."""
     return (isinstance(entry, dict) and entry.keys() == _ENTRY.keys()
             and all(conforms(entry[key], hint) for key, hint in _ENTRY.items()))
 

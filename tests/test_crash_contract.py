@@ -131,13 +131,14 @@ MASKS = "import numpy as np\n\n\ndef make_mask():\n    return np.arange(4) > 1\n
 
 def _record(**entry) -> list:
     """A manifest record (mtime, size, configuration, entry, dependencies) whose entry has these fields."""
-    return [1, 2, "c", {"key": "k", "findings": [], "error": None, "dependencies": {}, **entry}, {}]
+    return [1, 2, "c", {"key": "k", "findings": [], "error": None, "dependencies": {}, "asked": [], **entry}, {}]
 
 
 # A manifest's records, each damaged in its own way: each is dropped (its file linted again).
 DAMAGED_RECORDS = {"short": [1], "key of null": _record(key=None), "key of a number": _record(key=5),
                    "findings of a number": _record(findings=3), "a short finding": _record(findings=[[1, 2]]),
-                   "error of a number": _record(error=5), "dependencies of a list": _record(dependencies=[])}
+                   "error of a number": _record(error=5), "dependencies of a list": _record(dependencies=[]),
+                   "asked of a string": _record(asked="Box")}
 # Shapes a damaged cache entry may have: each is ignored (the file linted again) and rewritten.
 DAMAGE = [b"", b"[]", b"null", b"3", b'"x"', b"{}", b'{"written": "x", "files": []}',
           json.dumps({"written": 1, "files": DAMAGED_RECORDS}).encode(), b'{"module": "m", "functions": []}',

@@ -142,6 +142,30 @@ def test_a_module_whose_class_another_module_starts_registering_is_relinted(tmp_
         ("pkg/params.py", 12, "PTL101")]
 
 
+def test_a_module_whose_class_a_new_or_edited_module_starts_building_is_relinted(tmp_path):
+    """stencils.py's cached result was read from none of these modules: one edited to build its class with an
+    array, and one added that derives a class from it and builds that with an array, each make it linted
+    again (a file that comes to write a name its lint asked the project about)."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "inherited_statics" / "clean", project)
+    (project / "pyproject.toml").write_text("")
+    user = project / "pkg" / "use.py"
+    user.write_text("import numpy as np\n\n\ndef plain(n):\n    return np.ones(n)\n")
+    cache = tmp_path / "cache"
+    assert cli_findings(project, cache) == []
+    user.write_text("import numpy as np\n\nfrom .stencils import Stencil\n\n\n"
+                    "def plain(n):\n    return Stencil(weights=np.ones(n))\n")
+    assert [(f["path"], f["line"], f["code"]) for f in cli_findings(project, cache)] == [
+        ("pkg/stencils.py", 10, "PTL101")]
+    user.unlink()
+    assert cli_findings(project, cache) == []
+    (project / "pkg" / "later.py").write_text("import numpy as np\n\nfrom .stencils import Stencil\n\n\n"
+                                              "class LateStencil(Stencil):\n    pass\n\n\n"
+                                              "def late(n):\n    return LateStencil(weights=np.ones(n))\n")
+    assert [(f["path"], f["line"], f["message"].split(":")[0]) for f in cli_findings(project, cache)] == [
+        ("pkg/stencils.py", 10, "array in static field `LateStencil.weights` (`struct.field(...)`)")]
+
+
 def test_the_project_text_index_is_kept_for_the_next_process(tmp_path):
     """What the texts of the project's files say (who calls, mentions, imports and registers what) is read
     once and kept: the next process only stats the files."""
@@ -585,7 +609,11 @@ def test_no_cache_holds_for_its_run_only(project, tmp_path, monkeypatch, capsys)
 
 def test_a_run_keeps_what_it_linted_out_of_the_collectors_walks_and_gives_it_back(project, monkeypatch, capsys):
     """After each file the run freezes what the process keeps (the collector would walk it again and again: a
-    lint leaves no cyclic garbage), and unfreezes it when it ends."""
+    lint leaves no cyclic garbage), and unfreezes it when it ends. (The analysis is loaded first: its import
+    freezes what it made once per process, whichever test runs first.)"""
+    from pytree_lint.engine import load_analysis
+
+    load_analysis()
     frozen: list[bool] = []
     freeze = gc.freeze
     monkeypatch.setattr(gc, "freeze", lambda: (frozen.append(True), freeze()))

@@ -50,6 +50,7 @@ def _lint_one(job: Job):
     project = Project.for_file(path)
     if project is not None:
         project.consulted.clear()
+        project.asked.clear()
     try:
         findings = lint_bytes(data, path, config, fixes)
     except LintError as failure:
@@ -59,7 +60,7 @@ def _lint_one(job: Job):
     # The other modules the findings were read from: a change to one of them relints this file.
     dependencies = {str(file): digest for file, digest in project.consulted.items()} if project else {}
     return path, findings, error, {"key": key, "findings": _rows(findings), "error": error,
-                                   "dependencies": dependencies}
+                                   "dependencies": dependencies, "asked": sorted(project.asked) if project else []}
 
 
 def _lint_kept_unwalked(job: Job):
@@ -120,6 +121,9 @@ def run(files: list[str], loader: ConfigLoader, jobs: int, cache: ResultCache | 
     by_content = cache.recall_by_content([(path, config) for path, config, _, _ in work if path not in recalled]
                                          ) if cache is not None else {}
     recalled.update(by_content)
+    if cache is not None and len(recalled) < len(work):  # what the others write may make recalled ones stale
+        for path in cache.stale(recalled, [path for path, _, _, _ in work if path not in recalled]):
+            del recalled[path]
     pending = [job for job in work if job[0] not in recalled]
     if len(pending) > 1:
         load_analysis()  # before the project model's import: all of the analysis with the collector paused

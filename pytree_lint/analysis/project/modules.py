@@ -496,6 +496,9 @@ class Project:
         self._digests: dict[tuple[Path, int, int], str] = {}
         self._present: dict[Path, tuple[str, object | None]] = {}  # file -> (content hash, settled run): presence
         self.consulted: dict[Path, str] = {}  # every module read for a lint: its path and content hash
+        # The names a lint asked the project's other files about (who builds, registers, derives from, changes
+        # it): a file that comes to write one may become a user the lint never read (ResultCache.stale).
+        self.asked: set[str] = set()
         self._foreign: dict[tuple[str, str, str], ClassInfo | None] = {}  # (path, digest, class): read once
         self._linting: Path | None = None  # the file of the lint under way (see view)
         self._shared: set[Path] = set()  # the files whose summary this worker process wrote for the others
@@ -933,6 +936,7 @@ class Project:
         if package in NEVER_FOLLOWED:
             return False
         key = ("may register", view.file, class_name)
+        self.asked.add(class_name)
         if key not in self._answers:  # asked by the prefilter and by the analysis: read once
             users = [file for file in self._may_use(view, package, class_name, called=False)
                      if self._imports_name(file, view.module, class_name, view.import_root)]
@@ -1050,6 +1054,7 @@ class Project:
         module `view` sees from (`answer(caller, summary)`), asked once. Every summary asked is a dependency
         of the lint: one that says nothing today may tomorrow."""
         key = (question, view.file, name)
+        self.asked.add(name)
         if key not in self._answers:
             asked = list(users)
             self._answers[key] = ([found for caller, summary in asked for found in answer(caller, summary)],
