@@ -1136,20 +1136,12 @@ def classes_moved(case: Case) -> list[Case]:
     them back: their registrations, the functions that build and use them, stay where they were. Only where
     the classes (their bodies, decorators and bases) read nothing else of their module (or the new module
     would import its importer)."""
-    for path in case.modules():
-        if path.endswith("__init__.py"):
-            continue
-        text = case.files[path]
-        module = parse(text)
-        classes = [s for s in module.body if isinstance(s, cst.ClassDef)]
+    for path, text, module, classes in _modules_with_classes(case):
         rest = [s for s in module.body if not isinstance(s, cst.ClassDef)]
         if not classes or not any(not _is_import(s) for s in rest):
             continue
         names = {c.name.value for c in classes}
-        # Decorators and bases are read where the class statement runs: the module's scope.
-        headers = {name for c in classes for node in (*(d.decorator for d in c.decorators), *(b.value for b in c.bases))
-                   for name in names_in(node)}
-        if (_global_reads(text, names) | headers) - imported_names(module) - names - set(dir(builtins)):
+        if not _read_only(text, module, classes, names):
             continue
         package, stem = path.rsplit("/", 1)
         other = _fresh(" ".join(case.files), f"{stem[:-3]}_classes")
@@ -1168,21 +1160,12 @@ def subclasses_moved(case: Case) -> list[Case]:
     first of them was (its bases are defined there: the import cycle runs): what a subclass's construction
     gives a field its base declares is the base's module's to judge. Only where the moved classes (their
     bodies, decorators and bases) read nothing else of their module but their bases."""
-    for path in case.modules():
-        if path.endswith("__init__.py"):
-            continue
-        text = case.files[path]
-        module = parse(text)
-        classes = [s for s in module.body if isinstance(s, cst.ClassDef)]
+    for path, text, module, classes in _modules_with_classes(case):
         own = {c.name.value for c in classes}
         derived = [c for c in classes if any(isinstance(b.value, cst.Name) and b.value.value in own for b in c.bases)]
         names = {c.name.value for c in derived}
         bases = {b.value.value for c in derived for b in c.bases if isinstance(b.value, cst.Name)} & own - names
-        if not derived or not bases:
-            continue
-        headers = {name for c in derived for node in (*(d.decorator for d in c.decorators), *(b.value for b in c.bases))
-                   for name in names_in(node)}
-        if (_global_reads(text, names) | headers) - imported_names(module) - names - bases - set(dir(builtins)):
+        if not derived or not bases or not _read_only(text, module, derived, names | bases):
             continue
         package, stem = path.rsplit("/", 1)
         other = _fresh(" ".join(case.files), f"{stem[:-3]}_derived")
@@ -1192,6 +1175,24 @@ def subclasses_moved(case: Case) -> list[Case]:
         kept = module.visit(_Replace({c: cst.RemovalSentinel.REMOVE for c in derived}, {derived[0]: [importing]}))
         return [case.with_files(**{path: kept.code, f"{package}/{other}.py": moved})]
     return []
+
+
+def _modules_with_classes(case: Case) -> Iterator[tuple[str, str, cst.Module, list[cst.ClassDef]]]:
+    """(path, text, module, its top-level classes) for each module of the case but the packages' `__init__`."""
+    for path in case.modules():
+        if not path.endswith("__init__.py"):
+            module = parse(case.files[path])
+            yield path, case.files[path], module, [s for s in module.body if isinstance(s, cst.ClassDef)]
+
+
+def _read_only(text: str, module: cst.Module, classes: list[cst.ClassDef], allowed: set[str]) -> bool:
+    """Whether the classes (their bodies, decorators and bases: the last two read where the class statement
+    runs, in the module's scope) read nothing of their module but its imports and the `allowed` names: moved
+    to a module of their own, they would import their importer otherwise."""
+    headers = {name for c in classes for node in (*(d.decorator for d in c.decorators), *(b.value for b in c.bases))
+               for name in names_in(node)}
+    names = {c.name.value for c in classes}
+    return not (_global_reads(text, names) | headers) - imported_names(module) - allowed - set(dir(builtins))
 
 
 def _is_import(statement: cst.CSTNode) -> bool:
