@@ -1618,8 +1618,8 @@ class ModuleView:
         subclass's name: its own module's calls and the other modules'."""
         found = []
         for view, summary, name in self.project.subclasses(self, class_name, keeps, own):
-            own = f"{summary.module}.{name}"
-            found.extend((name, made, summary) for made in summary.uses("constructions") if made.callee == own)
+            callee = f"{summary.module}.{name}"
+            found.extend((name, made, summary) for made in summary.uses("constructions") if made.callee == callee)
             found.extend((name, made, made_in) for made, made_in in self.project.constructions(view, name))
         return found
 

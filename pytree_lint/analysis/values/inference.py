@@ -851,17 +851,26 @@ class ValueInference:
     def _own_subclasses(self, cls: ClassInfo, keeps: Keeps) -> list[str]:
         """The module's classes derived from `cls`, through others of them, that `keeps` (as
         Project.subclasses asks of other modules' classes)."""
-        kept, found = {id(cls)}, []
-        grew = True
-        while grew:
-            grew = False
-            for name, other in self.index.classes.items():
-                if id(other) not in kept and any(id(self.index.resolve_class(base)) in kept for base in other.bases) \
-                        and keeps({*other.fields, *other.methods}, self.frameworks.library_class(other) is not None):
-                    kept.add(id(other))
+        found, pending, seen = [], [cls], {id(cls)}
+        while pending:
+            for name, derived in self._derived_here.get(id(pending.pop()), ()):
+                if id(derived) not in seen and keeps({*derived.fields, *derived.methods},
+                                                     self.frameworks.library_class(derived) is not None):
+                    seen.add(id(derived))
                     found.append(name)
-                    grew = True
+                    pending.append(derived)
         return found
+
+    @cached_property
+    def _derived_here(self) -> dict[int, list[tuple[str, ClassInfo]]]:
+        """The module's top-level classes by the id of each class of the module they derive from."""
+        derived: dict[int, list[tuple[str, ClassInfo]]] = {}
+        for name, other in self.index.classes.items():
+            for base in other.bases:
+                parent = self.index.resolve_class(base.value if isinstance(base, ast.Subscript) else base)
+                if parent is not None:
+                    derived.setdefault(id(parent), []).append((name, other))
+        return derived
 
     def _given_at(self, constructions: list[tuple[Construction, ModuleSummary]], name: str, position: int | None,
                   node: ast.AST, via: str) -> list[Evidence]:
