@@ -57,6 +57,8 @@ from .summary import (
 
 # A word of a module's text: a name it spells (in code, or in a string annotation).
 WORD = re.compile(r"\w+")
+# Statements whose value a name holds, cited by that name.
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 # The analyses of the last modules summarised, by (path, digest), are kept for their returns and uses (the
 # modules that ask are mostly linted soon after the module: the CLI lints a module before those importing it),
@@ -232,14 +234,16 @@ class Summarizer:
     # functions -------------------------------------------------------------------------------------------------
     def _value(self, evidence: Evidence, expr: ast.expr) -> Value:
         """A value as other modules cite it: the expression (the element of it the value is, when it is a
-        display's), unless it is a bare name (then where the name's value was made). Made once: kept where the
-        program sets its objects up, or an object compared by identity a module-level name holds."""
+        display's), unless it is a bare name (then where the name's value was made: a def or class by its
+        name, not its whole text). Made once: kept where the program sets its objects up, or an object
+        compared by identity a module-level name holds."""
         element = shown = element_of(expr, evidence.elements)  # the element is cited (its path says so)
         if isinstance(element, ast.Name):
             shown = evidence.trail[0].node if evidence.trail else evidence.node
         position = self.analysis.position(shown) or self.analysis.position(expr) or (0, 0)
         made = evidence.trail[-1].node if evidence.trail else element
-        return Value(evidence.kind.value, evidence.what, self.analysis.snippet(shown), position[0],
+        text = shown.name if isinstance(shown, DEFINITIONS) else self.analysis.snippet(shown)
+        return Value(evidence.kind.value, evidence.what, text, position[0],
                      evidence.leaf.value if evidence.leaf is not None else None, contained=made is not evidence.node,
                      made_once=evidence.made_once or (evidence.shared and evidence.kind is Kind.VOLATILE),
                      elements=evidence.elements)
