@@ -837,10 +837,11 @@ class Project:
             self._files[top] = found[:MAX_SEARCHED_FILES]
         return self._files[top]
 
-    def _files_naming(self, import_root: Path, package: str, name: str, called: bool) -> list[Path]:
+    def _files_naming(self, import_root: Path, package: str, name: str, called: bool, deriving: bool = False
+                      ) -> list[Path]:
         """The searched files (see `files`) whose text calls `name` (`called` False: that may write it bare: they
-        import it by name, or import `*` and mention it)."""
-        return self._name_lists(import_root, package)[0 if called else 1].get(name, [])
+        import it by name, or import `*` and mention it; `deriving`: that name it among a class's bases)."""
+        return self._name_lists(import_root, package)[4 if deriving else 0 if called else 1].get(name, [])
 
     def _files_importing(self, import_root: Path, package: str, name: str) -> list[Path]:
         """The searched files whose text imports `name` (`from m import name`) or everything (`*`) from a
@@ -991,11 +992,11 @@ class Project:
         return ".".join([*parts[:len(parts) - climbed], *([rest] if rest else [])])
 
     def _users(self, view: ModuleView, class_name: str, called: bool, registering: bool = False,
-               annotating: bool = False):
+               annotating: bool = False, deriving: bool = False):
         """(caller view, summary) for each other project file that may use the class `class_name` of the
         module `view` sees from: those that call (or, `called` False, mention) it and import its module (and,
         `registering`, spell a registering call: the others are `may_register`'s dependencies; `annotating`,
-        annotate with it)."""
+        annotate with it); `deriving`: those that name it among a class's bases, by its name or its module's."""
         package = view.module.split(".", 1)[0]
         if package in NEVER_FOLLOWED:
             return  # jax's own classes: their names are library names wherever they are used
@@ -1003,31 +1004,19 @@ class Project:
             text = self._text(file)
             # A file calling the class may reach it through its module (`mesh.Mesh(...)`) or by its name.
             return text is not None and (
-                (called and self._imports_module(file, view.module))
+                ((called or deriving) and self._imports_module(file, view.module))
                 or self._imports_name(file, view.module, class_name, view.import_root)) and not (
                 registering and not text.registers) and not (annotating and class_name not in text.annotated)
 
-        yield from self._views_of(filter(uses, self._may_use(view, package, class_name, called)))
+        yield from self._views_of(filter(uses, self._may_use(view, package, class_name, called, deriving)))
 
-    def _deriving(self, view: ModuleView, class_name: str):
-        """(caller view, summary) for each other project file that may derive a class from the class
-        `class_name` of the module `view` sees from: one of its class statements names it among the bases, and
-        it imports the class or its module."""
-        package = view.module.split(".", 1)[0]
-        if package in NEVER_FOLLOWED:
-            return
+    def _may_use(self, view: ModuleView, package: str, class_name: str, called: bool, deriving: bool = False
+                 ) -> list[Path]:
+        """The other searched files that call (or, `called` False, mention; `deriving`, derive from) the class
+        `class_name` of the module `view` sees from and may import it (see _may_import): the only ones a
+        question about its users reads."""
         reaching = self._may_import(view.import_root, package, view.module, class_name)
-        yield from self._views_of(
-            file for file in self._name_lists(view.import_root, package)[4].get(class_name, [])
-            if file in reaching and file != view.file and (
-                self._imports_module(file, view.module)
-                or self._imports_name(file, view.module, class_name, view.import_root)))
-
-    def _may_use(self, view: ModuleView, package: str, class_name: str, called: bool) -> list[Path]:
-        """The other searched files that call (or, `called` False, mention) the class `class_name` of the module
-        `view` sees from and may import it (see _may_import): the only ones a question about its users reads."""
-        reaching = self._may_import(view.import_root, package, view.module, class_name)
-        return [file for file in self._files_naming(view.import_root, package, class_name, called)
+        return [file for file in self._files_naming(view.import_root, package, class_name, called, deriving)
                 if file in reaching and file != view.file]
 
     def _views_of(self, files):
@@ -1091,7 +1080,8 @@ class Project:
         seen = {(view.file, name) for _view, name in pending}
         while pending:
             base_view, base = pending.pop()
-            derived = list(self._facts_naming("subclasses", base_view, base, self._deriving(base_view, base),
+            derived = list(self._facts_naming("subclasses", base_view, base,
+                                              self._users(base_view, base, called=False, deriving=True),
                                               lambda summary: [(name, each) for name, facts in summary.classes.items()
                                                                for each in facts.bases], lambda pair: pair[1]))
             if base_view is not view:  # and those of the base's own module (not among its users)
