@@ -24,6 +24,27 @@ FIXTURES = Path(__file__).parent / "fixtures"
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")
 
 
+# A module with one finding (PTL101 at 11:27), for the tests of odd input beside it: hypothesis's generated
+# programs are built in only the test that uses them (their grammar takes 2 s a process to import and build).
+KNOWN = """\
+import jax
+import numpy as np
+
+@jax.tree_util.register_pytree_node_class
+class Box:
+    def __init__(self, x):
+        self.x = x
+        self.table = np.arange(3)
+
+    def tree_flatten(self):
+        return (self.x,), self.table
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+"""
+
+
 # A small module with two misuses on one line: an array (PTL101, column 28) and a list that `grow` changes in
 # place (PTL102, column 40).
 MISUSE_MODULE = """\

@@ -14,7 +14,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from test_robustness import KNOWN
+
+from conftest import KNOWN
 
 TIME_BOUND = 60  # seconds: every case here takes well under two on this machine
 KNOWN_FINDING = "known.py:11:27: PTL101"

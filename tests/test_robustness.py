@@ -7,8 +7,6 @@ import random
 import subprocess
 import sys
 
-import hypothesmith
-import libcst as cst
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,25 +17,8 @@ from pytree_lint.faces.cli import main
 from pytree_lint.faces.flake8 import Plugin
 from pytree_lint.rules import ArrayInAuxData
 
-from conftest import fixture_files
+from conftest import KNOWN, fixture_files
 
-KNOWN = """\
-import jax
-import numpy as np
-
-@jax.tree_util.register_pytree_node_class
-class Box:
-    def __init__(self, x):
-        self.x = x
-        self.table = np.arange(3)
-
-    def tree_flatten(self):
-        return (self.x,), self.table
-
-    @classmethod
-    def tree_unflatten(cls, aux, children):
-        return cls(*children)
-"""
 PREFIX = "import jax\njax.tree_util.register_static\n"  # makes a file pass the text prefilter
 
 
@@ -139,14 +120,22 @@ def engine_and_flake8_agree(source: str) -> None:
         (f.line, f.column, f.code) for f in findings]
 
 
+def hypothesmith():
+    """hypothesmith, imported by the two tests that draw its programs, when they first draw one (with its grammar
+    built, 2 s of every process that imported this module, the static suites' among them)."""
+    import hypothesmith
+
+    return hypothesmith
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(hypothesmith.from_grammar())
+@given(st.deferred(lambda: hypothesmith().from_grammar()))
 def test_generated_programs_never_crash(program):
     engine_and_flake8_agree(PREFIX + program)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
-@given(hypothesmith.from_node())
+@given(st.deferred(lambda: hypothesmith().from_node()))
 def test_generated_syntax_trees_never_crash(program):
     """hypothesmith's libcst-built programs: statements and expressions of every kind, nested."""
     engine_and_flake8_agree(PREFIX + program)
@@ -174,6 +163,8 @@ def test_mutated_fixtures_never_crash(path, rng: random.Random):
 
 
 def test_the_fix_engine_parses_every_fixture():
+    import libcst as cst
+
     for path in fixture_files():
         cst.parse_module(path.read_text())
 
