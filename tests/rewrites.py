@@ -9,6 +9,7 @@ does not parse, is a failure of the rewrite, never a skip.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import hashlib
 import json
@@ -1292,15 +1293,18 @@ VARIANT_CACHE = TEST_CACHE / "variants"
 
 
 @cache
-def _variant_inputs() -> tuple[str, str, str]:
-    """What every variant depends on (this file, the `# expect:` pattern it moves, libcst's version): read once
-    per process (each read of libcst's version parses its metadata: 2 ms a test)."""
-    return Path(__file__).read_text(), EXPECT.pattern, metadata.version("libcst")
+def _variant_inputs() -> str:
+    """A digest of what every variant depends on (this file, the `# expect:` pattern it moves, libcst's
+    version): made once per process (each read of libcst's version parses its metadata: 2 ms a test; hashing
+    this file's text with each case, 0.4 ms a (rewrite, case) pair)."""
+    inputs = [Path(__file__).read_text(), EXPECT.pattern, metadata.version("libcst")]
+    return hashlib.sha256(json.dumps(inputs).encode()).hexdigest()
 
 
 def variants(kind: str, case: Case) -> list[Case]:
-    """The case's variants by this rewrite, made once for the same inputs."""
-    inputs = [*_variant_inputs(), kind, case.name, case.files]
+    """The case's variants by this rewrite, made once for the same inputs, each checked to parse when made (a
+    rewrite that makes a variant Python does not parse fails the test that asks for it)."""
+    inputs = [_variant_inputs(), kind, case.name, case.files]
     key = hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
     entry = VARIANT_CACHE / f"{key}.json"
     try:
@@ -1310,6 +1314,12 @@ def variants(kind: str, case: Case) -> list[Case]:
     except (OSError, ValueError):
         pass
     found = REWRITES[kind](case)
+    for number, variant in enumerate(found):
+        for path, text in variant.files.items():
+            try:
+                ast.parse(text)
+            except SyntaxError as error:
+                raise AssertionError(f"[{kind}] variant {number}: {path} does not parse ({error})\n{text}") from None
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
         temporary = entry.with_suffix(f".{os.getpid()}.tmp")
