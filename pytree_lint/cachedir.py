@@ -9,6 +9,7 @@ import itertools
 import json
 import os
 import sys
+import zlib
 from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar
@@ -103,6 +104,21 @@ def write_json(path: Path, data) -> bool:
     return True
 
 
+def _sealed(text: str) -> str:
+    """An entry's text with its checksum in front: a damaged entry (another tool's write, a disk's fault) reads
+    as none. Its key already names the build and layout that wrote it, so a whole entry needs no check of its
+    shape (walking a module summary's shape cost a warm run more than decoding it)."""
+    return f"{zlib.crc32(text.encode()):08x}{text}"
+
+
+def _unsealed(value) -> str | None:
+    """The text of a sealed entry whose checksum holds (None otherwise)."""
+    if not isinstance(value, str) or len(value) < 8:
+        return None
+    text = value[8:]
+    return text if value[:8] == f"{zlib.crc32(text.encode()):08x}" else None
+
+
 class EntryDatabase:
     """JSON entries by key in one SQLite file (the standard library's), for caches with an entry per module:
     one file per entry made a cold run create a file per module summary (netket: 490; alternated runs, cold,
@@ -149,17 +165,18 @@ class EntryDatabase:
         """The JSON data of an entry (None: none, or it cannot be read)."""
         found = self._run(lambda connection: connection.execute(f"SELECT value FROM {table} WHERE key = ?",
                                                                 (key,)).fetchone())
-        if not found:
+        text = _unsealed(found[0]) if found else None
+        if text is None:
             return None
         try:
-            return json.loads(found[0])
+            return json.loads(text)
         except (ValueError, RecursionError):
             return None
 
     def put(self, table: str, entries: list[tuple[str, object]]) -> bool:
         """Write entries (key, JSON data) in one transaction; whether they were written."""
         try:
-            rows = [(key, json.dumps(data)) for key, data in entries]
+            rows = [(key, _sealed(json.dumps(data))) for key, data in entries]
         except (TypeError, ValueError):
             return False
 

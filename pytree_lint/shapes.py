@@ -1,5 +1,6 @@
-"""Whether JSON read back from a cache has the shape written: the caches' one check, so a damaged file
-(a full disk, another tool, an older layout) is read as missing, linted again and rewritten."""
+"""Whether JSON read back from the result cache's manifests has the shape written, so a damaged file (a full
+disk, another tool, an older layout) is read as missing, linted again and rewritten. (The database's entries
+carry a checksum instead: see cachedir.EntryDatabase.)"""
 
 from __future__ import annotations
 

@@ -193,6 +193,19 @@ def test_a_damaged_cache_entry_is_ignored_and_rewritten(tmp_path):
             place, Path)), "no summary was made again"
 
 
+def test_a_summary_changed_but_still_well_formed_is_read_as_none(tmp_path):
+    """A summary entry whose text is changed in place (a disk's fault), still JSON of the right shape, fails its
+    checksum: masks.py is summarised again, and the finding quotes what its function returns, not the change."""
+    first = _linted_project(tmp_path)
+    shutil.rmtree(tmp_path / ".cache" / "manifests")  # the files are linted again, reading the summaries
+    with contextlib.closing(sqlite3.connect(tmp_path / ".cache" / "summaries.sqlite3", isolation_level=None)) as db:
+        changed = db.execute("UPDATE summaries SET value = replace(value, 'np.arange(4)', 'np.arange(9)')").rowcount
+    assert changed == 1
+    again = run(".", cwd=tmp_path)
+    assert (again.returncode, again.stdout, again.stderr) == (1, first.stdout, first.stderr)
+    assert "`np.arange(4) > 1` (pkg/masks.py:5)" in again.stdout
+
+
 @pytest.mark.parametrize("damage", [b"", b"not a database" * 100, "first half"])
 def test_a_damaged_summary_database_is_made_again(tmp_path, damage):
     """The summaries' database file itself damaged (emptied, overwritten, cut in half): the run's findings are

@@ -315,9 +315,9 @@ def test_a_module_summarised_before_its_lint_is_parsed_once(name, tmp_path, monk
 
 
 def _stored_summaries(cache: Path) -> list[dict]:
-    """The summaries in a cache folder's store, as their JSON data."""
+    """The summaries in a cache folder's store, as their JSON data (each entry's text after its checksum)."""
     with contextlib.closing(sqlite3.connect(cache / "summaries.sqlite3")) as connection:
-        return [json.loads(value) for (value,) in connection.execute("SELECT value FROM summaries")]
+        return [json.loads(value[8:]) for (value,) in connection.execute("SELECT value FROM summaries")]
 
 
 def test_a_summary_made_and_grown_by_one_lint_is_written_once_after_it(tmp_path, monkeypatch):

@@ -18,7 +18,6 @@ from typing import ClassVar
 
 from ...cachedir import EntryDatabase, code_fingerprint, default_directory
 from ...digest import content_digest
-from ...shapes import conforms
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
@@ -496,8 +495,8 @@ class SummaryStore:
         if not self.enabled:
             return None
         data = self.database.get("summaries", self._key(digest, module, is_package))
-        # A damaged summary is read as none: the module is summarised again and the entry rewritten.
-        return ModuleSummary.from_json(data) if data is not None and valid_summary(data) else None
+        # A damaged entry reads as none (EntryDatabase checks it): the module is summarised again, the entry rewritten.
+        return ModuleSummary.from_json(data) if data is not None else None
 
     def put(self, summary: ModuleSummary) -> bool:
         """Write a summary (whether it was: the store is on, and the write did not fail)."""
@@ -523,9 +522,7 @@ class SummaryStore:
         if not self.enabled:
             return {}
         index = self.database.get("indexes", self._index_key(root))
-        # A damaged row (or one of another version's shape) is dropped: the file is read again.
-        return {path: FileText(*row) for path, row in index.items() if conforms(row, FileText)} if isinstance(
-            index, dict) else {}
+        return {path: FileText(*row) for path, row in index.items()} if isinstance(index, dict) else {}
 
     def save_index(self, root: Path, index: dict[str, FileText]) -> None:
         if self.enabled:
@@ -546,18 +543,3 @@ def write_pending() -> None:
         by_store.setdefault(id(store), (store, []))[1].append(summary)
     for store, summaries in by_store.values():
         store.put_all(summaries)
-
-
-def valid_summary(data) -> bool:
-    """JSON data of the shape `ModuleSummary.to_json` writes, to the last element."""
-    return (isinstance(data, dict) and data.keys() == _SUMMARY_SHAPE.keys()
-            and all(conforms(data[key], hint) for key, hint in _SUMMARY_SHAPE.items()))
-
-
-_SUMMARY_SHAPE = {
-    "module": str, "is_package": bool, "path": str, "digest": str, "names": dict[str, str],
-    "stars": tuple[str, ...], "defined": tuple[str, ...], "functions": dict[str, FunctionFacts | None],
-    "classes": dict[str, ClassFacts], "jitted": dict[str, JitFacts], "bindings": dict[str, tuple[Value, ...]],
-    "registered": tuple[RegisteredElsewhere, ...], "returns": dict[str, tuple[Value, ...]] | None,
-    "uses": Uses,
-}
