@@ -20,13 +20,11 @@ import time
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TypeGuard
 
 from .cachedir import code_fingerprint, default_directory, read_json, write_json
 from .config import Config
 from .digest import ABSENT, content_digest
 from .diskio import read_regular
-from .shapes import conforms
 
 # A word of a file's text: a name it writes (see ResultCache.stale).
 WORD = re.compile(rb"\w+")
@@ -60,7 +58,10 @@ class ResultCache:
         files' hashes of an earlier run in the process are forgotten (the files may have changed since)."""
         self.directory = directory if directory is not None else default_directory()
         self._salt = f"{code_fingerprint()}|fixes={fixes}".encode()
-        self._records: dict[str, list] = {}  # the manifest's (see _RECORD), by absolute path: read by recall
+        # The manifest's records by absolute path (read by recall): [mtime, size, config, entry, {dependency:
+        # [mtime, size], or None: absent}], an entry {"key", "findings": rows (cli._from_row), "error",
+        # "dependencies": {path: digest}, "asked": names}.
+        self._records: dict[str, list] = {}
         self._written = 0  # when the manifest was written
         _digest.cache_clear()
 
@@ -90,7 +91,7 @@ class ResultCache:
             return {}
         if not (isinstance(written, int) and isinstance(files, dict)):
             return {}
-        self._records = {path: record for path, record in files.items() if _valid_record(record)}
+        self._records = files
         self._written = written
         recalled = {}
         stat = _stats()
@@ -158,26 +159,3 @@ class ResultCache:
                                        for dep, known in deps.items()):
                 files[os.path.abspath(path)] = [*own, repr(config), entry, deps]
         write_json(self._manifest_path(), {"written": time.time_ns(), "files": files})
-
-
-# The shapes the caches write (anything else read back is damage: ignored, and rewritten) -------------------
-_EDIT = tuple[int, int, int, int, str]
-# [line, column, code, message, end line, end column, target, member, fix, cell] (cli._from_row)
-_ROW = tuple[int, int, str, str, int, int, str | None, str | None, tuple[str, bool, tuple[_EDIT, ...]] | None,
-             int | None]
-_ENTRY = {"key": str, "findings": tuple[_ROW, ...], "error": str | None, "dependencies": dict[str, str],
-          "asked": tuple[str, ...]}
-# [mtime, size, config, entry, {dependency: [mtime, size], or None: absent}]
-_RECORD = tuple[int, int, str, dict, dict[str, tuple[int, int] | None]]
-
-
-def _valid_entry(entry) -> bool:
-    """A file's entry: {"key": key, "findings": [row, ...], "error": str | None, "dependencies": {path:
-    digest}, "asked": [name, ...]}."""
-    return (isinstance(entry, dict) and entry.keys() == _ENTRY.keys()
-            and all(conforms(entry[key], hint) for key, hint in _ENTRY.items()))
-
-
-def _valid_record(record: object) -> TypeGuard[list]:
-    """A manifest record (see _RECORD) whose entry is valid."""
-    return conforms(record, _RECORD) and _valid_entry(record[3])  # type: ignore[index]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from pytree_lint.cachedir import read_json, write_json
 from pytree_lint.rules import RULES_BY_CODE
 
 from conftest import FIXTURES, MISUSE_MODULE
@@ -273,7 +274,7 @@ def test_fixture_folder_through_the_cli():
 def _manifest(private_cache: Path) -> tuple[Path, dict]:
     """The only manifest of the cache (one per folder the CLI ran from) and its data."""
     [path] = (private_cache / "manifests").glob("*.json")
-    return path, json.loads(path.read_text())
+    return path, read_json(path)
 
 
 def test_result_cache(project, private_cache):
@@ -298,7 +299,7 @@ def test_a_touched_file_is_answered_by_its_content_and_a_changed_one_is_linted(p
     path, manifest = _manifest(private_cache)
     [box] = [key for key in manifest["files"] if key.endswith("box.py")]
     manifest["files"][box][3]["findings"] = []  # the manifest now says "no findings"; a lint would not
-    path.write_text(json.dumps(manifest))
+    write_json(path, manifest)
     assert pytree_lint(cwd=project).stdout == ""  # recalled by its stat
     os.utime(project / "pkg" / "box.py", (past + 30, past + 30))
     assert pytree_lint(cwd=project).stdout == ""  # by its content, under another stat

@@ -28,6 +28,7 @@ from pytree_lint.analysis.project.summary import NO_SUMMARY_CACHE, SummaryStore
 from pytree_lint.analysis.syntax import model, source
 from pytree_lint.analysis.syntax.model import ModuleIndex
 from pytree_lint.analysis.syntax.source import Source
+from pytree_lint.cachedir import read_json
 from pytree_lint.digest import content_digest
 from pytree_lint.engine import lint_file, load_analysis
 from pytree_lint.faces import cli
@@ -539,13 +540,13 @@ def test_a_touched_tree_is_answered_by_its_content_without_a_lint(project, tmp_p
     first, again = capsys.readouterr().out.split("]\n[")
     assert json.loads(first + "]") == json.loads("[" + again)
     [manifest] = (tmp_path / "cache" / "manifests").glob("*.json")  # the new times recorded: next, a stat
-    assert {record[0] for record in json.loads(manifest.read_text())["files"].values()} == {2 * 10**18}
+    assert {record[0] for record in read_json(manifest)["files"].values()} == {2 * 10**18}
 
 
 def _manifest_files(cache: Path) -> dict[str, list]:
     """The records of the cache's only manifest, by the files' names."""
     [manifest] = (cache / "manifests").glob("*.json")
-    return {Path(path).name: record for path, record in json.loads(manifest.read_text())["files"].items()}
+    return {Path(path).name: record for path, record in read_json(manifest)["files"].items()}
 
 
 def test_a_run_over_some_files_keeps_the_records_of_the_others(tmp_path, monkeypatch, capsys):

@@ -172,17 +172,16 @@ def test_the_fix_engine_parses_every_fixture():
 def test_a_cache_folder_removed_while_running_is_made_again(tmp_path):
     """A long-running process (the language server) whose cache folder is cleared keeps caching: the
     folders it made are made again after a write fails."""
-    import json
     import shutil
 
-    from pytree_lint.cachedir import write_json
+    from pytree_lint.cachedir import read_json, write_json
 
     path = tmp_path / "cache" / "ab" / "entry.json"
     write_json(path, {"n": 1})
     shutil.rmtree(tmp_path / "cache")
     write_json(path, {"n": 2})  # the folder is gone: this write is lost
     write_json(path, {"n": 3})
-    assert json.loads(path.read_text()) == {"n": 3}
+    assert read_json(path) == {"n": 3}
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
