@@ -1015,6 +1015,8 @@ class Project:
         """The other searched files that call (or, `called` False, mention; `deriving`, derive from) the class
         `class_name` of the module `view` sees from and may import it (see _may_import): the only ones a
         question about its users reads."""
+        if self.files(view.import_root, package) == [view.file]:
+            return []  # a module alone (a script, a notebook): no other file to index
         reaching = self._may_import(view.import_root, package, view.module, class_name)
         return [file for file in self._files_naming(view.import_root, package, class_name, called, deriving)
                 if file in reaching and file != view.file]
