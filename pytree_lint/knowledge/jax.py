@@ -39,6 +39,10 @@ _PARAMETERS = {
     Mechanism.REGISTER_STATIC: ("cls",),
 }
 MECHANISMS = {f"{TREE_UTIL}{m.value}": m for m in Mechanism}
+# The registrations that flatten and unflatten by the class's own methods, looked up on it (so inherited), with
+# the methods each reads.
+BY_METHODS = {Mechanism.REGISTER_PYTREE_NODE_CLASS: ("tree_flatten", "tree_unflatten"),
+              Mechanism.REGISTER_PYTREE_WITH_KEYS_CLASS: ("tree_flatten", "tree_flatten_with_keys", "tree_unflatten")}
 STATIC_FIELD = "jax.tree.static"  # `x: int = jax.tree.static()` in a register_dataclass class
 
 # Tree functions: qualified name -> (what it does, the position of its first tree argument).

@@ -15,7 +15,7 @@ from functools import partial
 
 from ...knowledge import BASES, FIELD_HELPERS, LIBRARIES, Convention, PytreeLibrary
 from ...knowledge.base import RUNS_INIT
-from ...knowledge.jax import MECHANISMS, Mechanism
+from ...knowledge.jax import BY_METHODS, MECHANISMS, Mechanism
 from ...knowledge.python import DATACLASS_DECORATORS as PYTHON_DATACLASS_DECORATORS
 from ...knowledge.python import PARTIAL
 from ..project.summary import RegisteredElsewhere, SubclassRegistration
@@ -198,6 +198,7 @@ class RegistrationFinder:
             for cls in self.index.classes.values():
                 found.extend(self._registered_elsewhere(cls))
                 found.extend(self._subclasses_elsewhere(cls))
+                found.extend(self._heirs_registered_elsewhere(cls))
         return found
 
     def _looped(self, target: ast.Name, site: CallSite) -> list[ast.expr] | None:
@@ -233,6 +234,23 @@ class RegistrationFinder:
             if any(function is not None and home_of(function.node) is None
                    for function in (registration.flatten, registration.unflatten)):
                 found.append(registration)
+        return found
+
+    def _heirs_registered_elsewhere(self, cls: ClassInfo) -> list[Registration]:
+        """The classes other modules derive from a class of this module that defines `tree_flatten` or
+        `tree_unflatten` (a mixin) and register by those methods (`@register_pytree_node_class`): each
+        registered with the methods it inherits from here, judged here (one it overrides, in its own module)."""
+        if not any(name in cls.methods for names in BY_METHODS.values() for name in names):
+            return []
+        found = []
+        for subclass in self.index.project.subclasses_elsewhere(cls.name):  # type: ignore[union-attr]
+            for decorator in subclass.decorators:  # read as its own module reads them (names.MEANT)
+                mechanism = self.mechanism(decorator)
+                if mechanism in BY_METHODS:
+                    registration = self._build(mechanism, decorator, subclass, {}, None)
+                    if any(function is not None and home_of(function.node) is None
+                           for function in (registration.flatten, registration.unflatten)):
+                        found.append(registration)
         return found
 
     def _registered_elsewhere(self, cls: ClassInfo) -> list[Registration]:
