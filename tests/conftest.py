@@ -24,8 +24,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>PTL\d{3}(?:\s*,\s*PTL\d{3})*)")
 
 
-# A module with one finding (PTL101 at 11:27), for the tests of odd input beside it: hypothesis's generated
-# programs are built in only the test that uses them (their grammar takes 2 s a process to import and build).
+# A module with one finding (PTL101 at 11:27): the tests of odd, damaged and generated input lint it beside what
+# they try, and expect its finding whole.
 KNOWN = """\
 import jax
 import numpy as np
