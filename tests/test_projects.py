@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from pytree_lint.analysis.project import summarizer
-from pytree_lint.analysis.project.modules import Project, file_text, imported_first, resolved_path
+from pytree_lint.analysis.project.modules import Project, file_text, imported_first, module_location, resolved_path
 from pytree_lint.analysis.project.summarizer import Summarizer
 from pytree_lint.analysis.project.summary import NO_SUMMARY_CACHE, SummaryStore
 from pytree_lint.analysis.syntax import model, source
@@ -219,6 +219,26 @@ def test_a_class_registered_by_a_module_that_imports_star_from_its_module(tmp_pa
     user.write_text(user.read_text().replace("register_dataclass(Params,", "register_dataclass(Other,"))
     assert ("pkg/params.py", 12, "PTL101") not in {(f["path"], f["line"], f["code"])
                                                   for f in cli_findings(project, tmp_path / "another cache")}
+
+
+def test_modules_in_folders_without_init_three_levels_below_a_package_are_its_modules(tmp_path):
+    """netket's `_src/operator/permutation/`: no `__init__.py` in `permutation/`, `operator/` nor `_src/`, all
+    namespace portions of the package `netket`. The mixin flow moved there (absolute imports, as netket writes
+    them) is followed as in `pkg/`: its modules are `pkg._src.ops.perm.*`, and the mixin's users are found."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "mixin_methods" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    deep = project / "pkg" / "_src" / "ops" / "perm"
+    deep.mkdir(parents=True)
+    for path in sorted((project / "pkg").glob("*.py")):
+        if path.name != "__init__.py":
+            path.rename(deep / path.name)
+    for path in deep.glob("*.py"):
+        path.write_text(path.read_text().replace("from .", "from pkg._src.ops.perm."))
+    assert module_location(resolved_path(str(deep / "mixins.py")))[1:] == ("pkg._src.ops.perm.mixins", False)
+    found = cli_findings(project, tmp_path / "cache")
+    assert [(f["path"], f["line"], f["code"]) for f in found] == [("pkg/_src/ops/perm/mixins.py", 12, "PTL301")]
+    assert "(pkg/_src/ops/perm/boxes.py:10)" in found[0]["message"]
 
 
 def _parses_of_a_run(project: Path, monkeypatch, capsys) -> dict[str, int]:

@@ -61,8 +61,9 @@ if TYPE_CHECKING:
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 # Names under these heads mean what knowledge/ says, even when their source is in the project.
 NEVER_FOLLOWED = frozenset({"jax", "jaxlib", "numpy"})
-# How many folders without `__init__.py` a module may sit in below its package (namespace portions).
-NAMESPACE_DEPTH = 2
+# How many folders without `__init__.py` a module may sit in below its package (namespace portions): netket's
+# `_src/operator/permutation/` is three.
+NAMESPACE_DEPTH = 3
 # How many re-exports a name is followed through before it is left unknown (cycles end there too).
 MAX_HOPS = 16
 # How many of the project's files are searched for a class's constructor calls: a very large project is
@@ -341,7 +342,7 @@ def _below(folder: str, *names: str) -> str:
 
 
 def _inside_package(folder: Path) -> bool:
-    """A folder without `__init__.py` whose parent (or the parent's parent) is a package: a namespace
+    """A folder without `__init__.py` with a package at most NAMESPACE_DEPTH folders above it: a namespace
     portion nested in it. Only the file's own folders are asked, a few levels up."""
     return any((up / "__init__.py").exists() for up in list(folder.parents)[:NAMESPACE_DEPTH])
 
