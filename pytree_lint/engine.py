@@ -219,7 +219,7 @@ def _check(tree: ast.Module, source: Source, rules: list[Rule], others: list[Rul
             view.project.adopt(view.file, tree, source.text)
         analysis = ModuleAnalysis(tree, source, config.static_field_functions, fixes=fixes, project=view)
         if others:
-            words = analysis.project_words
+            words = analysis.project_words({word for rule in others for word in (*rule.triggers, *rule.requires)})
             rules = [*rules, *(rule for rule in others if rule.concerns(words))]
         places = set()
         for rule in rules:

@@ -678,9 +678,13 @@ def test_a_worker_lints_next_a_file_it_parsed_for_a_summary(project, monkeypatch
 def test_a_name_a_module_only_imports_stands_for_no_rule_words(tmp_path, monkeypatch):
     """A module whose text spells no rule's words is read when a name it imports from the project stands for
     one (a jitted function with static arguments): when it uses the name, not when it only imports it to offer
-    it (a package's `__init__`), which is never resolved."""
+    it (a package's `__init__`), which is never resolved; and only for the words of the rules its text did not
+    call for (a word no rule wants is not looked for)."""
     from pytree_lint.analysis.module import ModuleAnalysis
     from pytree_lint.analysis.project.modules import project_view
+    from pytree_lint.rules import ALL_RULES
+
+    every_word = {word for rule in ALL_RULES for word in (*rule.triggers, *rule.requires)}
 
     project = tmp_path / "project"
     shutil.copytree(PROJECTS / "static_arguments" / "bad", project)
@@ -694,8 +698,10 @@ def test_a_name_a_module_only_imports_stands_for_no_rule_words(tmp_path, monkeyp
     for name, text in (("offers", offered), ("uses", used)):
         path = project / "pkg" / f"{name}.py"
         path.write_text(text)
-        words[name] = ModuleAnalysis(ast.parse(text), Source(text), project=project_view(str(path))).project_words
+        analysis = ModuleAnalysis(ast.parse(text), Source(text), project=project_view(str(path)))
+        words[name] = analysis.project_words(every_word)
     assert words == {"offers": set(), "uses": {"static_argnums", "jit"}}
+    assert analysis.project_words({"nnx", "tree_map"}) == set()
 
 
 def test_a_worker_of_a_parallel_run_makes_the_facts_of_public_functions_imported_by_name_at_once(tmp_path,

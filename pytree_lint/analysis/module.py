@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Collection
 from functools import cached_property
 
 from ..knowledge import Convention
 from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
-from ..knowledge.triggers import NNX_TRIGGERS, REGISTRATION_TRIGGERS, TREE_CALL_TRIGGERS
+from ..knowledge.triggers import JIT_WORDS, NNX_TRIGGERS, REGISTRATION_TRIGGERS, TREE_CALL_TRIGGERS
 from .fixes import FixSafety
 from .project.modules import Definition, ModuleView
 from .pytrees.aux import (
@@ -363,14 +364,50 @@ class ModuleAnalysis:
         calls that pass them an array to it)."""
         return static_arrays(self.jitted_functions, self.jitted_calls, self.index, self.values)
 
-    @cached_property
-    def project_words(self) -> set[str]:
-        """The rule triggers this module's imports from the project stand for, though its text spells none:
-        a class, decorator or field helper another module makes a pytree library's, a jitted function."""
+    def project_words(self, wanted: Collection[str]) -> set[str]:
+        """The rule triggers among `wanted` (those of the rules the text calls for none of) that this module's
+        imports from the project stand for, though its text spells none: a class, decorator or field helper
+        another module makes a pytree library's, a jitted function. A word no rule wants is not looked for
+        (whether another module may register each of the module's classes, what each imported function is)."""
         words: set[str] = set()
         project = self.index.project
-        if project is None:
+        registering, nnx = REGISTRATION_TRIGGERS[0] in wanted, NNX_TRIGGERS[0] in wanted
+        jitted, mapped = not JIT_WORDS.isdisjoint(wanted), TREE_CALL_TRIGGERS[0] in wanted
+        if project is None or not (registering or nnx or jitted or mapped):
             return words
+        if registering and any(project.may_register(name) for name in self.index.classes):
+            words.add(REGISTRATION_TRIGGERS[0])  # a class of this module another module may register
+        # Only a name the module uses can matter (a base, a call, a field helper, an annotation): a name a
+        # package's `__init__` imports only to offer it stands for no rule's words there (equinox's, a hundred
+        # names, each resolved for it alone).
+        used = "".join(text for statement, text in self.index.statement_texts if not _offers(statement))
+        for local, _target in self.index.aliases.items():
+            if local not in used:
+                continue
+            definition = self.index.definition(ast.Name(local))
+            if definition is None:
+                continue
+            # A function's facts are made when first asked (another module's, here): only for a wanted word.
+            function = definition.function if registering or jitted or mapped else None
+            library = project.class_library(definition) if definition.cls is not None else None
+            registers = library is not None or (registering and definition.cls is not None
+                                                and project.subclass_registration(definition) is not None)
+            if registering and (registers or (function is not None and (function.registers or function.field))):
+                words.add(REGISTRATION_TRIGGERS[0])
+            if nnx and library is not None and library.convention is Convention.NNX:
+                words.add(NNX_TRIGGERS[0])
+            if jitted:
+                jit = project.jit(definition)
+                if jit is not None and (jit.static_positions or jit.static_names or jit.wrapper):
+                    words.update(JIT_WORDS)
+                inline = function.inline if function is not None else None
+                built = [project.definition(meant) for _name, meant in inline.names] if inline is not None else []
+                if any(made is not None and _has_jitted_methods(made) for made in [definition, *built]):
+                    words.update(JIT_WORDS)  # a class with jitted methods (or a function returning one of its
+                    # objects, `def build(): return Stepper()`): their calls here
+            if mapped and function is not None and project.tree_map(definition) is not None:
+                words.add(TREE_CALL_TRIGGERS[0])  # a call of it makes a multi-tree map
+        return words
         if any(project.may_register(name) for name in self.index.classes):
             words.add(REGISTRATION_TRIGGERS[0])  # a class of this module another module may register
         # Only a name the module uses can matter (a base, a call, a field helper, an annotation): a name a

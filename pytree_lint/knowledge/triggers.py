@@ -44,6 +44,9 @@ NNX_TRIGGERS: tuple[str, ...] = tuple(sorted({base[len(nnx.NNX) - len("nnx."):].
                                               for base in nnx.BASES}))
 # Calling a tree function (PTL201-PTL204): `jax.tree.map`, `tree_util.tree_leaves`, `jax.tree_flatten`, ...
 TREE_CALL_TRIGGERS: tuple[str, ...] = tuple(dict.fromkeys(_without_jax(name) for name in jax.TREE_FUNCTIONS))
+# Calling a jitted function with static arguments (PTL402-PTL405): what a project's jitted function or a class
+# with jitted methods, imported from another module, stands for (ModuleAnalysis.project_words).
+JIT_WORDS = frozenset({"static_argnums", "jit"})
 # Declaring a class whose fields can be jit leaves (PTL402): a NamedTuple, a dataclass, or a library's
 # registering decorator or base (`PyTreeNode`, `Module`, `Pytree`, `Struct`, ...), by its own name.
 RECORD_CLASS_WORDS: tuple[str, ...] = tuple(dict.fromkeys([
