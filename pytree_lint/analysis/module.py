@@ -408,37 +408,6 @@ class ModuleAnalysis:
             if mapped and function is not None and project.tree_map(definition) is not None:
                 words.add(TREE_CALL_TRIGGERS[0])  # a call of it makes a multi-tree map
         return words
-        if any(project.may_register(name) for name in self.index.classes):
-            words.add(REGISTRATION_TRIGGERS[0])  # a class of this module another module may register
-        # Only a name the module uses can matter (a base, a call, a field helper, an annotation): a name a
-        # package's `__init__` imports only to offer it stands for no rule's words there (equinox's, a hundred
-        # names, each resolved for it alone).
-        used = "".join(text for statement, text in self.index.statement_texts if not _offers(statement))
-        for local, _target in self.index.aliases.items():
-            if local not in used:
-                continue
-            definition = self.index.definition(ast.Name(local))
-            if definition is None:
-                continue
-            function = definition.function
-            library = project.class_library(definition) if definition.cls is not None else None
-            registers = library is not None or (definition.cls is not None
-                                                and project.subclass_registration(definition) is not None)
-            if registers or (function is not None and (function.registers or function.field)):
-                words.add(REGISTRATION_TRIGGERS[0])
-            if library is not None and library.convention is Convention.NNX:
-                words.add(NNX_TRIGGERS[0])
-            jit = project.jit(definition)
-            if jit is not None and (jit.static_positions or jit.static_names or jit.wrapper):
-                words.update(("static_argnums", "jit"))
-            inline = function.inline if function is not None else None
-            built = [project.definition(meant) for _name, meant in inline.names] if inline is not None else []
-            if any(made is not None and _has_jitted_methods(made) for made in [definition, *built]):
-                words.update(("static_argnums", "jit"))  # a class with jitted methods (or a function returning
-                # one of its objects, `def build(): return Stepper()`): their calls here
-            if function is not None and project.tree_map(definition) is not None:
-                words.add(TREE_CALL_TRIGGERS[0])  # a call of it makes a multi-tree map
-        return words
 
     @cached_property
     def transformed_classes(self) -> TransformedClasses:
