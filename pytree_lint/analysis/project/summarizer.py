@@ -468,7 +468,7 @@ class Summarizer:
                           tuple((attr, held) for attr, item in self.index.held_items(cls)
                                 if (held := self._annotated_class(item)) is not None),
                           (first_line(cls.node), cls.node.end_lineno or cls.node.lineno),
-                          id(cls) in self._registered_here, tuple(sorted({*cls.fields, *cls.methods})))
+                          id(cls) in self._registered_here, tuple(sorted(cls.bound_names)))
 
     @cached_property
     def _registered_here(self) -> set[int]:

@@ -163,6 +163,13 @@ def _made_class(hook: FunctionInfo) -> str | None:
     return None
 
 
+def _inherits_from_here(registration: Registration) -> bool:
+    """A registration of another module's class that flattens or unflattens with a function of this module
+    (one it inherits): this module judges it (what it overrides is judged in its own module)."""
+    return any(function is not None and home_of(function.node) is None
+               for function in (registration.flatten, registration.unflatten))
+
+
 class RegistrationFinder:
     def __init__(self, index: ModuleIndex, frameworks: Frameworks) -> None:
         self.index = index
@@ -231,8 +238,7 @@ class RegistrationFinder:
         found = []
         for subclass in self.index.project.subclasses_elsewhere(cls.name):  # type: ignore[union-attr]
             registration = self._build(read[0], subclass.node, subclass, read[1], None, subclass=subclass)
-            if any(function is not None and home_of(function.node) is None
-                   for function in (registration.flatten, registration.unflatten)):
+            if _inherits_from_here(registration):
                 found.append(registration)
         return found
 
@@ -248,8 +254,7 @@ class RegistrationFinder:
                 mechanism = self.mechanism(decorator)
                 if mechanism in BY_METHODS:
                     registration = self._build(mechanism, decorator, subclass, {}, None)
-                    if any(function is not None and home_of(function.node) is None
-                           for function in (registration.flatten, registration.unflatten)):
+                    if _inherits_from_here(registration):
                         found.append(registration)
         return found
 

@@ -428,6 +428,12 @@ class ClassInfo:
         return self.node.decorator_list
 
     @property
+    def bound_names(self) -> set[str]:
+        """The names its body binds (fields, class attributes, methods): a subclass that binds neither a base's
+        field nor `__init__` keeps the field as the base declares it."""
+        return {*self.fields, *self.methods}
+
+    @property
     def declared_annotations(self) -> list[ast.expr]:
         """The annotations it gives its attributes, in its body or where a method assigns them."""
         return [*(f.annotation for f in self.fields.values() if f.annotation is not None),

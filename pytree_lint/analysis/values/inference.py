@@ -854,7 +854,7 @@ class ValueInference:
         found, pending, seen = [], [cls], {id(cls)}
         while pending:
             for name, derived in self._derived_here.get(id(pending.pop()), ()):
-                if id(derived) not in seen and keeps({*derived.fields, *derived.methods},
+                if id(derived) not in seen and keeps(derived.bound_names,
                                                      self.frameworks.library_class(derived) is not None):
                     seen.add(id(derived))
                     found.append(name)
