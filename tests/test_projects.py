@@ -21,12 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from pytree_lint.analysis.project import summarizer
+from pytree_lint.analysis.project import modules, summarizer
 from pytree_lint.analysis.project.modules import Project, file_text, imported_first, module_location, resolved_path
 from pytree_lint.analysis.project.summarizer import Summarizer
 from pytree_lint.analysis.project.summary import NO_SUMMARY_CACHE, SummaryStore
 from pytree_lint.analysis.syntax import model, source
 from pytree_lint.analysis.syntax.model import ModuleIndex
+from pytree_lint.analysis.syntax.names import MEANT
 from pytree_lint.analysis.syntax.source import Source
 from pytree_lint.cachedir import read_json
 from pytree_lint.digest import content_digest
@@ -239,6 +240,48 @@ def test_modules_in_folders_without_init_three_levels_below_a_package_are_its_mo
     found = cli_findings(project, tmp_path / "cache")
     assert [(f["path"], f["line"], f["code"]) for f in found] == [("pkg/_src/ops/perm/mixins.py", 12, "PTL301")]
     assert "(pkg/_src/ops/perm/boxes.py:10)" in found[0]["message"]
+
+
+def test_a_class_read_from_another_module_means_its_names_as_there_but_not_its_functions_locals(tmp_path):
+    """A class of another module is read with each name it takes from its module marked with what it stands
+    for there (`np`: numpy), and never a parameter or local of one of its functions that shadows one: a
+    parameter, a name a def stores (read by a def nested in it too), a lambda's parameter."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "base.py").write_text(
+        "import numpy as np\n"
+        "from jax import numpy as jnp\n"
+        "LIMIT = 3\n"
+        "\n"
+        "class Base:\n"
+        "    size = LIMIT\n"
+        "\n"
+        "    def __init__(self, np, x):\n"
+        "        self.x = np.asarray(x)\n"
+        "        jnp = x\n"
+        "        def inner():\n"
+        "            return jnp\n"
+        "        self.f = lambda LIMIT: LIMIT\n"
+        "\n"
+        "    def scale(self):\n"
+        "        return jnp.ones(LIMIT) * np.pi\n")
+    load_analysis()
+    path = str(package / "base.py")
+    summary = Project.for_file(path).summary_of(resolved_path(path))
+    cls = modules._read_class(summary, "Base")
+    meant = [(name.lineno, name.id, getattr(name, MEANT, None))
+             for name in sorted(model.nodes_of(cls.node, ast.Name), key=lambda n: (n.lineno, n.col_offset))]
+    assert meant == [
+        (6, "size", None), (6, "LIMIT", "pkg.base.LIMIT"),
+        (9, "self", None), (9, "np", None), (9, "x", None),
+        (10, "jnp", None), (10, "x", None),
+        (12, "jnp", None),
+        (13, "self", None), (13, "LIMIT", None),
+        (16, "jnp", "jax.numpy"), (16, "LIMIT", "pkg.base.LIMIT"), (16, "np", "numpy"),
+    ]
+    assert {source.home_of(node).module for node in ast.walk(cls.node) if hasattr(node, "lineno")} == {"pkg.base"}
 
 
 def _parses_of_a_run(project: Path, monkeypatch, capsys) -> dict[str, int]:
