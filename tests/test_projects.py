@@ -222,6 +222,20 @@ def test_a_class_registered_by_a_module_that_imports_star_from_its_module(tmp_pa
                                                   for f in cli_findings(project, tmp_path / "another cache")}
 
 
+def test_a_class_registered_by_a_module_that_imports_it_through_a_re_export(tmp_path):
+    """A module that imports a class from a module re-exporting it (`from .api import Coarse`, `api` doing
+    `from .grids import Coarse`) never names the class's module, and may still register it: its registration is
+    seen from the class's module, and the array its flatten puts in aux_data reported there."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "registered_elsewhere" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    (project / "pkg" / "api.py").write_text("from .grids import Coarse, Fine\n")
+    registry = project / "pkg" / "registry.py"
+    registry.write_text(registry.read_text().replace("from .grids import", "from .api import"))
+    assert ("pkg/grids.py", 24, "PTL101") in {(f["path"], f["line"], f["code"])
+                                             for f in cli_findings(project, tmp_path / "cache")}
+
+
 def test_modules_in_folders_without_init_three_levels_below_a_package_are_its_modules(tmp_path):
     """netket's `_src/operator/permutation/`: no `__init__.py` in `permutation/`, `operator/` nor `_src/`, all
     namespace portions of the package `netket`. The mixin flow moved there (absolute imports, as netket writes

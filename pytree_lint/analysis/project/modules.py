@@ -518,6 +518,7 @@ class Project:
         # Per searched folder: capitalised name -> the files calling it, and -> the files mentioning it
         # (asking each file once, not once per class: a module of many classes stays linear).
         self._name_index: dict[Path, tuple[dict[str, list[Path]], ...]] = {}
+        self._reaching: dict[tuple[Path, str], frozenset[Path]] = {}  # see _importing_module
         self._index: dict[str, FileText] | None = None  # file -> what its text says (see _text)
         self._checked: set[str] = set()  # the files whose index row this lint has found current (see _text)
         self._packages: dict[Path, str] = {}  # file -> the package its relative imports start from
@@ -573,6 +574,7 @@ class Project:
             project._listings.clear()
             project._files.clear()
             project._name_index.clear()
+            project._reaching.clear()
             project._answers.clear()
             project._remembered.clear()
             project._foreign.clear()
@@ -912,16 +914,16 @@ class Project:
         import_root, module, _ = module_location(file)
         return self._name_lists(import_root, module.split(".", 1)[0])[2].keys()
 
-    def _may_import(self, import_root: Path, package: str, module: str, name: str) -> set[Path]:
-        """The searched files that may reach the name `name` of `module`: those importing the module or a
-        package above it, or importing a name `name` from anywhere (a re-export: `_imports_name` follows it).
-        A file outside these cannot use the class, whatever its text mentions: it is never asked about."""
-        lists = self._name_lists(import_root, package)
-        by_module, parts = lists[3], module.split(".")
-        found = {*by_module.get("", ()), *self._files_importing(import_root, package, name)}
-        for cut in range(1, len(parts) + 1):
-            found.update(by_module.get(".".join(parts[:cut]), ()))
-        return found
+    def _importing_module(self, import_root: Path, package: str, module: str) -> frozenset[Path]:
+        """The searched files importing `module` or a package above it (or climbing out of what can be told):
+        with those importing a name of the same spelling from anywhere (a re-export: `_imports_name` follows
+        it), the only files that may reach a name of the module. Once per module: each of its classes asks."""
+        key = (self._top(import_root, package), module)
+        if key not in self._reaching:
+            by_module, parts = self._name_lists(import_root, package)[3], module.split(".")
+            self._reaching[key] = frozenset({*by_module.get("", ()), *(
+                file for cut in range(1, len(parts) + 1) for file in by_module.get(".".join(parts[:cut]), ()))})
+        return self._reaching[key]
 
     def _text(self, file: Path) -> FileText | None:
         """What the text index knows of a file (see FileText): read once, and kept on disk with the file's
@@ -1047,13 +1049,20 @@ class Project:
     def _may_use(self, view: ModuleView, package: str, class_name: str, called: bool, deriving: bool = False
                  ) -> list[Path]:
         """The other searched files that call (or, `called` False, mention; `deriving`, derive from) the class
-        `class_name` of the module `view` sees from and may import it (see _may_import): the only ones a
-        question about its users reads."""
+        `class_name` of the module `view` sees from and may reach it (see _importing_module): the only ones a
+        question about its users reads. A file outside these cannot use the class, whatever its text
+        mentions: it is never asked about."""
         if self.files(view.import_root, package) == [view.file]:
             return []  # a module alone (a script, a notebook): no other file to index
-        reaching = self._may_import(view.import_root, package, view.module, class_name)
-        return [file for file in self._files_naming(view.import_root, package, class_name, called, deriving)
-                if file in reaching and file != view.file]
+        naming = [file for file in self._files_naming(view.import_root, package, class_name, called, deriving)
+                  if file != view.file]
+        if not naming:
+            return []
+        reaching = self._importing_module(view.import_root, package, view.module)
+        if all(file in reaching for file in naming):
+            return naming
+        importing = set(self._files_importing(view.import_root, package, class_name))
+        return [file for file in naming if file in reaching or file in importing]
 
     def _views_of(self, files):
         """(view, summary) for each of `files` that is Python this interpreter reads (the text index, read
