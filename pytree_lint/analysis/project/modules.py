@@ -1681,9 +1681,13 @@ class ModuleView:
 
     def subclasses_elsewhere(self, class_name: str) -> list[ClassInfo]:
         """The classes other project modules derive from a class of this module, directly or through one
-        another derives from it (in its own module or yet another, at any depth), read from there. Each class
+        another derives from it (in its own module or yet another, at any depth), read from there."""
+        return [cls for cls, _definition in self.subclass_definitions_elsewhere(class_name)]
+
+    def subclass_definitions_elsewhere(self, class_name: str) -> list[tuple[ClassInfo, Definition]]:
+        """subclasses_elsewhere's classes, each with its definition (its module's summary and name). Each class
         is met once: the work is bounded by the project's classes."""
-        found: list[ClassInfo] = []
+        found: list[tuple[ClassInfo, Definition]] = []
         pending: deque[tuple[ModuleView, str, ModuleSummary | None]] = deque([(self, class_name, None)])
         seen = {(self.file, class_name)}
         while pending:
@@ -1698,7 +1702,7 @@ class ModuleView:
                 if cls is None or (file, definition.name) in seen or file == self.file:
                     continue
                 seen.add((file, definition.name))
-                found.append(cls)
+                found.append((cls, definition))
                 pending.append((self.project.view_of(definition.summary), definition.name, definition.summary))
         return found
 

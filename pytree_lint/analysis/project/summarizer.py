@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ...diskio import python_text
 from ...knowledge import FIELD_HELPERS
-from ...knowledge.jax import JIT, Mechanism
+from ...knowledge.jax import BY_METHODS, JIT, Mechanism
 from ...knowledge.python import PARTIAL
 from ..module import ModuleAnalysis
 from ..pytrees.fields import makes_dataclass, memoizes, rebuilt_by, registered_by, spells_one_of
@@ -468,15 +468,22 @@ class Summarizer:
                           tuple((attr, held) for attr, item in self.index.held_items(cls)
                                 if (held := self._annotated_class(item)) is not None),
                           (first_line(cls.node), cls.node.end_lineno or cls.node.lineno),
-                          id(cls) in self._registered_here, tuple(sorted(cls.bound_names)))
+                          id(cls) in self._registered_here, tuple(sorted(cls.bound_names)),
+                          self._registered_here.get(id(cls)))
 
     @cached_property
-    def _registered_here(self) -> set[int]:
-        """The module's classes it registers through JAX itself (by id): read only from a text that spells
-        one of JAX's registering functions."""
+    def _registered_here(self) -> dict[int, str | None]:
+        """The module's classes it registers through JAX itself (by id), each with the registering function
+        when one registers it by its methods (see ClassFacts.registered_by_methods): read only from a text
+        that spells one of JAX's registering functions."""
         if not any(mechanism.value in self.analysis.source.text for mechanism in Mechanism):
-            return set()
-        return {id(registration.cls) for registration in self.analysis.registrations if registration.cls is not None}
+            return {}
+        found: dict[int, str | None] = {}
+        for registration in self.analysis.registrations:
+            if registration.cls is not None and not found.get(id(registration.cls)):
+                found[id(registration.cls)] = registration.mechanism.value \
+                    if registration.mechanism in BY_METHODS else None
+        return found
 
     def _class_name(self, expr: ast.expr) -> str | None:
         """The absolute name of the class a base or metaclass expression names (`Base`, `mod.Base[T]`)."""

@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 61
+SUMMARY_VERSION = 62
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -201,6 +201,10 @@ class ClassFacts(NamedTuple):
     # The names its body binds (fields, class attributes, methods): a subclass that binds neither a base's
     # field nor `__init__` keeps the field as the base declares it, filled by the base's constructor parameter.
     declared: tuple[str, ...] = ()
+    # The registering function (knowledge.jax.BY_METHODS) when its own module registers it by its methods
+    # (`@register_pytree_node_class`, or the call of it after the class): JAX flattens and unflattens it by
+    # the methods it inherits, a mixin's of another module too.
+    registered_by_methods: str | None = None
 
 
 # Whether a subclass keeps a field its base declares, asked with the names the subclass's body binds and
@@ -414,9 +418,9 @@ class ModuleSummary:
         classes = {name: ClassFacts(line, tuple(bases), library, host_state, SubclassRegistration(
                                         subclasses[0], subclasses[1], tuple(tuple(a) for a in subclasses[2]))
                                     if subclasses else None, metaclass, tuple(tuple(held) for held in holds),
-                                    (first, last), registered, tuple(declared))
+                                    (first, last), registered, tuple(declared), registered_by_methods)
                    for name, (line, bases, library, host_state, subclasses, metaclass, holds, (first, last),
-                              registered, declared) in data["classes"].items()}
+                              registered, declared, registered_by_methods) in data["classes"].items()}
         jitted = {name: JitFacts(tuple(positions), tuple(names), tuple(params), wrapper, tuple(arrays))
                   for name, (positions, names, params, wrapper, arrays) in data["jitted"].items()}
         bindings = {name: tuple(_value(value) for value in values) for name, values in data["bindings"].items()}

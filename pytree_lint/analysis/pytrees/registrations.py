@@ -138,6 +138,7 @@ def _summarised_call(mechanism: str, arguments: tuple[tuple[str, str], ...], nam
 
 
 _MECHANISM_NAMES = frozenset(m.value for m in Mechanism)
+_BY_METHODS_NAMES = {m.value: m for m in BY_METHODS}  # as a summary names them
 _CLASS_PARAMETERS = frozenset({"nodetype", "cls"})  # a registering call's parameter for the registered class
 SUBCLASS = "cls"  # how a base's subclass registration names the subclass it registers
 # The methods whose `cls` is each subclass: `__init_subclass__` when it is defined, `__new__` when an object is
@@ -244,18 +245,24 @@ class RegistrationFinder:
 
     def _heirs_registered_elsewhere(self, cls: ClassInfo) -> list[Registration]:
         """The classes other modules derive from a class of this module that defines `tree_flatten` or
-        `tree_unflatten` (a mixin) and register by those methods (`@register_pytree_node_class`): each
-        registered with the methods it inherits from here, judged here (one it overrides, in its own module)."""
+        `tree_unflatten` (a mixin) and register by those methods (`@register_pytree_node_class` or the call of
+        it, in the subclass's module or a third one): each registered with the methods it inherits from here,
+        judged here (one it overrides, in its own module)."""
         if not any(name in cls.methods for names in BY_METHODS.values() for name in names):
             return []
+        project = self.index.project
         found = []
-        for subclass in self.index.project.subclasses_elsewhere(cls.name):  # type: ignore[union-attr]
-            for decorator in subclass.decorators:  # read as its own module reads them (names.MEANT)
-                mechanism = self.mechanism(decorator)
-                if mechanism in BY_METHODS:
-                    registration = self._build(mechanism, decorator, subclass, {}, None)
-                    if _inherits_from_here(registration):
-                        found.append(registration)
+        for subclass, definition in project.subclass_definitions_elsewhere(cls.name):  # type: ignore[union-attr]
+            facts = definition.cls
+            own = facts.registered_by_methods if facts is not None else None
+            mechanisms = [own] if own is not None else [  # a third module's registering call
+                fact.mechanism for fact, _ in project.project.view_of(  # type: ignore[union-attr]
+                    definition.summary).registrations_elsewhere(definition.name)]
+            mechanism = next((_BY_METHODS_NAMES[m] for m in mechanisms if m in _BY_METHODS_NAMES), None)
+            if mechanism is not None:
+                registration = self._build(mechanism, subclass.node, subclass, {}, None)
+                if _inherits_from_here(registration):
+                    found.append(registration)
         return found
 
     def _registered_elsewhere(self, cls: ClassInfo) -> list[Registration]:
