@@ -36,7 +36,7 @@ from .pytrees.structure import Structure, Swap
 from .pytrees.subtrees import SubtreeTypes
 from .pytrees.transformed import TransformedClasses
 from .pytrees.treecalls import MapForwarding, NoneInFirstTree, TreeCall, TreeCalls
-from .syntax.model import ClassInfo, FunctionInfo, ModuleIndex, is_inlined, is_name, nodes_of
+from .syntax.model import ClassInfo, FunctionInfo, ModuleIndex, is_inlined, is_name
 from .syntax.source import Source, Span, home_of
 from .values.inference import Elsewhere, Evidence, ValueInference
 from .values.kinds import Relation
@@ -141,10 +141,10 @@ class ModuleAnalysis:
     def _calls_of_nested(builder: ast.AST, maker: FunctionInfo) -> list[ast.Call] | None:
         """The calls `maker` makes of a def nested in it whose name it uses for nothing else; None for any
         other def."""
-        if not only_called_in(builder, maker.node):
+        if not only_called_in(builder, maker):
             return None
         name = builder.name  # type: ignore[attr-defined]
-        return [built for built in nodes_of(maker.node, ast.Call) if is_name(built.func, name)]
+        return [built for built in maker.nodes(ast.Call) if isinstance(built, ast.Call) and is_name(built.func, name)]
 
     def deciding_builder(self, call: ast.Call, maker: FunctionInfo) -> FunctionInfo | None:
         """The top-level def whose calls decide how often `call` (in `maker`) makes its object: `maker` when it

@@ -291,7 +291,7 @@ def called_only_where_traced(index: ModuleIndex, function: ast.AST, traced: set[
     if info is None or info.node is not function:  # a def nested in the function around it: its calls there
         parent = index.enclosing_function(function)
         callers = [parent] if parent is not None and parent.node is not function \
-            and only_called_in(function, parent.node) else []
+            and only_called_in(function, parent) else []
     else:
         callers = [caller for _call, caller in index.callers_of(info)]
     memo[id(function)] = found = bool(callers) and all(caller is not None and (
@@ -300,12 +300,16 @@ def called_only_where_traced(index: ModuleIndex, function: ast.AST, traced: set[
     return found
 
 
-def only_called_in(function: ast.AST, parent: ast.AST) -> bool:
+def only_called_in(function: ast.AST, parent: FunctionInfo) -> bool:
     """The nested def is called in `parent`, and its name is used there for nothing else (not returned,
-    stored or handed on)."""
+    stored or handed on). The parent's body is read from its one walk (FunctionInfo.nodes), its signature
+    and decorators walked here."""
     name = getattr(function, "name", None)
-    called = {id(call.func) for call in nodes_of(parent, ast.Call) if is_name(call.func, name or "")}
-    used = [node for node in nodes_of(parent, ast.Name) if node.id == name]
+    signature = nodes_of([*getattr(parent.node, "decorator_list", []), parent.node.args,
+                          *filter(None, [getattr(parent.node, "returns", None)])], (ast.Call, ast.Name))
+    found = [*signature, *parent.nodes(ast.Call, ast.Name)]
+    called = {id(node.func) for node in found if isinstance(node, ast.Call) and is_name(node.func, name or "")}
+    used = [node for node in found if isinstance(node, ast.Name) and node.id == name]
     return bool(called) and all(id(node) in called for node in used)
 
 
