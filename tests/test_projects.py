@@ -236,6 +236,19 @@ def test_a_class_registered_by_a_module_that_imports_it_through_a_re_export(tmp_
                                              for f in cli_findings(project, tmp_path / "cache")}
 
 
+def test_a_class_whose_name_many_modules_call_is_looked_for_among_those_that_may_reach_it(tmp_path):
+    """Three more modules define and build a class of the same name (`Mesh`), importing nothing: the one
+    module that imports `pkg.mesh` and builds its `Mesh` with an array for the cell table is still found
+    among those calling the name, and the finding stays."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "constructor_calls" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    for number in range(3):
+        (project / "pkg" / f"other{number}.py").write_text("class Mesh:\n    pass\n\n\nDEFAULT = Mesh()\n")
+    assert ("pkg/mesh.py", 13, "PTL101") in {(f["path"], f["line"], f["code"])
+                                            for f in cli_findings(project, tmp_path / "cache")}
+
+
 def test_modules_in_folders_without_init_three_levels_below_a_package_are_its_modules(tmp_path):
     """netket's `_src/operator/permutation/`: no `__init__.py` in `permutation/`, `operator/` nor `_src/`, all
     namespace portions of the package `netket`. The mixin flow moved there (absolute imports, as netket writes

@@ -519,6 +519,8 @@ class Project:
         # (asking each file once, not once per class: a module of many classes stays linear).
         self._name_index: dict[Path, tuple[dict[str, list[Path]], ...]] = {}
         self._reaching: dict[tuple[Path, str], frozenset[Path]] = {}  # see _importing_module
+        self._named_sets: dict[tuple[Path, str, bool, bool], frozenset[Path]] = {}  # see _named
+        self._orders: dict[Path, dict[Path, int]] = {}  # see _order
         self._index: dict[str, FileText] | None = None  # file -> what its text says (see _text)
         self._checked: set[str] = set()  # the files whose index row this lint has found current (see _text)
         self._packages: dict[Path, str] = {}  # file -> the package its relative imports start from
@@ -575,6 +577,8 @@ class Project:
             project._files.clear()
             project._name_index.clear()
             project._reaching.clear()
+            project._named_sets.clear()
+            project._orders.clear()
             project._answers.clear()
             project._remembered.clear()
             project._foreign.clear()
@@ -1054,15 +1058,34 @@ class Project:
         mentions: it is never asked about."""
         if self.files(view.import_root, package) == [view.file]:
             return []  # a module alone (a script, a notebook): no other file to index
-        naming = [file for file in self._files_naming(view.import_root, package, class_name, called, deriving)
-                  if file != view.file]
+        naming = self._files_naming(view.import_root, package, class_name, called, deriving)
         if not naming:
             return []
         reaching = self._importing_module(view.import_root, package, view.module)
-        if all(file in reaching for file in naming):
-            return naming
-        importing = set(self._files_importing(view.import_root, package, class_name))
-        return [file for file in naming if file in reaching or file in importing]
+        importing = self._files_importing(view.import_root, package, class_name)
+        if len(reaching) + len(importing) >= len(naming):
+            imported = set(importing)
+            return [file for file in naming if (file in reaching or file in imported) and file != view.file]
+        # Fewer files may reach the class than name it: those of them that name it, in the files' order (a
+        # name every module defines and calls, `Node` in each of N modules, made each module read N files).
+        named = self._named(view.import_root, package, class_name, called, deriving)
+        order = self._order(view.import_root, package)
+        return sorted({file for file in (*reaching, *importing) if file in named and file != view.file},
+                      key=order.__getitem__)
+
+    def _named(self, import_root: Path, package: str, name: str, called: bool, deriving: bool) -> frozenset[Path]:
+        """_files_naming's files as a set, made once per name."""
+        key = (self._top(import_root, package), name, called, deriving)
+        if key not in self._named_sets:
+            self._named_sets[key] = frozenset(self._files_naming(import_root, package, name, called, deriving))
+        return self._named_sets[key]
+
+    def _order(self, import_root: Path, package: str) -> dict[Path, int]:
+        """Each searched file's place in `files`."""
+        top = self._top(import_root, package)
+        if top not in self._orders:
+            self._orders[top] = {file: place for place, file in enumerate(self.files(import_root, package))}
+        return self._orders[top]
 
     def _views_of(self, files):
         """(view, summary) for each of `files` that is Python this interpreter reads (the text index, read
