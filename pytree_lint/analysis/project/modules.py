@@ -919,9 +919,10 @@ class Project:
         return self._name_lists(import_root, module.split(".", 1)[0])[2].keys()
 
     def _importing_module(self, import_root: Path, package: str, module: str) -> frozenset[Path]:
-        """The searched files importing `module` or a package above it (or climbing out of what can be told):
-        with those importing a name of the same spelling from anywhere (a re-export: `_imports_name` follows
-        it), the only files that may reach a name of the module. Once per module: each of its classes asks."""
+        """The searched files importing `module` or a package above it (or by a relative import that climbs
+        out of what can be told): with the files importing a class's name from anywhere (a re-export, which
+        `_imports_name` follows), the only files that may reach that class. Once per module: each of its
+        classes asks."""
         key = (self._top(import_root, package), module)
         if key not in self._reaching:
             by_module, parts = self._name_lists(import_root, package)[3], module.split(".")
