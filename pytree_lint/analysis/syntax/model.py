@@ -837,6 +837,20 @@ class ModuleIndex:
         """Some other class of the module derives from `cls`, at any depth."""
         return any(other is not cls and cls in self.class_and_bases(other) for other in self.all_classes)
 
+    def derived_from(self, cls: ClassInfo) -> list[tuple[str, ClassInfo]]:
+        """The module's top-level classes, by name, that name `cls` among their bases."""
+        return self._derived_from.get(id(cls), [])
+
+    @cached_property
+    def _derived_from(self) -> dict[int, list[tuple[str, ClassInfo]]]:
+        derived: dict[int, list[tuple[str, ClassInfo]]] = {}
+        for name, other in self.classes.items():
+            for base in other.bases:
+                parent = self.resolve_class(base.value if isinstance(base, ast.Subscript) else base)
+                if parent is not None:
+                    derived.setdefault(id(parent), []).append((name, other))
+        return derived
+
     def is_neutral_base(self, base: ast.expr) -> bool:
         """`object`, `abc.ABC`, `Generic[P]`, `Protocol`: a base that makes nothing of its subclasses."""
         base = base.value if isinstance(base, ast.Subscript) else base

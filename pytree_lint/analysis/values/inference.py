@@ -853,24 +853,13 @@ class ValueInference:
         Project.subclasses asks of other modules' classes)."""
         found, pending, seen = [], [cls], {id(cls)}
         while pending:
-            for name, derived in self._derived_here.get(id(pending.pop()), ()):
+            for name, derived in self.index.derived_from(pending.pop()):
                 if id(derived) not in seen and keeps(derived.bound_names,
                                                      self.frameworks.library_class(derived) is not None):
                     seen.add(id(derived))
                     found.append(name)
                     pending.append(derived)
         return found
-
-    @cached_property
-    def _derived_here(self) -> dict[int, list[tuple[str, ClassInfo]]]:
-        """The module's top-level classes by the id of each class of the module they derive from."""
-        derived: dict[int, list[tuple[str, ClassInfo]]] = {}
-        for name, other in self.index.classes.items():
-            for base in other.bases:
-                parent = self.index.resolve_class(base.value if isinstance(base, ast.Subscript) else base)
-                if parent is not None:
-                    derived.setdefault(id(parent), []).append((name, other))
-        return derived
 
     def _given_at(self, constructions: list[tuple[Construction, ModuleSummary]], name: str, position: int | None,
                   node: ast.AST, via: str) -> list[Evidence]:
