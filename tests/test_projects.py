@@ -249,6 +249,23 @@ def test_a_class_whose_name_many_modules_call_is_looked_for_among_those_that_may
                                             for f in cli_findings(project, tmp_path / "cache")}
 
 
+def test_a_mixin_whose_only_registered_heir_a_third_module_registers_is_judged(tmp_path):
+    """The mixin's module spells no registering word, nor does the module of its one heir left registered
+    (`Plate`, registered by pkg/registry.py): the mixin's classes still call for the registration rules, and the
+    unflatten that runs Plate's validating `__init__` is reported, in a run after a file changed too (the
+    run before also found Tile's, registered by its own module, until that registration was taken out)."""
+    project = tmp_path / "project"
+    shutil.copytree(PROJECTS / "mixin_calls" / "bad", project)
+    (project / "pyproject.toml").write_text("")
+    found = {(f["path"], f["line"], f["code"]) for f in cli_findings(project, tmp_path / "cache")}
+    assert found == {("pkg/mixins.py", 13, "PTL301"), ("pkg/mixins.py", 27, "PTL301")}
+    tiles = project / "pkg" / "tiles.py"
+    tiles.write_text(tiles.read_text().replace("tree_util.register_pytree_node_class(Tile)", "TILES = [Tile]"))
+    for cache in (tmp_path / "cache", tmp_path / "another cache"):
+        assert [(f["path"], f["line"], f["code"]) for f in cli_findings(project, cache)] == [
+            ("pkg/mixins.py", 27, "PTL301")]
+
+
 def test_modules_in_folders_without_init_three_levels_below_a_package_are_its_modules(tmp_path):
     """netket's `_src/operator/permutation/`: no `__init__.py` in `permutation/`, `operator/` nor `_src/`, all
     namespace portions of the package `netket`. The mixin flow moved there (absolute imports, as netket writes

@@ -31,7 +31,7 @@ from .pytrees.jitted import JittedFinder, JittedFunction, StaticArray, calls_of,
 from .pytrees.keys import LookupKeys
 from .pytrees.mutations import Mutations
 from .pytrees.nnx import NnxClasses
-from .pytrees.registrations import Registration, RegistrationFinder
+from .pytrees.registrations import Registration, RegistrationFinder, defines_registered_methods
 from .pytrees.structure import Structure, Swap
 from .pytrees.subtrees import SubtreeTypes
 from .pytrees.transformed import TransformedClasses
@@ -375,8 +375,10 @@ class ModuleAnalysis:
         jitted, mapped = not JIT_WORDS.isdisjoint(wanted), TREE_CALL_TRIGGERS[0] in wanted
         if project is None or not (registering or nnx or jitted or mapped):
             return words
-        if registering and any(project.may_register(name) for name in self.index.classes):
-            words.add(REGISTRATION_TRIGGERS[0])  # a class of this module another module may register
+        if registering and any(project.may_register(name) or (defines_registered_methods(cls) and any(
+                project.heirs_registered_by_methods(name))) for name, cls in self.index.classes.items()):
+            words.add(REGISTRATION_TRIGGERS[0])  # a class of this module another module may register, or a
+            # mixin whose heirs another module registers by the methods they inherit from it
         # Only a name the module uses can matter (a base, a call, a field helper, an annotation): a name a
         # package's `__init__` imports only to offer it stands for no rule's words there (equinox's, a hundred
         # names, each resolved for it alone).

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ...digest import ABSENT, content_digest
 from ...diskio import LintError, python_text, read_regular, read_settled
 from ...knowledge import BASES, KNOWN_NAMES, LIBRARY_BY_NAME, PytreeLibrary
-from ...knowledge.jax import Mechanism
+from ...knowledge.jax import BY_METHODS, Mechanism
 from ...knowledge.python import MEMOIZERS
 from ..pytrees.jitted import factory_statics, through_signature
 from ..record import NamedTuple, record
@@ -99,6 +99,8 @@ REGISTERS = re.compile("|".join(re.escape(mechanism.value) for mechanism in Mech
 # The bases of a class statement (`class S(m.Base, metaclass=M)`), and the last part of each name in them.
 CLASS_BASES = re.compile(rb"class[ \t]+\w+[ \t]*\(([^)]*)\)")
 LAST_NAME = re.compile(rb"(\w+)(?![\w.])")
+# The registering functions that flatten and unflatten by the class's methods, by the name a summary keeps.
+BY_METHODS_NAMES = {mechanism.value: mechanism for mechanism in BY_METHODS}
 # What every registering function's name starts with: a file without it is not searched (twice as fast).
 REGISTERING_PREFIX = os.path.commonprefix([mechanism.value for mechanism in Mechanism]).encode()  # noqa: RUF071 - names
 # A module-level class; the look-behind comes after `class` (`^class`, the same matches): a pattern starting
@@ -1737,6 +1739,21 @@ class ModuleView:
     def may_register(self, class_name: str) -> bool:
         """Whether another module's text may register this module's class `class_name` (Project.may_register)."""
         return self.project.may_register(self, class_name)
+
+    def heirs_registered_by_methods(self, class_name: str) -> Iterator[tuple[ClassInfo, Mechanism]]:
+        """The classes other modules derive from this module's class `class_name` (see
+        subclass_definitions_elsewhere) that are registered by their methods (knowledge.jax.BY_METHODS), each
+        with its registering function: by its own module (a decorator, or the call after the class), else by
+        a third module's call."""
+        for cls, definition in self.subclass_definitions_elsewhere(class_name):
+            facts = definition.cls
+            own = facts.registered_by_methods if facts is not None else None
+            names = [own] if own is not None else [
+                fact.mechanism for fact, _ in self.project.view_of(definition.summary).registrations_elsewhere(
+                    definition.name)]
+            mechanism = next((BY_METHODS_NAMES[name] for name in names if name in BY_METHODS_NAMES), None)
+            if mechanism is not None:
+                yield cls, mechanism
 
     def registrations_elsewhere(self, class_name: str) -> list[tuple[RegisteredElsewhere, ModuleSummary]]:
         """The registering calls other project modules make of this module's class `class_name` (only the

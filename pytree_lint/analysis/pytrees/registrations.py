@@ -138,7 +138,6 @@ def _summarised_call(mechanism: str, arguments: tuple[tuple[str, str], ...], nam
 
 
 _MECHANISM_NAMES = frozenset(m.value for m in Mechanism)
-_BY_METHODS_NAMES = {m.value: m for m in BY_METHODS}  # as a summary names them
 _CLASS_PARAMETERS = frozenset({"nodetype", "cls"})  # a registering call's parameter for the registered class
 SUBCLASS = "cls"  # how a base's subclass registration names the subclass it registers
 # The methods whose `cls` is each subclass: `__init_subclass__` when it is defined, `__new__` when an object is
@@ -162,6 +161,12 @@ def _made_class(hook: FunctionInfo) -> str | None:
                           and value.func.attr == "__new__" for value in values):
             return name
     return None
+
+
+def defines_registered_methods(cls: ClassInfo) -> bool:
+    """The class defines a method a registration by methods reads (`tree_flatten`, `tree_unflatten`, ...): a
+    class deriving from it, registered so, flattens or unflattens with it (a mixin's)."""
+    return any(name in cls.methods for names in BY_METHODS.values() for name in names)
 
 
 def _inherits_from_here(registration: Registration) -> bool:
@@ -248,21 +253,13 @@ class RegistrationFinder:
         `tree_unflatten` (a mixin) and register by those methods (`@register_pytree_node_class` or the call of
         it, in the subclass's module or a third one): each registered with the methods it inherits from here,
         judged here (one it overrides, in its own module)."""
-        if not any(name in cls.methods for names in BY_METHODS.values() for name in names):
+        if not defines_registered_methods(cls):
             return []
-        project = self.index.project
         found = []
-        for subclass, definition in project.subclass_definitions_elsewhere(cls.name):  # type: ignore[union-attr]
-            facts = definition.cls
-            own = facts.registered_by_methods if facts is not None else None
-            mechanisms = [own] if own is not None else [  # a third module's registering call
-                fact.mechanism for fact, _ in project.project.view_of(  # type: ignore[union-attr]
-                    definition.summary).registrations_elsewhere(definition.name)]
-            mechanism = next((_BY_METHODS_NAMES[m] for m in mechanisms if m in _BY_METHODS_NAMES), None)
-            if mechanism is not None:
-                registration = self._build(mechanism, subclass.node, subclass, {}, None)
-                if _inherits_from_here(registration):
-                    found.append(registration)
+        for subclass, mechanism in self.index.project.heirs_registered_by_methods(cls.name):  # type: ignore[union-attr]
+            registration = self._build(mechanism, subclass.node, subclass, {}, None)
+            if _inherits_from_here(registration):
+                found.append(registration)
         return found
 
     def _registered_elsewhere(self, cls: ClassInfo) -> list[Registration]:
