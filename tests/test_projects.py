@@ -266,6 +266,24 @@ def test_a_mixin_whose_only_registered_heir_a_third_module_registers_is_judged(t
             ("pkg/mixins.py", 27, "PTL301")]
 
 
+def test_a_pytree_library_s_own_source_importing_its_base_relatively_is_read(tmp_path):
+    """Inside a library's own package (equinox's `internal/_noinline.py`: `from .._module import Module, field`)
+    no import line spells the library's name, which is what a module's text is searched for: its names that
+    knowledge/ knows (the base, the field helper) stand for the registration rules' words all the same."""
+    package = tmp_path / "equinox"
+    (package / "internal").mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "internal" / "__init__.py").write_text("")
+    (package / "_module.py").write_text("class Module:\n    pass\n\n\ndef field(**kwargs):\n    return kwargs\n")
+    (package / "internal" / "wrap.py").write_text(
+        "from .._module import Module, field\n\n\n"
+        "class Wrapper(Module):\n    fn: object = field(static=True)\n\n\n"
+        "def wrap(x):\n    def shifted(y):\n        return y + x\n\n    return Wrapper(shifted)\n")
+    assert [(f["path"], f["line"], f["code"]) for f in cli_findings(tmp_path, tmp_path / "cache")] == [
+        ("equinox/internal/wrap.py", 5, "PTL103")]
+
+
 def test_modules_in_folders_without_init_three_levels_below_a_package_are_its_modules(tmp_path):
     """netket's `_src/operator/permutation/`: no `__init__.py` in `permutation/`, `operator/` nor `_src/`, all
     namespace portions of the package `netket`. The mixin flow moved there (absolute imports, as netket writes

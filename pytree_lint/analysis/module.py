@@ -7,7 +7,7 @@ import re
 from collections.abc import Collection
 from functools import cached_property
 
-from ..knowledge import Convention
+from ..knowledge import BASES, DECORATORS, FIELD_HELPERS, Convention
 from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
 from ..knowledge.triggers import JIT_WORDS, NNX_TRIGGERS, REGISTRATION_TRIGGERS, TREE_CALL_TRIGGERS
 from .fixes import FixSafety
@@ -386,6 +386,15 @@ class ModuleAnalysis:
         for local, _target in self.index.aliases.items():
             if local not in used:
                 continue
+            # A pytree library's own name, imported relatively in the library's own source (equinox's
+            # `from .._module import Module`): no import line spells the library there.
+            known = self.index.qualify(ast.Name(local)) or ""
+            named = BASES.get(known) or DECORATORS.get(known)
+            if registering and ((named is not None and named.convention is not Convention.NNX)
+                                or known in FIELD_HELPERS):
+                words.add(REGISTRATION_TRIGGERS[0])
+            if nnx and named is not None and named.convention is Convention.NNX:
+                words.add(NNX_TRIGGERS[0])
             definition = self.index.definition(ast.Name(local))
             if definition is None:
                 continue
