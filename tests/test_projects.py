@@ -297,6 +297,22 @@ def test_a_pytree_library_s_own_source_importing_its_base_relatively_is_read(tmp
         ("equinox/internal/wrap.py", 5, "PTL103")]
 
 
+def test_a_pytree_library_s_base_re_exported_by_a_project_module_is_read(tmp_path):
+    """A module importing equinox's `Module` and `field` from a project module that re-exports them spells no
+    import of equinox either: the names stand for the registration rules' words all the same."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "compat.py").write_text("from equinox import Module, field\n")
+    (package / "model.py").write_text(
+        "from .compat import Module, field\n\n\n"
+        "class Wrapper(Module):\n    fn: object = field(static=True)\n\n\n"
+        "def wrap(x):\n    def shifted(y):\n        return y + x\n\n    return Wrapper(shifted)\n")
+    assert [(f["path"], f["line"], f["code"]) for f in cli_findings(tmp_path, tmp_path / "cache")] == [
+        ("pkg/model.py", 5, "PTL103")]
+
+
 def test_modules_in_folders_without_init_three_levels_below_a_package_are_its_modules(tmp_path):
     """netket's `_src/operator/permutation/`: no `__init__.py` in `permutation/`, `operator/` nor `_src/`, all
     namespace portions of the package `netket`. The mixin flow moved there (absolute imports, as netket writes

@@ -7,9 +7,9 @@ import re
 from collections.abc import Collection
 from functools import cached_property
 
-from ..knowledge import BASES, DECORATORS, FIELD_HELPERS, Convention
+from ..knowledge import Convention
 from ..knowledge.nnx import LIBRARY as NNX_LIBRARY
-from ..knowledge.triggers import JIT_WORDS, NNX_TRIGGERS, REGISTRATION_TRIGGERS, TREE_CALL_TRIGGERS
+from ..knowledge.triggers import JIT_WORDS, NNX_TRIGGERS, REGISTERING_NAMES, REGISTRATION_TRIGGERS, TREE_CALL_TRIGGERS
 from .fixes import FixSafety
 from .project.modules import Definition, ModuleView
 from .pytrees.aux import (
@@ -386,16 +386,14 @@ class ModuleAnalysis:
         for local, _target in self.index.aliases.items():
             if local not in used:
                 continue
-            # A pytree library's own name, imported relatively in the library's own source (equinox's
-            # `from .._module import Module`): no import line spells the library there.
-            known = self.index.qualify(ast.Name(local)) or ""
-            named = BASES.get(known) or DECORATORS.get(known)
-            if registering and ((named is not None and named.convention is not Convention.NNX)
-                                or known in FIELD_HELPERS):
+            # A pytree library's own name where no import line spells the library (its own source, equinox's
+            # `from .._module import Module`; a project module re-exporting it).
+            qualified = self.index.qualify(ast.Name(local))
+            if registering and qualified in REGISTERING_NAMES:
                 words.add(REGISTRATION_TRIGGERS[0])
-            if nnx and named is not None and named.convention is Convention.NNX:
+            if nnx and qualified in NNX_LIBRARY.bases:
                 words.add(NNX_TRIGGERS[0])
-            definition = self.index.definition(ast.Name(local))
+            definition = project.definition(qualified)
             if definition is None:
                 continue
             # A function's facts are made when first asked (another module's, here): only for a wanted word.

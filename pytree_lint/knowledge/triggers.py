@@ -27,19 +27,28 @@ def _without_jax(qualified: str) -> str:
     return name[len("tree_util."):] if name.startswith("tree_util.") else name
 
 
+# The names of the libraries that register classes (their decorators, bases and field helpers; not Flax NNX):
+# importing one calls for the registration rules, by its library's name in the import line, or by the name
+# itself where no import line spells the library (its own source: ModuleAnalysis.project_words).
+REGISTERING_NAMES = frozenset(name for library in LIBRARIES if library.convention is not Convention.NNX
+                              for name in (*library.decorators, *library.bases, *library.flag_helpers,
+                                           *library.fixed_helpers, *library.plain_fields,
+                                           *library.static_annotations))
 # Registering a pytree: jax.tree_util's registration functions, `jax.tree.static()` fields, numpyro's
-# `pytree_aux_fields`, and every library that registers classes (its decorators, bases and field helpers).
+# `pytree_aux_fields`, and every library that registers classes (its names above, and the prefixes of those
+# it registers).
 REGISTRATION_TRIGGERS: tuple[str, ...] = tuple(dict.fromkeys([
     *(mechanism.value for mechanism in jax.Mechanism),
     _without_jax(jax.STATIC_FIELD),
     numpyro.AUX_FIELDS,
-    *(top for library in LIBRARIES if library.convention is not Convention.NNX
-      for name in sorted({*library.decorators, *library.bases, *library.flag_helpers, *library.fixed_helpers,
-                          *library.plain_fields, *library.static_annotations, *library.registered_prefixes})
+    *(top for name in sorted({*REGISTERING_NAMES, *(prefix for library in LIBRARIES
+                                                    if library.convention is not Convention.NNX
+                                                    for prefix in library.registered_prefixes)})
       if (top := _top_package(name)) is not None),
 ]))
 # Holding a Flax NNX class (`from flax import nnx`, `flax.nnx.Module`): the part of its bases' names that
-# says NNX. (A module whose imports from the project stand for one is read too: ModuleAnalysis.project_words.)
+# says NNX. (A module whose imports from the project stand for one is read too, as is one importing a base
+# where no import line spells `nnx`: ModuleAnalysis.project_words.)
 NNX_TRIGGERS: tuple[str, ...] = tuple(sorted({base[len(nnx.NNX) - len("nnx."):].split(".")[0]
                                               for base in nnx.BASES}))
 # Calling a tree function (PTL201-PTL204): `jax.tree.map`, `tree_util.tree_leaves`, `jax.tree_flatten`, ...
