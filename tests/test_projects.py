@@ -53,6 +53,13 @@ def expectations(root: Path) -> set[tuple[str, int, str]]:
             for path in sorted(root.rglob("*.py")) for line, code in expected_findings(path)}
 
 
+def copied(flow: str, to: Path, side: str = "bad") -> Path:
+    """A copy of a project fixture's side at `to`, a project of its own there (its `pyproject.toml`)."""
+    shutil.copytree(PROJECTS / flow / side, to)
+    (to / "pyproject.toml").write_text("")
+    return to
+
+
 def cli_findings(root: Path, cache: Path) -> list[dict]:
     result = run("--format", "json", ".", cwd=root, cache=cache)
     assert result.returncode in (0, 1), result.stderr
@@ -113,9 +120,7 @@ def test_messages_cite_the_other_module_and_line(tmp_path):
 
 def test_a_changed_module_relints_the_files_that_read_it(tmp_path):
     """The result cache keeps model.py's findings only while masks.py, which they were read from, is unchanged."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("helper_array", tmp_path / "project")
     cache = tmp_path / "cache"
     assert [f["path"] for f in cli_findings(project, cache)] == ["pkg/model.py"]
     masks = project / "pkg" / "masks.py"
@@ -131,8 +136,7 @@ def test_a_copy_of_a_project_is_judged_by_its_own_modules(tmp_path):
     first project's cached findings (which were read from the first project's masks.py)."""
     first, copy = tmp_path / "first", tmp_path / "copy"
     for project in (first, copy):
-        shutil.copytree(PROJECTS / "helper_array" / "bad", project)
-        (project / "pyproject.toml").write_text("")
+        copied("helper_array", project)
     (copy / "pkg" / "masks.py").write_text((PROJECTS / "helper_array" / "clean" / "pkg" / "masks.py").read_text())
     cache = tmp_path / "cache"
     assert [f["path"] for f in cli_findings(first, cache)] == ["pkg/model.py"]
@@ -161,9 +165,7 @@ def test_a_module_whose_class_a_new_or_edited_module_starts_building_is_relinted
     """stencils.py's cached result was read from none of these modules: one edited to build its class with an
     array, and one added that derives a class from it and builds that with an array, each make it linted
     again (a file that comes to write a name its lint asked the project about)."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "inherited_statics" / "clean", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("inherited_statics", tmp_path / "project", "clean")
     user = project / "pkg" / "use.py"
     user.write_text("import numpy as np\n\n\ndef plain(n):\n    return np.ones(n)\n")
     cache = tmp_path / "cache"
@@ -184,9 +186,7 @@ def test_a_module_whose_class_a_new_or_edited_module_starts_building_is_relinted
 def test_the_project_text_index_is_kept_for_the_next_process(tmp_path):
     """What the texts of the project's files say (who calls, mentions, imports and registers what) is read
     once and kept: the next process only stats the files."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "registered_elsewhere" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("registered_elsewhere", tmp_path / "project")
     cache = tmp_path / "cache"
     cli_findings(project, cache)
     index = SummaryStore(cache).load_index(project.resolve())
@@ -223,9 +223,7 @@ def test_a_class_registered_by_a_module_that_imports_star_from_its_module(tmp_pa
     """A module that imports `*` is the one whose text is searched for the names it mentions (any other
     names a class it uses in its imports): its registration of the class is seen, and a module importing `*`
     without naming the class registers nothing of it."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "registered_elsewhere" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("registered_elsewhere", tmp_path / "project")
     user = project / "pkg" / "register_params.py"
     user.write_text(user.read_text().replace("from .params import Params", "from .params import *"))
     found = cli_findings(project, tmp_path / "cache")
@@ -239,9 +237,7 @@ def test_a_class_registered_by_a_module_that_imports_it_through_a_re_export(tmp_
     """A module that imports a class from a module re-exporting it (`from .api import Coarse`, `api` doing
     `from .grids import Coarse`) never names the class's module, and may still register it: its registration is
     seen from the class's module, and the array its flatten puts in aux_data reported there."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "registered_elsewhere" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("registered_elsewhere", tmp_path / "project")
     (project / "pkg" / "api.py").write_text("from .grids import Coarse, Fine\n")
     registry = project / "pkg" / "registry.py"
     registry.write_text(registry.read_text().replace("from .grids import", "from .api import"))
@@ -253,9 +249,7 @@ def test_a_class_whose_name_many_modules_call_is_looked_for_among_those_that_may
     """Three more modules define and build a class of the same name (`Mesh`), importing nothing: the one
     module that imports `pkg.mesh` and builds its `Mesh` with an array for the cell table is still found
     among those calling the name, and the finding stays."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "constructor_calls" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("constructor_calls", tmp_path / "project")
     for number in range(3):
         (project / "pkg" / f"other{number}.py").write_text("class Mesh:\n    pass\n\n\nDEFAULT = Mesh()\n")
     assert ("pkg/mesh.py", 13, "PTL101") in {(f["path"], f["line"], f["code"])
@@ -267,9 +261,7 @@ def test_a_mixin_whose_only_registered_heir_a_third_module_registers_is_judged(t
     (`Plate`, registered by pkg/registry.py): the mixin's classes still call for the registration rules, and the
     unflatten that runs Plate's validating `__init__` is reported, in a run after a file changed too (the
     run before also found Tile's, registered by its own module, until that registration was taken out)."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "mixin_calls" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("mixin_calls", tmp_path / "project")
     found = {(f["path"], f["line"], f["code"]) for f in cli_findings(project, tmp_path / "cache")}
     assert found == {("pkg/mixins.py", 13, "PTL301"), ("pkg/mixins.py", 27, "PTL301")}
     tiles = project / "pkg" / "tiles.py"
@@ -317,9 +309,7 @@ def test_modules_in_folders_without_init_three_levels_below_a_package_are_its_mo
     """netket's `_src/operator/permutation/`: no `__init__.py` in `permutation/`, `operator/` nor `_src/`, all
     namespace portions of the package `netket`. The mixin flow moved there (absolute imports, as netket writes
     them) is followed as in `pkg/`: its modules are `pkg._src.ops.perm.*`, and the mixin's users are found."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "mixin_methods" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("mixin_methods", tmp_path / "project")
     deep = project / "pkg" / "_src" / "ops" / "perm"
     deep.mkdir(parents=True)
     for path in sorted((project / "pkg").glob("*.py")):
@@ -398,9 +388,7 @@ def test_a_run_leaves_no_tree_kept_for_a_lint(tmp_path, monkeypatch, capsys):
     (`typing.py`, linted first, asked about later) keeps none, and a lint that parses nothing (its words call
     for no rule) drops the tree kept for it: none is left for the next parse of the same text, in another run
     (a later run over a copy of the project parsed that module no time)."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "static_arguments" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("static_arguments", tmp_path / "project")
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(source, "_kept", {})
     monkeypatch.chdir(project)
@@ -419,9 +407,7 @@ def test_a_run_reads_each_source_from_the_disk_once(name, tmp_path, monkeypatch,
     time and size. Once the run is over, a source is read from the disk each time again."""
     from pytree_lint import diskio
 
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / name / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied(name, tmp_path / "project")
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.chdir(project)
     reads: Counter[str] = Counter()
@@ -446,9 +432,7 @@ def test_a_run_reads_each_source_from_the_disk_once(name, tmp_path, monkeypatch,
 def test_a_whole_project_run_parses_an_imported_module_once(tmp_path, monkeypatch, capsys):
     """The CLI lints a module after the modules it imports, and each lint summarises its own module from
     the tree it parsed: the module importing it finds the summary made, and no file is parsed twice."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("helper_array", tmp_path / "project")
     with (project / "pkg" / "masks.py").open("a") as masks:  # a module its own lint parses too
         masks.write("\n\nimport jax\n\n\ndef masked(tree, k):\n"
                     "    return jax.tree_util.tree_map(lambda x: x * make_mask(x.shape[0], k), tree)\n")
@@ -461,9 +445,7 @@ def test_a_whole_project_run_parses_an_imported_module_once(tmp_path, monkeypatc
 def test_a_module_summarised_before_its_lint_is_parsed_once(name, tmp_path, monkeypatch, capsys):
     """A module the run summarises before its own lint (it uses a class whose module is linted first, which
     asks its users) keeps its tree for that lint: every file of the project is parsed once."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / name / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied(name, tmp_path / "project")
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
     parsed = _parses_of_a_run(project, monkeypatch, capsys)
     assert parsed == dict.fromkeys(parsed, 1)
@@ -478,9 +460,7 @@ def _stored_summaries(cache: Path) -> list[dict]:
 def test_a_summary_made_and_grown_by_one_lint_is_written_once_after_it(tmp_path, monkeypatch):
     """The lint of model.py summarises masks.py and then asks what its `make_mask` returns: the summary is
     written once, whole, when the lint is over (twice before: made, then grown)."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("helper_array", tmp_path / "project")
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(Project, "_instances", {})
     written = []
@@ -495,9 +475,7 @@ def test_a_worker_of_a_parallel_run_writes_a_new_summary_at_once(tmp_path, monke
     """In a worker of a parallel run, the summary of masks.py is written when made (the sibling process may
     need it during model.py's lint: equinox's run summarised 6-11 modules twice, 3-5 after), and again, grown,
     when the lint is over."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("helper_array", tmp_path / "project")
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(Project, "_instances", {})
     monkeypatch.setattr(Project, "takes", lambda file: False)
@@ -512,9 +490,7 @@ def test_a_worker_of_a_parallel_run_writes_a_new_summary_at_once(tmp_path, monke
 def test_returns_and_uses_made_on_demand_are_kept_with_the_summary(tmp_path, monkeypatch, capsys):
     """What a module's functions return and what it does with other modules' classes are made when another
     module first asks, and put in the store with its summary: a later run reads them back, never the module."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "static_arguments" / "bad", project)  # asks both, of a few modules
-    (project / "pyproject.toml").write_text("")
+    project = copied("static_arguments", tmp_path / "project")  # asks both, of a few modules
     cache = tmp_path / "cache"
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(cache))
     monkeypatch.chdir(project)
@@ -657,9 +633,7 @@ def test_a_lint_reads_the_index_the_summary_of_its_tree_made(project, monkeypatc
 def project(tmp_path, monkeypatch) -> Path:
     """A copy of the helper_array flow's bad project, the current folder, with its own cache: for runs of the
     CLI in this process."""
-    root = tmp_path / "project"
-    shutil.copytree(PROJECTS / "helper_array" / "bad", root)
-    (root / "pyproject.toml").write_text("")
+    root = copied("helper_array", tmp_path / "project")
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.chdir(root)
     return root
@@ -820,9 +794,7 @@ def test_a_name_a_module_only_imports_stands_for_no_rule_words(tmp_path, monkeyp
 
     every_word = {word for rule in ALL_RULES for word in (*rule.triggers, *rule.requires)}
 
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "static_arguments" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("static_arguments", tmp_path / "project")
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(Project, "_instances", {})
     load_analysis()
@@ -955,9 +927,7 @@ def test_runs_from_two_folders_in_one_process_lint_their_own_files(tmp_path, mon
     """Two runs in one process (a test suite, an editor's tool calling the CLI), each from its project's
     folder: a relative path names the file of the current folder (both projects have `pkg/schedule.py`)."""
     for name in ("changes_elsewhere", "static_arguments"):
-        project = tmp_path / name
-        shutil.copytree(PROJECTS / name / "bad", project)
-        (project / "pyproject.toml").write_text("")
+        project = copied(name, tmp_path / name)
         monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / name / "cache"))
         monkeypatch.chdir(project)
         assert main(["--jobs", "1", "--format", "json", "."]) == 1
@@ -1022,9 +992,7 @@ def test_a_second_checkout_sharing_the_cache_reads_its_own_files(tmp_path):
     second, whose classes are then read from the second's own files."""
     cache = tmp_path / "cache"
     for copy in ("first", "second"):
-        project = tmp_path / copy
-        shutil.copytree(PROJECTS / "registered_elsewhere" / "bad", project)
-        (project / "pyproject.toml").write_text("")
+        project = copied("registered_elsewhere", tmp_path / copy)
         assert {(f["path"], f["line"], f["code"]) for f in cli_findings(project, cache)} == expectations(project)
         if copy == "first":
             shutil.rmtree(project)
@@ -1106,9 +1074,7 @@ def test_a_long_chain_of_re_exports_and_a_large_project_stay_bounded(tmp_path):
 
 def test_a_long_running_process_sees_another_module_change(tmp_path):
     """The language server lints in one process: an edited module is read again, not served from memory."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("helper_array", tmp_path / "project")
     model, masks = project / "pkg" / "model.py", project / "pkg" / "masks.py"
     assert [f.code for f in lint_file(str(model))] == ["PTL101"]
     masks.write_text((PROJECTS / "helper_array" / "clean" / "pkg" / "masks.py").read_text() + "\n")
@@ -1118,9 +1084,7 @@ def test_a_long_running_process_sees_another_module_change(tmp_path):
 def test_a_name_followed_for_one_file_is_followed_anew_when_a_module_on_its_way_changes(tmp_path):
     """What an imported name stands for is answered once per project (every file importing it asks the
     same): an edit to the module re-exporting it on the way is seen by the next lint, in the same process."""
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("helper_array", tmp_path / "project")
     package = project / "pkg"
     shutil.copy(PROJECTS / "helper_array" / "clean" / "pkg" / "masks.py", package / "tuple_masks.py")
     (package / "api.py").write_text("from .masks import make_mask\n")
@@ -1140,9 +1104,7 @@ def test_a_module_imported_whole_is_not_summarised_but_its_lint_depends_on_it(tm
     the same has the kept answer checked, again without summarising it."""
     from pytree_lint.digest import content_digest
 
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "helper_array" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("helper_array", tmp_path / "project")
     monkeypatch.setenv("PYTREE_LINT_CACHE_DIR", str(tmp_path / "cache"))
     package = project / "pkg"
     notes = package / "notes.py"
@@ -1164,9 +1126,7 @@ def test_changes_through_a_holder_are_answered_alike_each_time(tmp_path):
     from pytree_lint.analysis.project.modules import Project
     from pytree_lint.engine import load_analysis
 
-    project = tmp_path / "project"
-    shutil.copytree(PROJECTS / "changes_elsewhere" / "bad", project)
-    (project / "pyproject.toml").write_text("")
+    project = copied("changes_elsewhere", tmp_path / "project")
     model = project / "pkg" / "model.py"
     model.write_text(model.read_text() + "\n\nclass Tower:\n    stacks: list[Stack]\n")
     write(project, {"pkg/deepen.py": "from .model import Tower\n\n\ndef deepen(tower: Tower):\n"
