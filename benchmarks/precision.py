@@ -11,6 +11,11 @@ scratch venv. `--repeat N` lints each project N times, each run followed by a pa
 the medians of the seconds and of the runs' ratios (this machine's speed moves by up to 2x from one second to
 the next: one run's ratio is a sample, not a measure); the findings must be the same each time. A file the
 linter cannot read or parse (exit 2) is listed last as not linted; the others are.
+
+Each run is preceded by a cold run of the command over a package of one small module that calls for the
+analysis (`start-up`: the interpreter, the command's and the analysis's imports and one small lint, which any
+run that lints a file pays besides its files); `x parse past start-up` is the run's time less that, over the
+parse time. For a project of a few thousand lines the start-up alone is several times its parse.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import tempfile
 import time
 import warnings
 from pathlib import Path
+from typing import NamedTuple
 
 
 def parse_time(files: list[Path]) -> float:
@@ -55,9 +61,38 @@ with open(sys.argv[1], "w") as measures:
 """
 
 
-def lint(site_packages: Path, package: str, files: list[Path]) -> tuple[float, float, float, list[dict], list[str]]:
-    """One cold run's seconds, the parse time of the files right after, its peak memory, its findings, and
-    what it says of the files it could not lint (exit 2: one that does not parse; the others are linted)."""
+# The package the start-up is measured on: one module whose words call for the analysis, and no finding.
+_SMALL_MODULE = """import jax
+
+
+@jax.tree_util.register_pytree_node_class
+class Box:
+    def __init__(self, value):
+        self.value = value
+
+    def tree_flatten(self):
+        return (self.value,), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+"""
+
+
+class Run(NamedTuple):
+    """One cold run of the command over a project."""
+
+    seconds: float
+    parse: float  # the `ast.parse` time of the project's files, right after
+    startup: float  # the seconds of a cold run over a package of one small module, right before
+    peak: float  # MB, of the largest process
+    findings: list[dict]
+    errors: list[str]  # what it says of the files it could not lint (exit 2: one that does not parse)
+
+
+def command(site_packages: Path, package: str) -> tuple[float, float, str, str]:
+    """One cold run of the command over `package` (a folder under `site_packages`): its seconds, its peak
+    memory (MB), its JSON output and its error output."""
     env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryFile("w+") as output, tempfile.TemporaryDirectory() as scratch:
         env["PYTREE_LINT_CACHE_DIR"] = str(Path(scratch) / "cache")
@@ -70,23 +105,53 @@ def lint(site_packages: Path, package: str, files: list[Path]) -> tuple[float, f
         text = output.read()
         if launched.returncode or int(returncode) not in (0, 1, 2) or not text.startswith("["):
             sys.exit(f"{package}: exit {returncode}\n{launched.stderr}")
-        findings = json.loads(text)
     # ru_maxrss (kilobytes on Linux) is the largest of the process and the workers it waited for.
-    return float(elapsed), parse_time(files), int(peak) / 1024, findings, launched.stderr.splitlines()
+    return float(elapsed), int(peak) / 1024, text, launched.stderr
 
 
-def measured(site_packages: Path, package: str, repeat: int,
-             ) -> tuple[int, int, float, float, float, list[dict], list[str]]:
-    """Files, lines, the median seconds and ratio over `repeat` runs, the largest peak memory, the findings,
-    the files not linted."""
+def startup() -> float:
+    """The seconds of a cold run over a package of one small module (see _SMALL_MODULE)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        package = Path(scratch) / "startup_probe"
+        package.mkdir()
+        (package / "__init__.py").write_text(_SMALL_MODULE)
+        return command(Path(scratch), package.name)[0]
+
+
+def lint(site_packages: Path, package: str, files: list[Path]) -> Run:
+    """One cold run over a project, the start-up measured right before it and the parse right after."""
+    before = startup()
+    elapsed, peak, text, errors = command(site_packages, package)
+    return Run(elapsed, parse_time(files), before, peak, json.loads(text), errors.splitlines())
+
+
+class Measured(NamedTuple):
+    """A project's row: medians over the runs, the largest peak."""
+
+    files: int
+    lines: int
+    seconds: float
+    ratio: float  # the seconds over the parse time
+    startup: float
+    past_startup: float  # the seconds less the start-up, over the parse time
+    peak: float
+    findings: list[dict]
+    errors: list[str]
+
+
+def measured(site_packages: Path, package: str, repeat: int) -> Measured:
+    """A project's row over `repeat` cold runs, each ratio taken within its run."""
     files = sorted(path for path in (site_packages / package).rglob("*.py") if path.is_file())  # not dangling links
     lines = sum(len(path.read_bytes().splitlines()) for path in files)
     runs = [lint(site_packages, package, files) for _ in range(repeat)]
-    findings = runs[0][3]
-    if any(run[3] != findings for run in runs):
+    findings = runs[0].findings
+    if any(run.findings != findings for run in runs):
         sys.exit(f"{package}: the runs' findings differ")
-    return (len(files), lines, statistics.median(run[0] for run in runs),
-            statistics.median(run[0] / run[1] for run in runs), max(run[2] for run in runs), findings, runs[0][4])
+    return Measured(len(files), lines, statistics.median(run.seconds for run in runs),
+                    statistics.median(run.seconds / run.parse for run in runs),
+                    statistics.median(run.startup for run in runs),
+                    statistics.median((run.seconds - run.startup) / run.parse for run in runs),
+                    max(run.peak for run in runs), findings, runs[0].errors)
 
 
 def main() -> None:
@@ -96,17 +161,18 @@ def main() -> None:
     parser.add_argument("packages", nargs="+")
     arguments = parser.parse_args()
     found, unlinted, totals = [], [], [0, 0, 0.0, 0.0, 0]
-    print(f"{'project':32} {'files':>6} {'lines':>8} {'seconds':>8} {'x parse':>8} {'peak MB':>8} {'findings':>9}")
+    print(f"{'project':32} {'files':>6} {'lines':>8} {'seconds':>8} {'x parse':>8} {'start-up':>9} "
+          f"{'x parse past start-up':>22} {'peak MB':>8} {'findings':>9}")
     for package in arguments.packages:
-        files, lines, elapsed, ratio, memory, findings, errors = measured(arguments.site_packages, package,
-                                                                          arguments.repeat)
-        print(f"{package:32} {files:6} {lines:8} {elapsed:8.1f} {ratio:8.1f} {memory:8.0f} {len(findings):9}")
-        found.extend(findings)
-        unlinted.extend(errors)
-        totals = [totals[0] + files, totals[1] + lines, totals[2] + elapsed, totals[3] + elapsed / ratio,
-                  totals[4] + len(findings)]
-    print(f"{'total':32} {totals[0]:6} {totals[1]:8} {totals[2]:8.1f} {totals[2] / totals[3]:8.1f} {'':8} "
-          f"{totals[4]:9}\n")
+        row = measured(arguments.site_packages, package, arguments.repeat)
+        print(f"{package:32} {row.files:6} {row.lines:8} {row.seconds:8.2f} {row.ratio:8.1f} {row.startup:9.3f} "
+              f"{row.past_startup:22.1f} {row.peak:8.0f} {len(row.findings):9}")
+        found.extend(row.findings)
+        unlinted.extend(row.errors)
+        totals = [totals[0] + row.files, totals[1] + row.lines, totals[2] + row.seconds,
+                  totals[3] + row.seconds / row.ratio, totals[4] + len(row.findings)]
+    print(f"{'total':32} {totals[0]:6} {totals[1]:8} {totals[2]:8.2f} {totals[2] / totals[3]:8.1f} {'':9} {'':22} "
+          f"{'':8} {totals[4]:9}\n")
     for finding in found:
         print(f"{finding['path']}:{finding['line']}: {finding['code']} {finding['message']}\n")
     for error in unlinted:
