@@ -16,7 +16,15 @@ from functools import cache, lru_cache, total_ordering
 from typing import TYPE_CHECKING
 
 from .analysis.record import NamedTuple, record
-from .analysis.syntax.source import Source, forget_kept, home_of, line_starts, parse, python_lines
+from .analysis.syntax.source import (
+    Source,
+    forget_kept,
+    home_of,
+    line_starts,
+    parse,
+    python_lines,
+    syntax_error_reason,
+)
 from .config import DEFAULT_CONFIG, Config
 from .diskio import LintError, python_text, read_file
 from .knowledge.triggers import REGISTRATION_TRIGGERS
@@ -186,7 +194,7 @@ def _lint_source(text: str, path: str, config: Config, tree: ast.Module | None, 
         try:
             tree = parse(text)
         except SyntaxError as error:
-            raise LintError(f"syntax error at line {error.lineno}, column {error.offset}: {error.msg}") from None
+            raise LintError(syntax_error_reason(error, text)) from None
         except (RecursionError, MemoryError):
             raise LintError("too deeply nested for the parser") from None
     others = [rule for rule in selected if rule not in rules] if follows else []

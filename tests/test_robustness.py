@@ -58,7 +58,9 @@ def test_odd_batch_through_the_cli(odd_batch):
     new_syntax = sys.version_info >= (3, 12)
     assert reported == ["crlf_bom.py", "known.py", "many_functions.py", *(["pep695.py"] * new_syntax), "tabs.py"]
     if not new_syntax:
-        assert errors.pop("pep695.py").startswith("syntax error at line 1")
+        assert errors.pop("pep695.py") == (
+            "syntax error at line 1, column 6: invalid syntax (a `type` statement, Python 3.12 syntax: this is "
+            f"Python 3.{sys.version_info[1]}; lint the file with Python 3.12 or newer)")
     assert errors["syntax.py"].startswith("syntax error at line 3")
     # Python 3.10's parser takes the 20,000-term sum (and the analysis lints it); later ones refuse it.
     if sys.version_info >= (3, 11):
@@ -102,6 +104,45 @@ def test_an_internal_error_names_the_file_and_the_run_goes_on(tmp_path, monkeypa
     assert f"{tmp_path / 'a.py'}: error: internal error in pytree-lint (KeyError: 'simulated bug')" in err
     assert "please report it" in err
     assert out.startswith(f"{tmp_path / 'b.py'}:11:27: PTL101")
+
+
+# Code in syntax a newer Python reads (the Python, what the error says it is) and code no Python reads.
+NEWER_SYNTAX_CASES = [
+    ("type Vector = list[float]\n", (3, 12), "a `type` statement"),
+    ("async def ident[T](x: T) -> T:\n    return x\n", (3, 12), "a generic function, `def f[T](...)`"),
+    ("class Box[T]:\n    pass\n", (3, 12), "a generic class, `class C[T]`"),
+    ("x = f\"{'a' + \"b\"}\"\n", (3, 12), "perhaps an f-string with quotes, backslashes or comments in its braces"),
+    ("x = t'hello {y}'\n", (3, 14), 'a template string, `t"..."`'),
+    ("try:\n    pass\nexcept ValueError, TypeError:\n    pass\n", (3, 14),
+     "`except` with several types and no parentheses"),
+]
+
+
+@pytest.mark.parametrize(("source", "version", "what"), NEWER_SYNTAX_CASES)
+def test_syntax_of_a_newer_python_names_it(source, version, what):
+    """A file written for a newer Python than the one running the linter is reported as needing it (a
+    project's modules in Python 3.12's generics, read by 3.11: jaxls, pytree-utils); a Python that reads the
+    syntax lints the file."""
+    if sys.version_info >= version:
+        assert lint_source(PREFIX + source, "new.py") == []
+        return
+    with pytest.raises(LintError) as raised:
+        lint_source(PREFIX + source, "new.py")
+    needed = ".".join(map(str, version))
+    assert str(raised.value).endswith(f" ({what}, Python {needed} syntax: this is Python 3.{sys.version_info[1]}; "
+                                      f"lint the file with Python {needed} or newer)")
+
+
+@pytest.mark.parametrize("source", [
+    "def broken(:\n",
+    "x = 't' +\n",  # a quoted t, no template string
+    "type(x) = 3\n",  # `type` called, no type statement
+    "try:\n    pass\nexcept ValueError, TypeError as error:\n    pass\n",  # no Python reads it with `as`
+])
+def test_syntax_no_python_reads_is_only_a_syntax_error(source):
+    with pytest.raises(LintError) as raised:
+        lint_source(PREFIX + source, "broken.py")
+    assert str(raised.value).startswith("syntax error at line ") and "Python" not in str(raised.value)
 
 
 def engine_and_flake8_agree(source: str) -> None:

@@ -106,3 +106,16 @@ NOT_TRACED_METHODS = frozenset({
     "__init__", "__post_init__", "__new__", "__repr__", "__str__", "__format__", "__hash__", "__eq__", "__ne__",
     "__getstate__", "__setstate__", "__reduce__", "__del__", "tree_flatten", "tree_unflatten",
     "tree_flatten_with_keys"})
+
+# Syntax a newer Python reads that an older one's parser refuses: (the Python that reads it, what it is, a
+# pattern of the line the parser stops at and one of its message; "": any). A file written for a newer Python
+# than the one running the linter is then reported as needing it, not only as a syntax error.
+NEWER_SYNTAX: tuple[tuple[tuple[int, int], str, str, str], ...] = (
+    ((3, 12), "a `type` statement", r"^\s*type\s+[A-Za-z_]\w*\s*[\[=]", ""),
+    ((3, 12), "a generic function, `def f[T](...)`", r"^\s*(?:async\s+)?def\s+\w+\s*\[", ""),
+    ((3, 12), "a generic class, `class C[T]`", r"^\s*class\s+\w+\s*\[", ""),
+    ((3, 12), "perhaps an f-string with quotes, backslashes or comments in its braces", "", r"^f-string"),
+    ((3, 14), "a template string, `t\"...\"`", r"(?<![\w.'\"])(?:[tT][rR]?|[rR][tT])[\"']", ""),
+    ((3, 14), "`except` with several types and no parentheses", r"^(?!.*\bas\b)\s*except",
+     r"^multiple exception types must be parenthesized"),
+)

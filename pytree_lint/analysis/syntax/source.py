@@ -9,9 +9,12 @@ from __future__ import annotations
 import ast
 import io
 import re
+import sys
 import warnings
 from functools import cached_property
 from itertools import accumulate
+
+from ...knowledge.python import NEWER_SYNTAX
 
 # How long a code snippet quoted in a message may be.
 MAX_SNIPPET = 60
@@ -52,6 +55,20 @@ def parse(text: str, keep: bool = False) -> ast.Module:
         while sum(map(len, _kept)) > KEPT_CHARACTERS:
             del _kept[next(iter(_kept))]
     return tree
+
+
+def syntax_error_reason(error: SyntaxError, text: str) -> str:
+    """A syntax error as the user reads it; when the line it stops at is in syntax a newer Python reads (see
+    knowledge.python.NEWER_SYNTAX), which Python that is: the file is likely written for it."""
+    reason = f"syntax error at line {error.lineno}, column {error.offset}: {error.msg}"
+    lines = python_lines(text)
+    line = lines[error.lineno - 1] if error.lineno is not None and 0 < error.lineno <= len(lines) else ""
+    for version, what, line_pattern, message_pattern in NEWER_SYNTAX:
+        if sys.version_info < version and re.search(line_pattern, line) and re.search(message_pattern, error.msg or ""):
+            running, needed = ".".join(map(str, sys.version_info[:2])), ".".join(map(str, version))
+            return (f"{reason} ({what}, Python {needed} syntax: this is Python {running}; lint the file with "
+                    f"Python {needed} or newer)")
+    return reason
 
 
 def forget_kept(text: str) -> None:
