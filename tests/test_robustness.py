@@ -106,7 +106,7 @@ def test_an_internal_error_names_the_file_and_the_run_goes_on(tmp_path, monkeypa
     assert out.startswith(f"{tmp_path / 'b.py'}:11:27: PTL101")
 
 
-# Code in syntax a newer Python reads (the Python, what the error says it is) and code no Python reads.
+# Code in syntax a newer Python reads: (the code, the Python that reads it, what the error calls it).
 NEWER_SYNTAX_CASES = [
     ("type Vector = list[float]\n", (3, 12), "a `type` statement"),
     ("async def ident[T](x: T) -> T:\n    return x\n", (3, 12), "a generic function, `def f[T](...)`"),
