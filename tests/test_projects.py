@@ -118,6 +118,26 @@ def test_messages_cite_the_other_module_and_line(tmp_path):
     }
 
 
+def test_a_call_passes_the_names_of_the_def_it_is_in_and_a_docstring_calls_nothing(tmp_path):
+    """What a call of a helper passes is read where the call is written: a def nested in a factory passes its
+    own `update_fn` (a lambda it makes), not the factory's def of that name (jax-md's `cell_list`, its
+    construction moved into a helper: the clean twin was reported). A factory's docstring that shows a call of
+    it calls nothing: its objects, built by another module's helper, are made per call of it (jax-md's
+    `neighbor_list_multi_image`, its construction moved into another module, was silent). Both fail on the
+    code before."""
+    messages = [f["message"].split(";")[0] for flow in ("nested_callers", "documented_builders")
+                for f in cli_findings(PROJECTS / flow / "bad", tmp_path / flow)]
+    assert messages == [
+        "volatile aux_data of `Cells` (a lambda): `self.update_fn` is assigned `update_fn` at line 13, `update_fn` "
+        "is given by `cells_of()` `update_fn` at line 24, `update_fn` is given by `cell_list_fn()` `update_fn` at "
+        "line 33, `update_fn` is assigned `lambda positions, cells: cell_list_fn(positions)` at line 32",
+        "volatile aux_data of `NeighborFns` (a function defined inside `neighbor_list`): `self.allocate` is "
+        "assigned `allocate` at line 14, `allocate` is given `allocate` (pkg/neighbors.py:32)",
+        "volatile aux_data of `NeighborFns` (a function defined inside `neighbor_list`): `self.update` is assigned "
+        "`update` at line 15, `update` is given `update` (pkg/neighbors.py:35)",
+    ]
+
+
 def test_a_changed_module_relints_the_files_that_read_it(tmp_path):
     """The result cache keeps model.py's findings only while masks.py, which they were read from, is unchanged."""
     project = copied("helper_array", tmp_path / "project")

@@ -329,7 +329,7 @@ class Summarizer:
                              self._inline(function), self._forward(function), self._tree_map(function),
                              rebuilt_by(self.index, function), makes_dataclass(self.index, function),
                              memoizes(self.index, function), self._builds(function),
-                             function.name in self.index.called_names)
+                             self.index.calls_by_name(function.name))
 
     def _builds(self, function: FunctionInfo) -> tuple[Built, ...]:
         """The objects a function returns when every return builds one of a class it imports (see
@@ -534,7 +534,7 @@ class Summarizer:
             keeper = self._keeper(call, maker) if built and maker is not None else None
             kept_by, (kept_per_call, kept_builder) = ("", ("", "")) if keeper is None else (
                 keeper[0], self._how_often(keeper[1], maker, kept=call))
-            arguments = self._arguments_of(call, maker)
+            arguments = self._arguments_of(call, self.index.innermost_scope(call) if in_function else None)
             if arguments or per_call or builder or kept_by:
                 position = self.analysis.position(call)
                 factory = maker is None or maker.is_classmethod or maker.is_staticmethod

@@ -21,7 +21,7 @@ from ...digest import content_digest
 from ..record import NamedTuple, field, record
 from ..values.kinds import Kind
 
-SUMMARY_VERSION = 62
+SUMMARY_VERSION = 63
 # Set (to anything) in the environment, summaries are neither read nor written (`pytree-lint --no-cache`).
 NO_SUMMARY_CACHE = "PYTREE_LINT_NO_SUMMARY_CACHE"
 # Only the first evidence of each kind is kept per returned value: enough to name the origin.
@@ -166,7 +166,7 @@ class FunctionFacts(NamedTuple):
     dataclass: bool = False  # a decorator applying `dataclasses.dataclass` (fields.makes_dataclass)
     memoizes: bool = False  # a decorator that memoises the function it is given (fields.memoizes)
     builds: tuple[Built, ...] = ()  # the objects it returns, when every return builds one
-    called_here: bool = False  # a call of its own module runs it (by name): see ModuleView.built_per_call
+    called_here: bool = False  # a call of its own module's code may run it (by name): see ModuleView.built_per_call
 
 
 class SubclassRegistration(NamedTuple):

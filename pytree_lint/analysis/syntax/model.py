@@ -560,14 +560,20 @@ class ModuleIndex:
 
     @cached_property
     def called_names(self) -> frozenset[str]:
-        """The names the module's text calls (`f(...)`, `self.f(...)`), a `def` line not counted: whether a
-        call here may run a function, asked of every function a summary keeps in one search of the text
-        (callers_of, per function, searched it once each: 3% of a cold equinox run). A name written so in a
-        comment or docstring counts too."""
+        """The names the module's text calls (`f(...)`, `self.f(...)`), a `def` line not counted, in one
+        search of the text (callers_of, per function, searched it once each: 3% of a cold equinox run). A name
+        written so in a comment or docstring counts too: see calls_by_name."""
         text = self.source.text  # a callee's last name is its reversed chain's first (no place needed)
         spelled = Counter(chain.partition(".")[0].strip()[::-1] for chain in _CALLED_REVERSED.findall(text[::-1]))
         spelled.subtract(_DEFINED_NAME.findall(text))
         return frozenset(name for name, count in spelled.items() if count > 0)
+
+    def calls_by_name(self, name: str) -> bool:
+        """Whether a call of the module's code ends in `name` (`name(...)`, `x.name(...)`): whether a call here
+        may run a function of that name. The text's `called_names` first, then the calls on the lines that
+        spell it: an example in a docstring calls nothing (jax-md's `neighbor_list_multi_image` shows a call
+        of itself in its own)."""
+        return name in self.called_names and name in _last_names(self.calls_mentioning((name,)))
 
     def calls_mentioning(self, words: tuple[str, ...]) -> list[tuple[ast.Call, bool]]:
         """Every call that covers a line spelling one of `words` (a call of `f` spells `f`, on its first line
@@ -982,6 +988,30 @@ class ModuleIndex:
         innermost = self._innermost_by_line
         return innermost[line] if line is not None and 0 <= line < len(innermost) else None
 
+    def innermost_scope(self, node: ast.AST) -> FunctionInfo | None:
+        """The innermost def or lambda whose body holds `node`, nested ones included (None: module level or a
+        class body): where the names it reads are bound (a call in a nested def passes its own locals, not its
+        parent's names: jax-md's `cell_list_fn` passes its local `update_fn`, and `cell_list` defines another).
+        A call a statement makes has it from the index's walk (`calls`); any other node from the module's
+        function or method holding it, down the defs nested in it."""
+        if id(node) in self._call_scopes:
+            scope = self._call_scopes[id(node)]
+            return scope if isinstance(scope, FunctionInfo) else None
+        function = self.enclosing_function(node)
+        if function is None or not hasattr(node, "end_lineno"):
+            return function
+        start, end = (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+        for inner in function.nodes(ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):  # the outer ones first
+            body = inner.body if isinstance(inner, ast.Lambda) else inner.body[0]
+            if (body.lineno, body.col_offset) <= start and end <= (inner.end_lineno, inner.end_col_offset):
+                function = FunctionInfo(inner, parent=function)
+        return function
+
+    @cached_property
+    def _call_scopes(self) -> dict[int, Scope | None]:
+        """The scope of each call a statement makes (and of the calls given to it as arguments), by id."""
+        return {id(call): site.scope for site in self.calls for call in _with_argument_calls(site.node)}
+
     @cached_property
     def _innermost_by_line(self) -> list[FunctionInfo | None]:
         """Per line, the def (or lambda) starting last among those whose lines hold it (the first of those
@@ -1167,6 +1197,12 @@ def _last_parts_below(names: frozenset[str]) -> dict[str, frozenset[str]]:
         for cut in range(1, len(parts)):
             below.setdefault(".".join(parts[:cut]), set()).add(parts[-1])
     return {module: frozenset(last) for module, last in below.items()}
+
+
+def _last_names(calls: list[tuple[ast.Call, bool]]) -> frozenset[str]:
+    """The last name of each call's callee (`f` of `f(...)` and of `x.f(...)`)."""
+    return frozenset(call.func.id if isinstance(call.func, ast.Name) else call.func.attr for call, _ in calls
+                     if isinstance(call.func, (ast.Name, ast.Attribute)))
 
 
 def _calls_one(chain: str, names: tuple[str, ...]) -> bool:

@@ -330,7 +330,7 @@ class ValueInference:
     def passed(self, argument: ast.expr, call: ast.Call) -> list[Evidence]:
         """What an argument of a call is, evaluated where the call is written (the calling function's
         locals and parameters, as the assignments that can reach the call leave them: not a later branch's)."""
-        function = self.index.enclosing_function(call)
+        function = self.index.innermost_scope(call)
         statement = function.statement_holding(call) if function is not None else None
         return self.infer(argument, Context.of(function, statement))
 
@@ -707,7 +707,7 @@ class ValueInference:
         argument = argument_given(call, *parameter) if parameter is not None else None
         if argument is None:
             return None
-        function = written_in or self.index.enclosing_function(argument)
+        function = written_in or self.index.innermost_scope(argument)
         reading = context if context is not None and context.function is function else Context.of(function)
         found = [e.through(f"{cls.name}.{attr}", Relation.GIVEN, argument, own=True)
                  for e in self.infer(argument, reading)]
@@ -763,14 +763,15 @@ class ValueInference:
             reference = f"{self.module_name}.{function.name}({name})"
             return [Evidence(Kind.REFERENCE, function.node, f"what calls of `{function.name}` pass",
                              refers=reference)]
-        for call, caller in callers:
+        for call, _caller in callers:
             argument = argument_given(call, name, position)
-            given = self.infer(argument, Context.of(caller)) if argument is not None else []
-            if not given and caller is not None and isinstance(argument, ast.Name):
-                given = self.passed_to(caller, argument.id, complete)
+            scope = self.index.innermost_scope(call)  # a call in a def nested in the caller passes its names
+            given = self.infer(argument, Context.of(scope)) if argument is not None else []
+            if not given and scope is not None and isinstance(argument, ast.Name):
+                given = self.passed_to(scope, argument.id, complete)
             if not given and complete:
                 return None
-            found.extend(e.through(name, Relation.GIVEN, argument, by=caller.name if caller else None)
+            found.extend(e.through(name, Relation.GIVEN, argument, by=scope.name if scope else None)
                          for e in given)
         return found or None
 
