@@ -115,6 +115,10 @@ def test_messages_cite_the_other_module_and_line(tmp_path):
         "static argument 1 of `step` is a dict display (`local_config()` returns `{\"decay\": 0.99}` at line 7), "
         "unhashable: the call raises `ValueError: Non-hashable static arguments are not supported` (pass a tuple "
         "or another hashable value)",
+        # The jitted call in a helper, whose parameter the helper's one call gives an array (session 46).
+        "static argument 1 of `occurrences` is a JAX array (`size` is given by `count()` `size` at line 21, `size` "
+        "is assigned `jnp.max(values) + 1` at line 20), an array, unhashable: the call raises `ValueError: "
+        "Non-hashable static arguments are not supported` (pass a tuple or another hashable value)",
     }
 
 

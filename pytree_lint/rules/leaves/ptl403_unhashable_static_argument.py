@@ -10,7 +10,9 @@ What it does:
     the value may reach the call through a local name (`config = {"lr": 0.1}`), a helper's return
     (`make_kwargs()`, in this module or another), an object that keeps it (`config.widths` of a local
     `config = PadConfig(widths=[(1, 1)])`, that object's own value; `self.sizes` in a method, given a list
-    wherever the class is built), or be a parameter of the calling function annotated as an array.
+    wherever the class is built), or be a parameter of the calling function annotated as an array, or one
+    that every call of that function in the module gives such a value (`def counts_of(values, size): return
+    occurrences(values, size), size` called with `size = jnp.max(values) + 1`).
 
 Why is this bad:
     Static arguments are hashed to find the compiled function, and these cannot be (measured, jax
@@ -31,7 +33,8 @@ Use instead:
 
 Known false positives:
     None known. A name or helper is judged only when every value that can reach the call is a container
-    or array (a name also assigned a tuple is not judged, nor a parameter unless annotated as an array).
+    or array (a name also assigned a tuple is not judged, nor a parameter unless annotated as an array or
+    given one by every call of its function, each known).
 
     An array passed where the parameter is declared static and annotated as an array is PTL405's (the
     declaration is what is wrong), in this module or the one defining the function.
@@ -138,6 +141,13 @@ def _reaching(analysis, value: ast.expr, call: ast.Call):
             and not _attribute_of_an_object(value):
         return None
     evidence = analysis.values.passed(value, call)
+    function = analysis.index.innermost_scope(call)
+    if not evidence and isinstance(value, ast.Name) and function is not None \
+            and function.name not in analysis.jitted_functions:
+        # A parameter of the helper the call is in: what every call of the helper passes (`make_values(batch,
+        # size)[0]`, the jitted call moved into a helper), when each is known; not of a wrapper that passes it
+        # on as its own static argument (the calls of the wrapper are judged).
+        evidence = analysis.values.passed_to(function, value.id, complete=True)
     # What the name or call itself holds, not the elements of the container it holds.
     unhashable = {id(e.node) for e in evidence if e.kind in UNHASHABLE}
     made = [e for e in evidence if e.trail and not e.elements and (
