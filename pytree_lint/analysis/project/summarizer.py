@@ -329,7 +329,7 @@ class Summarizer:
                              self._inline(function), self._forward(function), self._tree_map(function),
                              rebuilt_by(self.index, function), makes_dataclass(self.index, function),
                              memoizes(self.index, function), self._builds(function),
-                             self.index.calls_by_name(function.name))
+                             function.name in self.index.called_names)
 
     def _builds(self, function: FunctionInfo) -> tuple[Built, ...]:
         """The objects a function returns when every return builds one of a class it imports (see

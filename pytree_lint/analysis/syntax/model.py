@@ -560,20 +560,36 @@ class ModuleIndex:
 
     @cached_property
     def called_names(self) -> frozenset[str]:
-        """The names the module's text calls (`f(...)`, `self.f(...)`), a `def` line not counted, in one
-        search of the text (callers_of, per function, searched it once each: 3% of a cold equinox run). A name
-        written so in a comment or docstring counts too: see calls_by_name."""
-        text = self.source.text  # a callee's last name is its reversed chain's first (no place needed)
+        """The names the module's code calls (`f(...)`, `self.f(...)`), a `def` line not counted: whether a
+        call here may run a function, asked of every function a summary keeps in one search of the text
+        (callers_of, per function, searched it once each: 3% of a cold equinox run). A name written so in a
+        comment counts too, not one in a docstring: an example there calls nothing (jax-md's
+        `neighbor_list_multi_image` shows a call of itself in its own)."""
+        text = self._text_without_docstrings  # a callee's last name is its reversed chain's first (no place needed)
         spelled = Counter(chain.partition(".")[0].strip()[::-1] for chain in _CALLED_REVERSED.findall(text[::-1]))
         spelled.subtract(_DEFINED_NAME.findall(text))
         return frozenset(name for name, count in spelled.items() if count > 0)
 
-    def calls_by_name(self, name: str) -> bool:
-        """Whether a call of the module's code ends in `name` (`name(...)`, `x.name(...)`): whether a call here
-        may run a function of that name. The text's `called_names` first, then the calls on the lines that
-        spell it: an example in a docstring calls nothing (jax-md's `neighbor_list_multi_image` shows a call
-        of itself in its own)."""
-        return name in self.called_names and name in _last_names(self.calls_mentioning((name,)))
+    @cached_property
+    def _text_without_docstrings(self) -> str:
+        """The module's text, the lines that only the docstrings of the module, its classes and its functions
+        and methods fill left empty."""
+        lines = list(self.source.lines)
+        bodies = [self.tree.body, *(cls.node.body for cls in self.all_classes),
+                  *(function.node.body for function in self.defs if not function.is_lambda)]
+        for body in bodies:
+            first = body[0] if body else None
+            if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)) or first.end_lineno is None:
+                continue
+            start, end = first.lineno, first.end_lineno
+            if lines[start - 1].encode()[:first.col_offset].strip():
+                start += 1  # code before it on its first line
+            if lines[end - 1].encode()[first.end_col_offset or 0:].strip():
+                end -= 1  # and after it on its last
+            for number in range(start, end + 1):
+                lines[number - 1] = "\n"
+        return "".join(lines)
 
     def calls_mentioning(self, words: tuple[str, ...]) -> list[tuple[ast.Call, bool]]:
         """Every call that covers a line spelling one of `words` (a call of `f` spells `f`, on its first line
@@ -1197,12 +1213,6 @@ def _last_parts_below(names: frozenset[str]) -> dict[str, frozenset[str]]:
         for cut in range(1, len(parts)):
             below.setdefault(".".join(parts[:cut]), set()).add(parts[-1])
     return {module: frozenset(last) for module, last in below.items()}
-
-
-def _last_names(calls: list[tuple[ast.Call, bool]]) -> frozenset[str]:
-    """The last name of each call's callee (`f` of `f(...)` and of `x.f(...)`)."""
-    return frozenset(call.func.id if isinstance(call.func, ast.Name) else call.func.attr for call, _ in calls
-                     if isinstance(call.func, (ast.Name, ast.Attribute)))
 
 
 def _calls_one(chain: str, names: tuple[str, ...]) -> bool:
