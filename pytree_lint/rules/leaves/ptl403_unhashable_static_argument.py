@@ -141,13 +141,13 @@ def _reaching(analysis, value: ast.expr, call: ast.Call):
             and not _attribute_of_an_object(value):
         return None
     evidence = analysis.values.passed(value, call)
-    function = analysis.index.innermost_scope(call)
-    if not evidence and isinstance(value, ast.Name) and function is not None \
-            and function.name not in analysis.jitted_functions:
+    if not evidence and isinstance(value, ast.Name):
         # A parameter of the helper the call is in: what every call of the helper passes (`make_values(batch,
         # size)[0]`, the jitted call moved into a helper), when each is known; not of a wrapper that passes it
         # on as its own static argument (the calls of the wrapper are judged).
-        evidence = analysis.values.passed_to(function, value.id, complete=True)
+        function = analysis.index.innermost_scope(call)
+        if function is not None and function.name not in analysis.jitted_functions:
+            evidence = analysis.values.passed_to(function, value.id, complete=True)
     # What the name or call itself holds, not the elements of the container it holds.
     unhashable = {id(e.node) for e in evidence if e.kind in UNHASHABLE}
     made = [e for e in evidence if e.trail and not e.elements and (
